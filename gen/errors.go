@@ -1,0 +1,42 @@
+package gen
+
+import "strings"
+
+// Error is a generation error: what is wrong, where (the file and a JSON
+// pointer into it) and, for schema problems, the keyword involved.
+type Error struct {
+	File    string
+	Pointer string
+	Keyword string
+	Message string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Pointer != "" {
+		b.WriteString("#")
+		b.WriteString(e.Pointer)
+	}
+	b.WriteString(": ")
+	if e.Keyword != "" {
+		b.WriteString(e.Keyword)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Message)
+	return b.String()
+}
+
+// ErrorList is every generation error found in one run.
+type ErrorList []error
+
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap lets errors.As find the individual errors.
+func (l ErrorList) Unwrap() []error { return l }

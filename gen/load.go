@@ -1,0 +1,270 @@
+package gen
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// A Tool is one canonical tool definition as read from a file.
+type Tool struct {
+	Name        string
+	Description string
+	// File is the path the tool was read from, as given to Load.
+	File string
+	// Pointer locates the tool inside File ("" for a one-tool file,
+	// "/tools/3" for a list).
+	Pointer string
+	// SourceSHA256 is the hex SHA-256 of File's bytes.
+	SourceSHA256 string
+	// Meta is the parsed x-toolgate metadata.
+	Meta Meta
+
+	params     *value // the parameters (or MCP inputSchema) schema
+	paramsKey  string // "parameters" or "inputSchema"
+	mcpExtras  []member
+	extensions []member
+}
+
+// Meta is a tool's optional toolgate metadata, the "x-toolgate" member of
+// its file.
+type Meta struct {
+	// GoName overrides the Go name derived from the tool name.
+	GoName string
+	// Version overrides the schema version (a content hash by default).
+	Version string
+	// Roles, when non-empty, limits the tool to principals with one of them.
+	Roles []string
+	// Sensitive marks every argument as sensitive: messages never echo them.
+	Sensitive bool
+	// Destructive marks a tool whose calls change state irreversibly.
+	Destructive bool
+	// Timeout is a Go duration string bounding one execution.
+	Timeout string
+}
+
+// toolNameRule is MCP's rule for tool names.
+var toolNameRule = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// Load reads tool files. Each path is a file or a directory; a directory
+// contributes its *.json files (not recursively), in name order. A file
+// holds one tool (canonical or MCP form), a list of tools ({"tools": [...]},
+// as an MCP tools/list result), or a JSON array of tools.
+func Load(paths ...string) ([]*Tool, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(p, "*.json"))
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(matches)
+		files = append(files, matches...)
+	}
+	var errs ErrorList
+	var tools []*Tool
+	byName := map[string]*Tool{}
+	for _, f := range files {
+		ts, err := loadFile(f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, t := range ts {
+			if prev, dup := byName[t.Name]; dup {
+				errs = append(errs, &Error{File: t.File, Pointer: t.Pointer, Message: fmt.Sprintf("tool name %q is also defined in %s", t.Name, prev.where())})
+				continue
+			}
+			byName[t.Name] = t
+			tools = append(tools, t)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return tools, nil
+}
+
+func loadFile(path string) ([]*Tool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseToolFile(path, data)
+}
+
+func parseToolFile(path string, data []byte) ([]*Tool, error) {
+	doc, err := parseValue(data)
+	if err != nil {
+		return nil, &Error{File: path, Message: err.Error()}
+	}
+	sum := sha256.Sum256(data)
+	hash := hex.EncodeToString(sum[:])
+	var list *value
+	base := ""
+	switch {
+	case doc.kind == arrayValue:
+		list = doc
+	case doc.kind == objectValue && doc.has("tools") && !doc.has("name"):
+		for _, m := range doc.members {
+			switch m.key {
+			case "tools", "nextCursor", "_meta", "serverInfo", "server_info":
+			default:
+				if !strings.HasPrefix(m.key, "x-") {
+					return nil, &Error{File: path, Pointer: "/" + escapePointer(m.key), Message: fmt.Sprintf("unknown member %q in a tool list (want tools, nextCursor, _meta or x-*)", m.key)}
+				}
+			}
+		}
+		list, base = doc.get("tools"), "/tools"
+		if list.kind != arrayValue {
+			return nil, &Error{File: path, Pointer: base, Message: "tools must be an array"}
+		}
+	case doc.kind == objectValue:
+		t, err := parseTool(path, "", doc)
+		if err != nil {
+			return nil, err
+		}
+		t.SourceSHA256 = hash
+		return []*Tool{t}, nil
+	default:
+		return nil, &Error{File: path, Message: "a tool file holds a JSON object or an array of tools"}
+	}
+	var errs ErrorList
+	var tools []*Tool
+	for i, item := range list.items {
+		t, err := parseTool(path, fmt.Sprintf("%s/%d", base, i), item)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		t.SourceSHA256 = hash
+		tools = append(tools, t)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return tools, nil
+}
+
+func parseTool(path, ptr string, obj *value) (*Tool, error) {
+	fail := func(at, format string, args ...any) error {
+		return &Error{File: path, Pointer: ptr + at, Message: fmt.Sprintf(format, args...)}
+	}
+	if obj.kind != objectValue {
+		return nil, fail("", "a tool is a JSON object, not %s", obj.kind)
+	}
+	t := &Tool{File: path, Pointer: ptr}
+	for _, m := range obj.members {
+		at := "/" + escapePointer(m.key)
+		switch m.key {
+		case "name", "description":
+			if m.val.kind != stringValue {
+				return nil, fail(at, "%s must be a string", m.key)
+			}
+			if m.key == "name" {
+				t.Name = m.val.str
+			} else {
+				t.Description = m.val.str
+			}
+		case "parameters", "inputSchema":
+			if t.paramsKey != "" {
+				return nil, fail(at, "a tool has either parameters or inputSchema, not both")
+			}
+			t.params, t.paramsKey = m.val, m.key
+		case "title", "annotations", "outputSchema", "_meta", "icons":
+			t.mcpExtras = append(t.mcpExtras, m)
+		case "x-toolgate":
+			meta, err := parseMeta(m.val)
+			if err != nil {
+				return nil, fail(at, "%v", err)
+			}
+			t.Meta = meta
+		default:
+			if !strings.HasPrefix(m.key, "x-") {
+				return nil, fail(at, "unknown member %q (a tool has name, description, parameters or inputSchema, MCP's title, annotations, outputSchema and _meta, and x-* extensions)", m.key)
+			}
+			t.extensions = append(t.extensions, m)
+		}
+	}
+	switch {
+	case t.Name == "" && !obj.has("name"):
+		return nil, fail("", "the tool has no name")
+	case !toolNameRule.MatchString(t.Name):
+		return nil, fail("/name", "tool name %q does not match [A-Za-z0-9_.-]{1,128}", t.Name)
+	case t.params == nil:
+		return nil, fail("", "tool %q has no parameters (or inputSchema)", t.Name)
+	}
+	return t, nil
+}
+
+func parseMeta(v *value) (Meta, error) {
+	var meta Meta
+	if v.kind != objectValue {
+		return meta, fmt.Errorf("x-toolgate must be an object")
+	}
+	str := func(m member) (string, error) {
+		if m.val.kind != stringValue || m.val.str == "" {
+			return "", fmt.Errorf("x-toolgate.%s must be a non-empty string", m.key)
+		}
+		return m.val.str, nil
+	}
+	flag := func(m member) (bool, error) {
+		if m.val.kind != boolValue {
+			return false, fmt.Errorf("x-toolgate.%s must be a boolean", m.key)
+		}
+		return m.val.boolean, nil
+	}
+	var err error
+	for _, m := range v.members {
+		switch m.key {
+		case "goName":
+			meta.GoName, err = str(m)
+			if err == nil && !isGoIdentifier(meta.GoName) {
+				err = fmt.Errorf("x-toolgate.goName %q is not an exported Go identifier", meta.GoName)
+			}
+		case "version":
+			meta.Version, err = str(m)
+		case "timeout":
+			meta.Timeout, err = str(m)
+		case "sensitive":
+			meta.Sensitive, err = flag(m)
+		case "destructive":
+			meta.Destructive, err = flag(m)
+		case "roles":
+			if m.val.kind != arrayValue {
+				return meta, fmt.Errorf("x-toolgate.roles must be an array of strings")
+			}
+			for _, r := range m.val.items {
+				if r.kind != stringValue || r.str == "" {
+					return meta, fmt.Errorf("x-toolgate.roles must be an array of non-empty strings")
+				}
+				meta.Roles = append(meta.Roles, r.str)
+			}
+		default:
+			return meta, fmt.Errorf("unknown x-toolgate member %q (want goName, version, roles, sensitive, destructive, timeout)", m.key)
+		}
+		if err != nil {
+			return meta, err
+		}
+	}
+	return meta, nil
+}
+
+func (t *Tool) where() string {
+	if t.Pointer == "" {
+		return t.File
+	}
+	return t.File + "#" + t.Pointer
+}

@@ -1,0 +1,684 @@
+package gen
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/format"
+)
+
+// kind is the JSON type a node decodes.
+type kind uint8
+
+const (
+	kindAny    kind = iota // any JSON value, kept raw
+	kindNull               // only null
+	kindBool               // boolean
+	kindInt                // integer (int64)
+	kindNumber             // number (float64)
+	kindString             // string
+	kindObject             // object (struct or map)
+	kindArray              // array
+	kindNever              // the false schema: nothing is valid
+	kindUnion              // one of several JSON types, kept raw
+)
+
+// typeBits is a set of JSON Schema types.
+type typeBits uint8
+
+const (
+	tNull typeBits = 1 << iota
+	tBool
+	tInt
+	tNumber
+	tString
+	tArray
+	tObject
+	tAll = tNull | tBool | tInt | tNumber | tString | tArray | tObject
+)
+
+var typeNames = []struct {
+	name string
+	bit  typeBits
+	kind kind
+}{
+	{"null", tNull, kindNull},
+	{"boolean", tBool, kindBool},
+	{"integer", tInt, kindInt},
+	{"number", tNumber, kindNumber},
+	{"string", tString, kindString},
+	{"array", tArray, kindArray},
+	{"object", tObject, kindObject},
+}
+
+// node is one schema in the model: what a position in the arguments may
+// hold and every rule that applies to it.
+type node struct {
+	ptr      string // JSON pointer of the schema in the effective schema
+	name     string // Go name derived from the schema's position
+	kind     kind
+	nullable bool   // null is also allowed (kind is not kindNull)
+	goName   string // named Go type: objects, string enums, unions' object branch
+	desc     string
+	sens     bool // sensitive: messages never echo the value
+	def      *value
+
+	// strings
+	minLen, maxLen int64 // -1 when absent
+	pattern        string
+	patternVar     string
+	format         string
+
+	// numbers: bounds as number text
+	minimum, maximum, exMin, exMax, multipleOf *value
+
+	// enum and const; enumKw is "enum" or "const"
+	enum    []*value // the values of n's own type
+	enumAll []*value // every value of the keyword, for messages
+	enumKw  string
+
+	// objects
+	props     []*prop
+	addl      addlKind
+	addlNode  *node
+	addlPtr   string // pointer of additionalProperties (for closed objects)
+	hasStruct bool   // decoded into a struct (else a map or raw)
+
+	// arrays
+	prefix           []*node
+	items            *node // nil: any items allowed after prefix
+	minItems         int64
+	maxItems         int64
+	unique           bool
+	itemsPtr         string
+	itemName, tupled bool
+
+	// unions
+	variants []*node
+
+	// recursion: a struct reached again through struct fields is held by pointer
+	onCycle bool
+}
+
+type addlKind uint8
+
+const (
+	addlOpen   addlKind = iota // any extra member allowed (skipped)
+	addlClosed                 // no extra member allowed
+	addlSchema                 // extra members decoded into a map
+)
+
+// prop is a declared member of an object.
+type prop struct {
+	name     string
+	goName   string
+	node     *node
+	required bool
+	bit      int
+}
+
+// builder turns an effective schema into nodes.
+type builder struct {
+	tool    *Tool
+	root    *value
+	draft7  bool
+	opts    Options
+	nodes   map[string]*node // by schema pointer, so refs share nodes and recursion ends
+	errs    ErrorList
+	regexps map[string]string // pattern → Go variable name
+	names   *namespace
+}
+
+func (b *builder) fail(ptr, keyword, format string, args ...any) {
+	b.errs = append(b.errs, &Error{File: b.tool.File, Pointer: b.tool.Pointer + "/" + b.tool.paramsKey + ptr, Keyword: keyword, Message: fmt.Sprintf(format, args...)})
+}
+
+// annotations are keywords that never make a value invalid.
+var annotations = map[string]bool{
+	"title": true, "description": true, "$comment": true, "examples": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "default": true,
+}
+
+// enforced are the keywords toolgate turns into checks.
+var enforced = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true,
+	"enum": true, "const": true, "minimum": true, "maximum": true,
+	"exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
+	"minLength": true, "maxLength": true, "pattern": true, "format": true,
+	"items": true, "prefixItems": true, "minItems": true, "maxItems": true,
+	"uniqueItems": true, "$ref": true, "$defs": true, "definitions": true,
+}
+
+// build returns the node for the schema at ptr, building it once.
+func (b *builder) build(ptr string, s *value, name string) *node {
+	if n, ok := b.nodes[ptr]; ok {
+		return n
+	}
+	n := &node{ptr: ptr, name: name, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	b.nodes[ptr] = n
+	if s.kind == boolValue {
+		if s.boolean {
+			n.kind = kindAny
+		} else {
+			n.kind = kindNever
+		}
+		return n
+	}
+	if s.kind != objectValue {
+		b.fail(ptr, "", "a schema must be an object or a boolean, not %s", s.kind)
+		n.kind = kindNever
+		return n
+	}
+	b.checkKeywords(ptr, s)
+	if ref := s.get("$ref"); ref != nil {
+		return b.buildRef(ptr, s, ref, n, name)
+	}
+	b.fill(n, ptr, s, name)
+	return n
+}
+
+// buildRef resolves a local $ref. The referenced schema's node is shared
+// (so recursive schemas end) and copied into n only by reference.
+func (b *builder) buildRef(ptr string, s, ref *value, n *node, name string) *node {
+	if ref.kind != stringValue || !strings.HasPrefix(ref.str, "#") {
+		b.fail(ptr+"/$ref", "$ref", "only local references (#/...) are supported")
+		n.kind = kindNever
+		return n
+	}
+	if !b.draft7 {
+		for _, m := range s.members {
+			if m.key != "$ref" && !annotations[m.key] && !strings.HasPrefix(m.key, "x-") && m.key != "$defs" && m.key != "definitions" {
+				b.fail(ptr+"/"+escapePointer(m.key), m.key, "keywords beside $ref need composition (allOf), which is not supported yet")
+			}
+		}
+	}
+	target := ref.str[1:]
+	tv := resolvePointer(b.root, target)
+	if tv == nil {
+		b.fail(ptr+"/$ref", "$ref", "reference %q does not resolve", ref.str)
+		n.kind = kindNever
+		return n
+	}
+	defName := name
+	if i := strings.LastIndexByte(target, '/'); i >= 0 && target != "" {
+		defName = unescapePointer(target[i+1:])
+	}
+	t := b.build(target, tv, b.tool.goName()+goIdent(defName))
+	delete(b.nodes, ptr)
+	b.nodes[ptr] = t
+	return t
+}
+
+func resolvePointer(root *value, ptr string) *value {
+	if ptr == "" {
+		return root
+	}
+	if ptr[0] != '/' {
+		return nil
+	}
+	v := root
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = unescapePointer(tok)
+		switch v.kind {
+		case objectValue:
+			v = v.get(tok)
+		case arrayValue:
+			var i int
+			if _, err := fmt.Sscanf(tok, "%d", &i); err != nil || i < 0 || i >= len(v.items) {
+				return nil
+			}
+			v = v.items[i]
+		default:
+			return nil
+		}
+		if v == nil {
+			return nil
+		}
+	}
+	return v
+}
+
+func (b *builder) checkKeywords(ptr string, s *value) {
+	for _, m := range s.members {
+		k := m.key
+		switch {
+		case enforced[k], annotations[k], strings.HasPrefix(k, "x-"):
+		case k == "$schema" || k == "$id":
+			if ptr != "" {
+				b.fail(ptr+"/"+escapePointer(k), k, "%s is only supported at the root of the parameters schema", k)
+			}
+		case b.draft7 && k == "additionalItems":
+		default:
+			b.fail(ptr+"/"+escapePointer(k), k, "keyword %q is not enforced by toolgate; remove it or express the rule with supported keywords", k)
+		}
+	}
+}
+
+// fill sets n from the schema object s (which has no $ref).
+func (b *builder) fill(n *node, ptr string, s *value, name string) {
+	if d := s.get("description"); d != nil && d.kind == stringValue {
+		n.desc = d.str
+	}
+	if wo := s.get("writeOnly"); wo != nil && wo.kind == boolValue && wo.boolean {
+		n.sens = true
+	}
+	if x := s.get("x-toolgate"); x != nil {
+		b.schemaMeta(ptr, x, n, &name)
+	}
+	n.def = s.get("default")
+	types := b.types(ptr, s)
+	nonNull := types &^ tNull
+	switch {
+	case types == 0:
+		n.kind = kindNever
+		return
+	case nonNull == 0:
+		n.kind = kindNull
+		b.fillEnum(n, ptr, s)
+		return
+	case nonNull&(nonNull-1) == 0:
+		n.nullable = types&tNull != 0
+		for _, t := range typeNames {
+			if t.bit == nonNull {
+				n.kind = t.kind
+			}
+		}
+		b.fillTyped(n, ptr, s, name)
+		return
+	}
+	if types == tAll && onlyAnnotations(s) {
+		n.kind = kindAny
+		return
+	}
+	// A union of JSON types: one variant per type, each checked with the
+	// keywords that apply to it; the value is kept raw.
+	n.kind = kindUnion
+	for _, t := range typeNames {
+		if types&t.bit == 0 {
+			continue
+		}
+		vname := name + upperFirst(strings.ReplaceAll(t.name, "boolean", "bool"))
+		v := &node{ptr: ptr, name: vname, kind: t.kind, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, sens: n.sens}
+		b.fillTyped(v, ptr, s, vname)
+		if v.kind == kindString {
+			v.goName = "" // a variant's enum is checked, not typed
+		}
+		n.variants = append(n.variants, v)
+	}
+}
+
+func onlyAnnotations(s *value) bool {
+	for _, m := range s.members {
+		if !annotations[m.key] && !strings.HasPrefix(m.key, "x-") && m.key != "$defs" && m.key != "definitions" && m.key != "$schema" && m.key != "$id" {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *builder) schemaMeta(ptr string, x *value, n *node, name *string) {
+	if x.kind != objectValue {
+		b.fail(ptr+"/x-toolgate", "x-toolgate", "x-toolgate must be an object")
+		return
+	}
+	for _, m := range x.members {
+		switch {
+		case m.key == "goName" && m.val.kind == stringValue && isGoIdentifier(m.val.str):
+			// A field name; read by the parent object.
+		case m.key == "goType" && m.val.kind == stringValue && isGoIdentifier(m.val.str):
+			*name = m.val.str
+		case m.key == "sensitive" && m.val.kind == boolValue:
+			n.sens = n.sens || m.val.boolean
+		default:
+			b.fail(ptr+"/x-toolgate/"+escapePointer(m.key), "x-toolgate", "x-toolgate in a schema takes goName and goType (exported Go identifiers) and sensitive (a boolean)")
+		}
+	}
+}
+
+// types returns the JSON types the schema allows: its type keyword, or what
+// its enum or const values imply, or every type.
+func (b *builder) types(ptr string, s *value) typeBits {
+	var set typeBits
+	t := s.get("type")
+	switch {
+	case t == nil:
+		set = tAll
+	case t.kind == stringValue:
+		set = b.typeBit(ptr, t.str)
+	case t.kind == arrayValue:
+		for _, it := range t.items {
+			if it.kind != stringValue {
+				b.fail(ptr+"/type", "type", "type must be a string or an array of strings")
+				continue
+			}
+			set |= b.typeBit(ptr, it.str)
+		}
+	default:
+		b.fail(ptr+"/type", "type", "type must be a string or an array of strings")
+	}
+	if vals := enumValues(s); vals != nil {
+		var implied typeBits
+		for _, v := range vals {
+			implied |= valueType(v)
+		}
+		if implied&tInt != 0 && set&tNumber != 0 {
+			implied |= tNumber
+		}
+		set &= implied
+	}
+	if set&tNumber != 0 {
+		set &^= tInt // integer is a subset of number
+	}
+	return set
+}
+
+func enumValues(s *value) []*value {
+	if c := s.get("const"); c != nil {
+		return []*value{c}
+	}
+	if e := s.get("enum"); e != nil && e.kind == arrayValue {
+		return e.items
+	}
+	return nil
+}
+
+// valueType is the narrowest JSON Schema type of v.
+func valueType(v *value) typeBits {
+	switch v.kind {
+	case nullValue:
+		return tNull
+	case boolValue:
+		return tBool
+	case numberValue:
+		if _, ok := integerValue(v.str); ok {
+			return tInt
+		}
+		return tNumber
+	case stringValue:
+		return tString
+	case arrayValue:
+		return tArray
+	}
+	return tObject
+}
+
+func (b *builder) typeBit(ptr, name string) typeBits {
+	for _, t := range typeNames {
+		if t.name == name {
+			return t.bit
+		}
+	}
+	b.fail(ptr+"/type", "type", "unknown type %q", name)
+	return 0
+}
+
+// fillTyped reads the keywords that apply to n.kind.
+func (b *builder) fillTyped(n *node, ptr string, s *value, name string) {
+	b.fillEnum(n, ptr, s)
+	switch n.kind {
+	case kindString:
+		n.minLen = b.count(ptr, s, "minLength")
+		n.maxLen = b.count(ptr, s, "maxLength")
+		if p := s.get("pattern"); p != nil {
+			if p.kind != stringValue {
+				b.fail(ptr+"/pattern", "pattern", "pattern must be a string")
+			} else if _, err := regexp.Compile(p.str); err != nil {
+				b.fail(ptr+"/pattern", "pattern", "Go's regexp cannot compile %q: %v", p.str, err)
+			} else {
+				n.pattern = p.str
+			}
+		}
+		if f := s.get("format"); f != nil {
+			if _, ok := format.Lookup(f.str); !ok && f.kind == stringValue && !b.opts.FormatAnnotation {
+				b.fail(ptr+"/format", "format", "format %q is not one toolgate asserts (%s)", f.str, strings.Join(format.Names(), ", "))
+			} else if !b.opts.FormatAnnotation {
+				n.format = f.str
+			}
+		}
+		if len(n.enum) > 0 && allStrings(n.enum) && name != "" {
+			n.goName = name
+		}
+	case kindInt, kindNumber:
+		n.minimum = b.number(ptr, s, "minimum")
+		n.maximum = b.number(ptr, s, "maximum")
+		n.exMin = b.number(ptr, s, "exclusiveMinimum")
+		n.exMax = b.number(ptr, s, "exclusiveMaximum")
+		n.multipleOf = b.number(ptr, s, "multipleOf")
+		if n.multipleOf != nil && strings.HasPrefix(n.multipleOf.str, "-") || n.multipleOf != nil && isZero(n.multipleOf.str) {
+			b.fail(ptr+"/multipleOf", "multipleOf", "multipleOf must be greater than 0")
+		}
+	case kindObject:
+		b.fillObject(n, ptr, s, name)
+	case kindArray:
+		b.fillArray(n, ptr, s, name)
+	}
+}
+
+func allStrings(vals []*value) bool {
+	for _, v := range vals {
+		if v.kind != stringValue {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *builder) fillEnum(n *node, ptr string, s *value) {
+	if c := s.get("const"); c != nil {
+		n.enumKw = "const"
+		n.enum = []*value{c}
+		n.enumAll = n.enum
+		return
+	}
+	e := s.get("enum")
+	if e == nil {
+		return
+	}
+	if e.kind != arrayValue {
+		b.fail(ptr+"/enum", "enum", "enum must be an array")
+		return
+	}
+	n.enumKw = "enum"
+	n.enumAll = e.items
+	n.enum = []*value{}
+	for _, v := range e.items {
+		if valueType(v)&kindBits(n.kind) != 0 || n.kind == kindNull && v.kind == nullValue {
+			n.enum = append(n.enum, v)
+		}
+	}
+	if n.nullable {
+		for _, v := range e.items {
+			if v.kind == nullValue {
+				n.enum = append(n.enum, v)
+				break
+			}
+		}
+	}
+}
+
+// kindBits is the set of value types a node of kind k decodes.
+func kindBits(k kind) typeBits {
+	switch k {
+	case kindNull:
+		return tNull
+	case kindBool:
+		return tBool
+	case kindInt:
+		return tInt
+	case kindNumber:
+		return tInt | tNumber
+	case kindString:
+		return tString
+	case kindObject:
+		return tObject
+	case kindArray:
+		return tArray
+	}
+	return 0
+}
+
+func (b *builder) count(ptr string, s *value, kw string) int64 {
+	v := s.get(kw)
+	if v == nil {
+		return -1
+	}
+	n, ok := integerValue(v.str)
+	if v.kind != numberValue || !ok || n.Sign() < 0 || !n.IsInt64() {
+		b.fail(ptr+"/"+kw, kw, "%s must be a non-negative integer", kw)
+		return -1
+	}
+	return n.Int64()
+}
+
+func (b *builder) number(ptr string, s *value, kw string) *value {
+	v := s.get(kw)
+	if v == nil {
+		return nil
+	}
+	if v.kind != numberValue {
+		b.fail(ptr+"/"+kw, kw, "%s must be a number", kw)
+		return nil
+	}
+	return v
+}
+
+func isZero(text string) bool {
+	r, ok := new(big.Rat).SetString(text)
+	return ok && r.Sign() == 0
+}
+
+// integerValue returns the integer value of number text, if it is one.
+func integerValue(text string) (*big.Int, bool) {
+	r, ok := new(big.Rat).SetString(text)
+	if !ok || !r.IsInt() {
+		return nil, false
+	}
+	return r.Num(), true
+}
+
+func (b *builder) fillObject(n *node, ptr string, s *value, name string) {
+	n.goName = name
+	base := b.childBase(ptr, name)
+	required := map[string]bool{}
+	if r := s.get("required"); r != nil {
+		if r.kind != arrayValue {
+			b.fail(ptr+"/required", "required", "required must be an array of strings")
+		} else {
+			for _, it := range r.items {
+				if it.kind != stringValue {
+					b.fail(ptr+"/required", "required", "required must be an array of strings")
+					continue
+				}
+				required[it.str] = true
+			}
+		}
+	}
+	declared := map[string]bool{}
+	if ps := s.get("properties"); ps != nil {
+		if ps.kind != objectValue {
+			b.fail(ptr+"/properties", "properties", "properties must be an object")
+		} else {
+			for _, m := range ps.members {
+				pptr := ptr + "/properties/" + escapePointer(m.key)
+				field := goIdent(m.key)
+				if x := m.val.get("x-toolgate"); x != nil {
+					if gn := x.get("goName"); gn != nil && gn.kind == stringValue {
+						field = gn.str
+					}
+				}
+				child := b.build(pptr, m.val, base+field)
+				declared[m.key] = true
+				n.props = append(n.props, &prop{name: m.key, goName: field, node: child, required: required[m.key], bit: len(n.props)})
+			}
+		}
+	}
+	// Required members that are not declared can still be present (and
+	// then take any value) when the object is open.
+	var undeclared []string
+	for r := range required {
+		if !declared[r] {
+			undeclared = append(undeclared, r)
+		}
+	}
+	sort.Strings(undeclared)
+	for _, r := range undeclared {
+		n.props = append(n.props, &prop{name: r, goName: goIdent(r), node: &node{ptr: ptr + "/required", kind: kindAny}, required: true, bit: len(n.props)})
+	}
+	a := s.get("additionalProperties")
+	switch {
+	case a == nil:
+		n.addl = addlOpen
+	case a.kind == boolValue && !a.boolean:
+		n.addl = addlClosed
+		n.addlPtr = ptr + "/additionalProperties"
+	case a.kind == boolValue:
+		n.addl = addlOpen
+	default:
+		n.addl = addlSchema
+		n.addlPtr = ptr + "/additionalProperties"
+		n.addlNode = b.build(n.addlPtr, a, base+"Value")
+		if n.addlNode.kind == kindNever {
+			n.addl = addlClosed
+		}
+	}
+	if len(undeclared) > 0 && n.addl == addlClosed {
+		for _, r := range undeclared {
+			b.fail(ptr+"/required", "required", "member %q is required but not declared in properties of a closed object: no value can satisfy the schema", r)
+		}
+	}
+	n.hasStruct = len(n.props) > 0 || n.addl != addlSchema
+}
+
+// childBase is the prefix of the Go names of a node's children: the node's
+// name, except at the root, where it is the tool's Go name (RefundOrderReason,
+// not RefundOrderArgsReason).
+func (b *builder) childBase(ptr, name string) string {
+	if ptr == "" {
+		return b.tool.goName()
+	}
+	return name
+}
+
+// singular names the items of an array: LineItems → LineItem, Data → DataItem.
+func singular(name string) string {
+	if strings.HasSuffix(name, "s") && !strings.HasSuffix(name, "ss") && len(name) > 1 {
+		return name[:len(name)-1]
+	}
+	return name + "Item"
+}
+
+func (b *builder) fillArray(n *node, ptr string, s *value, name string) {
+	n.minItems = b.count(ptr, s, "minItems")
+	n.maxItems = b.count(ptr, s, "maxItems")
+	if u := s.get("uniqueItems"); u != nil {
+		n.unique = u.kind == boolValue && u.boolean
+	}
+	itemName := singular(b.childBase(ptr, name))
+	prefixKw, itemsKw := "prefixItems", "items"
+	if b.draft7 {
+		if it := s.get("items"); it != nil && it.kind == arrayValue {
+			prefixKw, itemsKw = "items", "additionalItems"
+		} else {
+			prefixKw = ""
+		}
+	}
+	if prefixKw != "" {
+		if p := s.get(prefixKw); p != nil {
+			if p.kind != arrayValue {
+				b.fail(ptr+"/"+prefixKw, prefixKw, "%s must be an array of schemas", prefixKw)
+			} else {
+				for i, it := range p.items {
+					n.prefix = append(n.prefix, b.build(fmt.Sprintf("%s/%s/%d", ptr, prefixKw, i), it, fmt.Sprintf("%s%d", itemName, i)))
+				}
+			}
+		}
+	}
+	if it := s.get(itemsKw); it != nil {
+		n.itemsPtr = ptr + "/" + itemsKw
+		n.items = b.build(n.itemsPtr, it, itemName)
+	}
+	n.tupled = len(n.prefix) > 0
+}

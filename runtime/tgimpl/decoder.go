@@ -1,0 +1,215 @@
+// Package tgimpl is the support code that toolgate-generated decoders and
+// encoders call. It is not meant for direct use: its API follows the
+// generator, and generated code asserts at compile time (EnforceVersion)
+// that it is built against the tgimpl it was generated for.
+//
+// A Decoder wraps a strict jsonread.Reader, keeps a cheap stack of the
+// members and indexes being read, and collects violations. The JSON pointer
+// and message of a violation are rendered only when a rule is broken, so the
+// path of a valid call does no string work.
+package tgimpl
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/toolgate/toolgate/runtime/jsonread"
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// EnforceVersion is used by generated code to assert at compile time that it
+// matches this package: `const _ = tgimpl.EnforceVersion(GenVersion - tgimpl.MinVersion)`
+// overflows when the generated code is older than MinVersion, and
+// `tgimpl.EnforceVersion(tgimpl.MaxVersion - GenVersion)` when it is newer
+// than MaxVersion.
+type EnforceVersion uint
+
+// The range of generated-code versions this package supports.
+const (
+	MinVersion = 1
+	MaxVersion = 1
+)
+
+// maxPath bounds the path stack, at jsonread.DefaultLimits.MaxDepth: with
+// a larger depth limit, violations deeper than this report a shortened path.
+const maxPath = 64
+
+// A pathSeg is one step of the path being decoded: the byte offset of a
+// member name's opening quote (>= 0) or an array index i stored as -i-1.
+type pathSeg int32
+
+// Decoder is the state of one decode. Its zero value is ready after Reset.
+// It is meant to live on the caller's stack.
+type Decoder struct {
+	R jsonread.Reader
+
+	tool       string
+	path       [maxPath]pathSeg
+	depth      int
+	violations []toolerr.Violation
+	truncated  bool
+	unknown    []string // member names seen in the open or closed part of objects, for duplicate detection
+	src        string   // lazily made string copy of the input, for allocation-free substrings
+}
+
+// Reset prepares d to decode data for the named tool, with the default limits.
+func (d *Decoder) Reset(tool string, data []byte) {
+	d.R.Reset(data, jsonread.DefaultLimits)
+	d.tool = tool
+	d.depth = 0
+	d.violations = nil
+	d.truncated = false
+	d.unknown = nil
+	d.src = ""
+}
+
+// Object reports whether the top-level value is an object, recording an
+// invalid_json error when it is not: tool arguments are always an object.
+func (d *Decoder) Object() bool {
+	k := d.R.Peek()
+	if k == jsonread.Object {
+		return true
+	}
+	if k != jsonread.Invalid {
+		d.R.Fail(d.R.Offset(), "tool arguments must be a JSON object, not "+article(k.String()))
+	}
+	return false
+}
+
+// Finish checks that nothing but whitespace follows the value and returns
+// the outcome: nil, an invalid_json error or an invalid_arguments error.
+func (d *Decoder) Finish() error {
+	d.R.Finish()
+	if e := d.R.Err(); e != nil {
+		return &toolerr.Error{Code: toolerr.InvalidJSON, Tool: d.tool, Offset: e.Offset, Reason: e.Reason}
+	}
+	if len(d.violations) == 0 {
+		return nil
+	}
+	return &toolerr.Error{Code: toolerr.InvalidArguments, Tool: d.tool, Violations: d.violations, Truncated: d.truncated}
+}
+
+// Valid reports whether no violation and no syntax error has been recorded
+// so far.
+func (d *Decoder) Valid() bool { return len(d.violations) == 0 && d.R.Err() == nil }
+
+// PushName records that the value of the member just read by NextMember is
+// being decoded.
+func (d *Decoder) PushName() {
+	if d.depth < maxPath {
+		d.path[d.depth] = pathSeg(d.R.NameOffset())
+	}
+	d.depth++
+}
+
+// PushIndex records that array item i is being decoded.
+func (d *Decoder) PushIndex(i int) {
+	if d.depth < maxPath {
+		d.path[d.depth] = pathSeg(-i - 1)
+	}
+	d.depth++
+}
+
+// Pop leaves the member or item pushed last.
+func (d *Decoder) Pop() { d.depth-- }
+
+// String returns s as a Go string. When s is a slice of the input (a string
+// without escapes) the result shares one copy of the whole input, made on
+// first use, so decoding many strings costs one allocation.
+func (d *Decoder) String(s []byte) string {
+	if len(s) == 0 {
+		return ""
+	}
+	data := d.R.Data()
+	if len(data) > 0 {
+		base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+		if p >= base && p+uintptr(len(s)) <= base+uintptr(len(data)) {
+			if d.src == "" {
+				d.src = string(data)
+			}
+			off := int(p - base)
+			return d.src[off : off+len(s)]
+		}
+	}
+	return string(s)
+}
+
+// Raw skips one value and returns a copy of its bytes.
+func (d *Decoder) Raw() []byte {
+	start := d.R.Offset()
+	d.R.Skip()
+	return d.Capture(start)
+}
+
+// Capture returns a copy of the bytes read since start.
+func (d *Decoder) Capture(start int) []byte {
+	if d.R.Err() != nil {
+		return nil
+	}
+	return append([]byte(nil), d.R.Capture(start)...)
+}
+
+// DuplicateMember records the member just read as a duplicate: an
+// invalid_json error, since two readers of the same bytes could disagree on
+// which value counts.
+func (d *Decoder) DuplicateMember() {
+	off := d.R.NameOffset()
+	d.R.Fail(off, "duplicate member name "+strconv.Quote(jsonread.Unquote(d.R.Data(), off)))
+}
+
+// Extra notes a member name that is not a declared property and reports
+// whether it is the first of that name in the current object. start is the
+// length of the unknown-name list when the object was entered (see
+// ObjectNames).
+func (d *Decoder) Extra(start int, name []byte) bool {
+	for _, n := range d.unknown[start:] {
+		if n == string(name) {
+			d.DuplicateMember()
+			return false
+		}
+	}
+	d.unknown = append(d.unknown, string(name))
+	return true
+}
+
+// ObjectNames returns the mark to pass to Extra and EndObject for the object
+// being entered.
+func (d *Decoder) ObjectNames() int { return len(d.unknown) }
+
+// EndObject forgets the undeclared member names of the object left.
+func (d *Decoder) EndObject(start int) { d.unknown = d.unknown[:start] }
+
+// Int parses an integer from number text, recording a type violation when
+// the number is not an integer or does not fit in int64.
+func (d *Decoder) Int(raw []byte, schemaPath string) (int64, bool) {
+	return parseInt(d, raw, schemaPath)
+}
+
+// RuneCount is the length of s in Unicode code points, as minLength and
+// maxLength count it.
+func RuneCount(s []byte) int { return utf8.RuneCount(s) }
+
+func article(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an " + s
+	}
+	return "a " + s
+}
+
+// joinOr renders "a", "a or b", "a, b or c".
+func joinOr(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}

@@ -1,0 +1,118 @@
+// Package toolerr defines the errors that a toolgate gate returns when it
+// refuses a tool call: a stable Code, the tool's name and, for argument
+// problems, every Violation found, in document order, up to a cap.
+//
+// Errors are values. Callers branch on Code, never on message text:
+//
+//	var e *toolerr.Error
+//	if errors.As(err, &e) && e.Code == toolerr.InvalidArguments {
+//		for _, v := range e.Violations {
+//			log.Printf("%s at %s: %s", v.Keyword, v.InstancePath, v.Message)
+//		}
+//	}
+//
+// An Error marshals to JSON meant to be sent back to the model, so that it can
+// correct its call:
+//
+//	{"code":"invalid_arguments","tool":"refund_order","message":"...",
+//	 "violations":[{"keyword":"enum","instancePath":"/reason",
+//	   "schemaPath":"/properties/reason/enum",
+//	   "message":"reason must be one of duplicate, fraudulent or requested_by_customer; received \"other\""}]}
+package toolerr
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Code is the stable identifier of a class of refusal. New codes may be
+// added; existing ones never change meaning.
+type Code string
+
+// The codes. InvalidJSON and InvalidArguments come from the argument
+// decoders; the rest are reserved for the gate.
+const (
+	// InvalidJSON: the argument bytes are not acceptable JSON (syntax, invalid
+	// UTF-8, lone surrogates, duplicate member names, size or depth limits,
+	// or a top-level value that is not an object).
+	InvalidJSON Code = "invalid_json"
+	// InvalidArguments: well-formed JSON that violates the tool's schema.
+	InvalidArguments Code = "invalid_arguments"
+	// UnknownTool: no tool of that exact name is visible to the caller.
+	UnknownTool Code = "unknown_tool"
+	// IncompleteCall: the call was cut off (streaming unfinished, token limit).
+	IncompleteCall Code = "incomplete_call"
+	// DuplicateCall: the call ID was already seen.
+	DuplicateCall Code = "duplicate_call"
+	// Unauthorized: the tool's policy denied the call for this principal.
+	Unauthorized Code = "unauthorized"
+	// Timeout: the executor did not finish in time.
+	Timeout Code = "timeout"
+	// ExecutionFailed: the executor ran and returned an error.
+	ExecutionFailed Code = "execution_failed"
+)
+
+// MaxViolations is the default cap on the number of violations collected
+// for one call. Decoding goes on past the cap (a later syntax error still
+// turns the result into InvalidJSON) but no more violations are recorded,
+// and Truncated is set.
+const MaxViolations = 32
+
+// Violation is one broken rule of the schema.
+type Violation struct {
+	// Keyword is the JSON Schema keyword that failed, such as "required",
+	// "enum" or "additionalProperties".
+	Keyword string `json:"keyword"`
+	// InstancePath is an RFC 6901 JSON pointer to the offending value in the
+	// arguments ("" is the whole argument object).
+	InstancePath string `json:"instancePath"`
+	// SchemaPath is an RFC 6901 JSON pointer to the keyword in the tool's
+	// effective schema.
+	SchemaPath string `json:"schemaPath"`
+	// Message is a sentence built from a fixed template, written for the
+	// model: "amountInCents must be at most 100000; received 100001".
+	Message string `json:"message"`
+}
+
+// Error is a refused tool call.
+type Error struct {
+	Code Code   `json:"code"`
+	Tool string `json:"tool,omitempty"`
+	// Offset is the byte offset of a JSON syntax problem (InvalidJSON only).
+	Offset int `json:"offset,omitempty"`
+	// Reason says what is wrong for codes other than InvalidArguments.
+	Reason     string      `json:"reason,omitempty"`
+	Violations []Violation `json:"violations,omitempty"`
+	// Truncated is set when more violations existed than were recorded.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Error renders a one-line summary: the code, the tool and the first
+// violation or reason.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(string(e.Code))
+	if e.Tool != "" {
+		b.WriteString(" for tool ")
+		b.WriteString(e.Tool)
+	}
+	switch {
+	case e.Code == InvalidJSON:
+		fmt.Fprintf(&b, ": at byte %d: %s", e.Offset, e.Reason)
+	case e.Reason != "":
+		b.WriteString(": ")
+		b.WriteString(e.Reason)
+	}
+	if n := len(e.Violations); n > 0 {
+		b.WriteString(": ")
+		b.WriteString(e.Violations[0].Message)
+		if n > 1 || e.Truncated {
+			more := fmt.Sprint(n - 1)
+			if e.Truncated {
+				more += "+"
+			}
+			fmt.Fprintf(&b, " (and %s more)", more)
+		}
+	}
+	return b.String()
+}
