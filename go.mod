@@ -1,9 +1,10 @@
 module github.com/toolgate/toolgate
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/dave/jennifer v1.7.1
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	github.com/spf13/pflag v1.1.0
+	golang.org/x/tools v0.52.0
 )

@@ -238,13 +238,15 @@ func tagSafe(s string) bool {
 
 // setter says how a decoded value is stored.
 type setter struct {
-	value func(x jen.Code) jen.Code // store a present value
-	null  func() jen.Code           // store null (nullable nodes)
+	value   func(x jen.Code) jen.Code // store a present value
+	null    func() jen.Code           // store null (nullable nodes)
+	discard bool                      // the value is only checked, not kept
 }
 
 var discard = setter{
-	value: func(x jen.Code) jen.Code { return jen.Id("_").Op("=").Add(x) },
-	null:  func() jen.Code { return jen.Null() },
+	value:   func(x jen.Code) jen.Code { return jen.Id("_").Op("=").Add(x) },
+	null:    func() jen.Code { return jen.Null() },
+	discard: true,
 }
 
 // fieldSetter stores into the struct field of p.
@@ -627,6 +629,9 @@ func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 				d().Dot("Format").Call(jen.Lit(n.ptr+"/format"), jen.Lit(format.Description(n.format)), got)))
 		str = jen.Id("str")
 	}
+	if n.enum == nil && set.discard && n.format == "" {
+		return append(out, set.value(s))
+	}
 	if n.enum == nil {
 		return append(out, set.value(str))
 	}
@@ -873,7 +878,7 @@ func (e *emitter) declareUnion(n *node) {
 		cases = append(cases, jen.Case(readKind(tokenKind(v.kind))).Block(e.decodeKind(v, discard)...))
 	}
 	cases = append(cases, jen.Default().Block(d().Dot("TypeMismatch").Call(jen.Lit(typePtr(n)), jen.Lit(typePhrase(n)))))
-	e.doc(fmt.Sprintf("%s reads the value of %s, which may be a %s, and returns its bytes.", name, e.where(n), typePhrase(n)))
+	e.doc(fmt.Sprintf("%s reads the value of %s, which may be %s, and returns its bytes.", name, e.where(n), tgimpl.Article(typePhrase(n))))
 	e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Qual(pkgJSON, "RawMessage").Block(
 		jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
 		jen.Switch(dr().Dot("Peek").Call()).Block(cases...),
@@ -886,6 +891,14 @@ func (e *emitter) declareUnion(n *node) {
 
 func (e *emitter) emitAppendMethod(n *node) {
 	var body []jen.Code
+	if len(n.props) == 0 && n.addl != addlSchema {
+		body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.Lit("{}").Op("..."))))
+		e.doc("appendJSON appends v to b as JSON: an object with no declared members.")
+		e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(body...)
+		e.f.Line()
+		e.emitMarshal(n)
+		return
+	}
 	body = append(body, jen.Id("start").Op(":=").Len(jen.Id("b")), jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')))
 	for _, p := range n.props {
 		member := jen.Id("b").Op("=").Qual(pkgTgimpl, "Member").Call(jen.Id("b"), jen.Id("start"), jen.Lit(p.name))
@@ -911,10 +924,14 @@ func (e *emitter) emitAppendMethod(n *node) {
 			append([]jen.Code{jen.Id("b").Op("=").Qual(pkgTgimpl, "Member").Call(jen.Id("b"), jen.Id("start"), jen.Id("key"))}, e.appendElem(n.addlNode, jen.Id("x"))...)...))
 	}
 	body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}'))))
-	e.doc(fmt.Sprintf("appendJSON appends v to b as JSON: exactly the members that are set, in schema order."))
+	e.doc("appendJSON appends v to b as JSON: exactly the members that are set, in schema order.")
 	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(body...)
 	e.f.Line()
-	e.doc(fmt.Sprintf("MarshalJSON writes v as JSON: a missing member stays missing and a null stays null."))
+	e.emitMarshal(n)
+}
+
+func (e *emitter) emitMarshal(n *node) {
+	e.doc("MarshalJSON writes v as JSON: a missing member stays missing and a null stays null.")
 	e.f.Func().Params(jen.Id("v").Id(n.goName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("v").Dot("appendJSON").Call(jen.Nil()), jen.Nil()))
 	e.f.Line()

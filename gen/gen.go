@@ -9,11 +9,13 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -84,7 +86,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 			continue
 		}
 		if prev, dup := files[tm.fileName]; dup {
-			errs = append(errs, &Error{File: t.File, Pointer: t.Pointer, Message: fmt.Sprintf("tool %q and tool %q would both be written to %s; rename one", prev, t.Name, tm.fileName)})
+			errs = append(errs, &Error{File: t.File, Pointer: t.Pointer, Message: fmt.Sprintf("tools %q and %q both have the Go name %s; set x-toolgate goName on one of them", prev, t.Name, tm.goName)})
 			continue
 		}
 		files[tm.fileName] = t.Name
@@ -111,7 +113,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 
 // model checks a tool's schema and builds its model.
 func model(t *Tool, opts Options) (*toolModel, error) {
-	tm := &toolModel{t: t, goName: t.goName(), fileName: fileName(t.Name)}
+	tm := &toolModel{t: t, goName: t.goName(), fileName: fileName(t.goName())}
 	fail := func(ptr, kw, msg string) error {
 		return &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey + ptr, Keyword: kw, Message: msg}
 	}
@@ -125,7 +127,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		}
 	}
 	if err := compileCheck(t, tm.draft7); err != nil {
-		return nil, fail("", "", "invalid schema: "+err.Error())
+		return nil, schemaError(t, err)
 	}
 	tm.effective, tm.implied = effectiveSchema(t.params, tm.draft7, opts.OpenObjects)
 	b := &builder{tool: t, root: tm.effective, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}}
@@ -151,7 +153,7 @@ func compileCheck(t *Tool, draft7 bool) error {
 	if draft7 {
 		c.Draft = jsonschema.Draft7
 	}
-	url := "toolgate:///" + t.Name + ".json"
+	url := schemaURL(t)
 	if err := c.AddResource(url, bytes.NewReader(t.params.marshal())); err != nil {
 		return err
 	}
@@ -159,13 +161,53 @@ func compileCheck(t *Tool, draft7 bool) error {
 	return err
 }
 
-var nonFileChars = regexp.MustCompile(`[^a-z0-9]+`)
+// schemaError turns a compile error of santhosh-tekuri/jsonschema into a
+// generation error at the deepest failing keyword of the schema.
+func schemaError(t *Tool, err error) error {
+	e := &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		var se *jsonschema.SchemaError
+		if errors.As(err, &se) && se.Err != nil {
+			err = se.Err
+		}
+		e.Message = "invalid schema: " + strings.ReplaceAll(err.Error(), schemaURL(t), "")
+		return e
+	}
+	for len(ve.Causes) > 0 {
+		ve = ve.Causes[0]
+	}
+	e.Pointer += ve.InstanceLocation
+	if i := strings.LastIndexByte(ve.InstanceLocation, '/'); i >= 0 {
+		e.Keyword = unescapePointer(ve.InstanceLocation[i+1:])
+	}
+	e.Message = "invalid schema: " + ve.Message
+	if e.Keyword == "pattern" {
+		if p := resolvePointer(t.params, ve.InstanceLocation); p != nil && p.kind == stringValue {
+			if _, rerr := regexp.Compile(p.str); rerr != nil {
+				e.Message = fmt.Sprintf("Go's regexp cannot compile %q: %v", p.str, rerr)
+			}
+		}
+	}
+	return e
+}
 
-// fileName is the output file of a tool: its name in lower case with every
-// other character folded to '_', and a "_tool.go" suffix that no GOOS or
-// GOARCH build constraint can match.
-func fileName(tool string) string {
-	return strings.Trim(nonFileChars.ReplaceAllString(strings.ToLower(tool), "_"), "_") + "_tool.go"
+func schemaURL(t *Tool) string { return "toolgate:///" + t.Name + ".json" }
+
+// fileName is the output file of a tool: its Go name in snake case, with a
+// "_tool.go" suffix that no GOOS or GOARCH build constraint can match.
+// RefundOrder → refund_order_tool.go, MCPEcho → mcp_echo_tool.go.
+func fileName(goName string) string {
+	var b strings.Builder
+	rs := []rune(goName)
+	for i, r := range rs {
+		upper := unicode.IsUpper(r)
+		if upper && i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String() + "_tool.go"
 }
 
 // markCycles finds the structs that contain themselves through struct

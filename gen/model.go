@@ -289,7 +289,7 @@ func (b *builder) fill(n *node, ptr string, s *value, name string) {
 		b.fillTyped(n, ptr, s, name)
 		return
 	}
-	if types == tAll && onlyAnnotations(s) {
+	if types|tInt == tAll && onlyAnnotations(s) {
 		n.kind = kindAny
 		return
 	}

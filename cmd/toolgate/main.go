@@ -125,6 +125,8 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		fmt.Fprintf(stderr, "toolgate %s: %v\n", cmd, err)
+		fs.Usage()
 		return exitUsage
 	}
 	if fs.NArg() > 0 {

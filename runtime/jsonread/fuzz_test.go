@@ -50,3 +50,56 @@ func FuzzValid(f *testing.F) {
 		checkWalk(t, data)
 	})
 }
+
+// FuzzReaderCalls drives a Reader with an arbitrary sequence of calls, in or
+// out of protocol: it must never panic, and once an error is recorded it
+// must never change.
+func FuzzReaderCalls(f *testing.F) {
+	f.Add([]byte(smallCall), []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+	f.Add([]byte(`[1,"a",{"b":[true,null]}]`), []byte{6, 7, 3, 7, 4, 7, 5, 8, 2, 9, 1, 7, 0, 11})
+	f.Add([]byte(`{"a\u0062":"\ud83d\ude00"}`), []byte{5, 8, 4, 8, 10, 12})
+	f.Fuzz(func(t *testing.T, data, calls []byte) {
+		var r Reader
+		r.Reset(data, Limits{MaxDepth: 8})
+		var first *SyntaxError
+		for _, c := range calls {
+			switch c % 14 {
+			case 0:
+				r.Peek()
+			case 1:
+				r.Null()
+			case 2:
+				r.Bool()
+			case 3:
+				r.Number()
+			case 4:
+				r.String()
+			case 5:
+				r.ObjectStart()
+			case 6:
+				r.ArrayStart()
+			case 7:
+				r.NextItem()
+			case 8:
+				r.NextMember()
+			case 9:
+				r.Skip()
+			case 10:
+				r.Capture(int(c) % (len(data) + 2))
+			case 11:
+				r.Finish()
+			case 12:
+				Unquote(data, r.Offset())
+			case 13:
+				r.Fail(r.NameOffset(), "caller")
+			}
+			if first != nil && r.Err() != first {
+				t.Fatalf("error changed from %v to %v", first, r.Err())
+			}
+			first = r.Err()
+			if o := r.Offset(); o < 0 || o > len(data) {
+				t.Fatalf("offset %d outside [0, %d]", o, len(data))
+			}
+		}
+	})
+}

@@ -834,13 +834,12 @@ const (
 // non-ASCII byte; len(data) if there is none. It tests eight bytes at a time.
 func plainRun(data []byte, i int) int {
 	for i+8 <= len(data) {
-		x := binary.LittleEndian.Uint64(data[i:])
-		q := x ^ (lsb * '"')
-		b := x ^ (lsb * '\\')
-		// High bit of each byte set for: byte < 0x20, byte == '"',
-		// byte == '\\', byte >= 0x80. Borrows can only flag bytes above a
-		// true hit, so the lowest flagged byte is exact.
-		m := ((x-lsb*0x20) & ^x | (q-lsb)&^q | (b-lsb)&^b | x) & msb
+		x := binary.LittleEndian.Uint64(data[i : i+8])
+		// The high bit of a byte of m is set when the byte of x is below
+		// 0x20 (x-0x20 borrows), is '"' or '\\' (the xor is 0, minus 1
+		// borrows) or is 0x80 or above (x itself). A borrow can also flag
+		// bytes above a hit, never below, so the lowest flag is exact.
+		m := ((x - lsb*0x20) | (x ^ lsb*'"' - lsb) | (x ^ lsb*'\\' - lsb) | x) & msb
 		if m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}

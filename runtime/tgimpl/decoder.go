@@ -10,6 +10,7 @@
 package tgimpl
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -138,14 +139,14 @@ func (d *Decoder) String(s []byte) string {
 }
 
 // Raw skips one value and returns a copy of its bytes.
-func (d *Decoder) Raw() []byte {
+func (d *Decoder) Raw() json.RawMessage {
 	start := d.R.Offset()
 	d.R.Skip()
 	return d.Capture(start)
 }
 
 // Capture returns a copy of the bytes read since start.
-func (d *Decoder) Capture(start int) []byte {
+func (d *Decoder) Capture(start int) json.RawMessage {
 	if d.R.Err() != nil {
 		return nil
 	}
@@ -191,6 +192,9 @@ func (d *Decoder) Int(raw []byte, schemaPath string) (int64, bool) {
 // RuneCount is the length of s in Unicode code points, as minLength and
 // maxLength count it.
 func RuneCount(s []byte) int { return utf8.RuneCount(s) }
+
+// Article puts "a" or "an" before s: "an integer", "a string".
+func Article(s string) string { return article(s) }
 
 func article(s string) string {
 	if s == "" {

@@ -21,6 +21,7 @@
 package toolerr
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -79,12 +80,32 @@ type Error struct {
 	Code Code   `json:"code"`
 	Tool string `json:"tool,omitempty"`
 	// Offset is the byte offset of a JSON syntax problem (InvalidJSON only).
-	Offset int `json:"offset,omitempty"`
+	Offset int `json:"offset"`
 	// Reason says what is wrong for codes other than InvalidArguments.
 	Reason     string      `json:"reason,omitempty"`
 	Violations []Violation `json:"violations,omitempty"`
 	// Truncated is set when more violations existed than were recorded.
 	Truncated bool `json:"truncated,omitempty"`
+}
+
+// MarshalJSON writes the error for the model: the code, the tool, a
+// one-line message, and the offset (invalid_json), reason and violations
+// where they apply.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		Code       Code        `json:"code"`
+		Tool       string      `json:"tool,omitempty"`
+		Message    string      `json:"message"`
+		Offset     *int        `json:"offset,omitempty"`
+		Reason     string      `json:"reason,omitempty"`
+		Violations []Violation `json:"violations,omitempty"`
+		Truncated  bool        `json:"truncated,omitempty"`
+	}
+	w := wire{Code: e.Code, Tool: e.Tool, Message: e.Error(), Reason: e.Reason, Violations: e.Violations, Truncated: e.Truncated}
+	if e.Code == InvalidJSON {
+		w.Offset = &e.Offset
+	}
+	return json.Marshal(w)
 }
 
 // Error renders a one-line summary: the code, the tool and the first

@@ -1,0 +1,37 @@
+# toolgate's tasks. `make test` is what CI runs (.ci/run).
+GO ?= go
+BENCH_COUNT ?= 10
+
+.PHONY: all generate check test vet fmt-check unit examples-test bench
+
+all: test
+
+# Regenerate generated/ from schemas/.
+generate:
+	$(GO) run ./cmd/toolgate generate
+
+# Fail with a diff when generated/ is stale.
+check:
+	$(GO) run ./cmd/toolgate check
+
+# Everything CI checks: vet, gofmt, unit and conformance tests of both
+# modules, and the drift check.
+test: vet fmt-check unit examples-test check
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+unit:
+	$(GO) test ./...
+
+examples-test:
+	cd examples && $(GO) vet ./... && $(GO) test ./...
+
+# Benchmarks of the generated decoders against json.Valid and the two-pass
+# path; compare runs with benchstat (go run golang.org/x/perf/cmd/benchstat).
+bench:
+	$(GO) test ./generated -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) | tee bench-generated.txt
