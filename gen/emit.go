@@ -169,7 +169,7 @@ func (e *emitter) declareEnum(n *node) {
 		if v.kind != stringValue {
 			continue
 		}
-		c := n.goName + goIdent(v.str)
+		c := enumConst(n, v.str)
 		e.claim(c, fmt.Sprintf("the enum value %q of %s", v.str, e.where(n)))
 		consts = append(consts, jen.Id(c).Id(n.goName).Op("=").Lit(v.str))
 	}
@@ -643,7 +643,7 @@ func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 			continue
 		}
 		if n.goName != "" {
-			cases = append(cases, jen.Case(jen.Lit(v.str)).Block(set.value(jen.Id(n.goName+goIdent(v.str)))))
+			cases = append(cases, jen.Case(jen.Lit(v.str)).Block(set.value(jen.Id(enumConst(n, v.str)))))
 		} else {
 			cases = append(cases, jen.Case(jen.Lit(v.str)).Block(set.value(str.Clone())))
 		}
@@ -1043,7 +1043,7 @@ func (e *emitter) defaultLiteral(n *node, def *value) (jen.Code, bool) {
 		if n.goName != "" {
 			for _, v := range n.enum {
 				if v.kind == stringValue && v.str == def.str {
-					return jen.Id(n.goName + goIdent(v.str)), true
+					return jen.Id(enumConst(n, v.str)), true
 				}
 			}
 			return nil, false
@@ -1054,6 +1054,19 @@ func (e *emitter) defaultLiteral(n *node, def *value) (jen.Code, bool) {
 }
 
 // ---- helpers ----
+
+// signs spells out the signs that make enum values differ ("+1", "-1",
+// "reactions--1").
+var signs = strings.NewReplacer("+", " Plus ", "--", " Minus", "-0", " Minus0", "-1", " Minus1", "-2", " Minus2", "-3", " Minus3", "-4", " Minus4", "-5", " Minus5", "-6", " Minus6", "-7", " Minus7", "-8", " Minus8", "-9", " Minus9")
+
+// enumConst is the Go constant of an enum value: the type name and the value
+// as an identifier.
+func enumConst(n *node, val string) string {
+	if strings.ContainsAny(val, "+-") {
+		val = signs.Replace(val)
+	}
+	return n.goName + goIdent(val)
+}
 
 // doc writes a doc comment, wrapped, one // line a line.
 func (e *emitter) doc(text string) {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/gen/internal/gobuild"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -26,6 +27,7 @@ func TestGolden(t *testing.T) {
 	if err != nil || len(archives) == 0 {
 		t.Fatalf("no golden archives: %v", err)
 	}
+	compiled := map[string]map[string][]byte{} // package folder → files
 	for _, path := range archives {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
 			ar, err := txtar.ParseFile(path)
@@ -70,8 +72,13 @@ func TestGolden(t *testing.T) {
 				msg := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
 				got = append(got, txtar.File{Name: "error", Data: []byte(msg + "\n")})
 			}
+			pkgFiles := map[string][]byte{}
 			for _, f := range files {
 				got = append(got, txtar.File{Name: "out/" + f.Name, Data: f.Data})
+				pkgFiles[f.Name] = f.Data
+			}
+			if len(pkgFiles) > 0 {
+				compiled[strings.TrimSuffix(filepath.Base(path), ".txtar")] = pkgFiles
 			}
 			if *update {
 				ar.Files = append(inputs, got...)
@@ -100,6 +107,16 @@ func TestGolden(t *testing.T) {
 				t.Errorf("missing output %s", name)
 			}
 		})
+	}
+	// Every generated package compiles and is vet-clean.
+	mod := gobuild.Module(t, "golden")
+	var pkgs []string
+	for name, files := range compiled {
+		gobuild.WriteFiles(t, mod, name, files)
+		pkgs = append(pkgs, "./"+name)
+	}
+	if out, err := gobuild.Go(t, mod, append([]string{"vet"}, pkgs...)...); err != nil {
+		t.Fatalf("golden outputs do not compile:\n%s", out)
 	}
 }
 

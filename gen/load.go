@@ -183,7 +183,7 @@ func parseTool(path, ptr string, obj *value) (*Tool, error) {
 				return nil, fail(at, "a tool has either parameters or inputSchema, not both")
 			}
 			t.params, t.paramsKey = m.val, m.key
-		case "title", "annotations", "outputSchema", "_meta", "icons":
+		case "title", "annotations", "outputSchema", "_meta", "icons", "execution":
 			t.mcpExtras = append(t.mcpExtras, m)
 		case "x-toolgate":
 			meta, err := parseMeta(m.val)
@@ -193,7 +193,7 @@ func parseTool(path, ptr string, obj *value) (*Tool, error) {
 			t.Meta = meta
 		default:
 			if !strings.HasPrefix(m.key, "x-") {
-				return nil, fail(at, "unknown member %q (a tool has name, description, parameters or inputSchema, MCP's title, annotations, outputSchema and _meta, and x-* extensions)", m.key)
+				return nil, fail(at, "unknown member %q (a tool has name, description, parameters or inputSchema, MCP's title, annotations, outputSchema, icons, execution and _meta, and x-* extensions)", m.key)
 			}
 			t.extensions = append(t.extensions, m)
 		}
