@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgate/toolgate/generated"
 	"github.com/toolgate/toolgate/runtime/opt"
@@ -492,6 +493,15 @@ var malformedCases = []behaviourCase{
 	malformed("json/depth-limit", refundT, `{"orderId":"A-19","amountInCents":2500,"reason":"duplicate","x":`+strings.Repeat("[", 63)+"‸["+strings.Repeat("]", 64)+`}`),
 	malformed("json/syntax-after-violations", refundT, `{"orderId":"a","amountInCents":0,"reason":"x"‸;`),
 	malformed("json/syntax-after-cap", refundT, strings.TrimSuffix(manyUnknown(toolerr.MaxViolations+3), "}")+"‸]"),
+	malformed("json/missing-value", refundT, `{"orderId":‸}`),
+	malformed("json/bare-word", refundT, `{"orderId":‸x}`),
+	malformed("json/missing-colon", refundT, `{"orderId" ‸"A"}`),
+	malformed("json/double-comma", refundT, `{"orderId":"A-19",‸,"reason":"x"}`),
+	malformed("json/bad-literal", refundT, `{"notifyCustomer":tru‸}`),
+	malformed("json/bad-number", refundT, `{"amountInCents":1.‸}`),
+	malformed("json/bad-escape", refundT, `{"orderId":"\‸x"}`),
+	malformed("json/short-unicode-escape", refundT, `{"orderId":"\u12‸"}`),
+	malformed("json/extra-brace", refundT, `{"orderId":"A-19","reason":"x"}‸}`),
 	malformed("json/leading-zero", refundT, `{"orderId":"A-19","amountInCents":0‸2500,"reason":"duplicate"}`),
 	{"json/over-size-limit", refundT, refund("note", str(strings.Repeat("x", 1<<20))), outcome{Code: toolerr.InvalidJSON, Offset: 0}},
 }
@@ -815,5 +825,56 @@ func TestRejectedReturnsZero(t *testing.T) {
 	a.OrderID = "keep"
 	if err := a.UnmarshalJSON([]byte(refund("reason", `"x"`))); err == nil || a.OrderID != "keep" {
 		t.Errorf("UnmarshalJSON on error changed the receiver: %+v, %v", a, err)
+	}
+}
+
+// TestManyUnknownMembersLinear: the cost of refusing a call must not grow
+// faster than its size. An object with n undeclared members is refused
+// (additionalProperties, truncated at the cap) and each new name is checked
+// against the earlier ones for duplicates; that check must not be quadratic,
+// or a 1 MiB call of short unknown members keeps a CPU busy for seconds
+// before it is refused. The same members one level down, inside a single
+// unknown member that the reader skips, are the yardstick.
+func TestManyUnknownMembersLinear(t *testing.T) {
+	const n = 30000 // about 320 KB, within the 1 MiB input limit
+	kv := make([]string, 0, 2*n)
+	for i := range n {
+		kv = append(kv, fmt.Sprintf("u%d", i), "0")
+	}
+	top := []byte(refund(kv...))
+	inSkipped := []byte(refund("x", object(nil, kv...)))
+
+	elapsed := func(in []byte, runs int) time.Duration {
+		best := time.Duration(1 << 62)
+		for range runs {
+			start := time.Now()
+			_, err := generated.DecodeRefundOrderArgs(in)
+			d := time.Since(start)
+			asToolErr(t, err, toolerr.InvalidArguments)
+			best = min(best, d)
+		}
+		return best
+	}
+	yard := elapsed(inSkipped, 3)
+	budget := max(250*time.Millisecond, 50*yard)
+	if got := elapsed(top, 1); got > budget {
+		t.Errorf("refusing %d unknown top-level members (%d bytes) took %v; the same members inside one skipped value took %v (budget %v): the duplicate check of undeclared names grows quadratically", n, len(top), got, yard, budget)
+	}
+}
+
+// TestDecodedStringsOwnTheirBytes: decoded strings do not alias the caller's
+// buffer, which the caller (or encoding/json's Decoder) may reuse.
+func TestDecodedStringsOwnTheirBytes(t *testing.T) {
+	buf := []byte(ship("address", addr("line2", `"Flat \"3\""`)))
+	a, err := generated.DecodeCreateShipmentArgs(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range buf {
+		buf[i] = 'X'
+	}
+	l2, _ := a.Address.Line2.Get()
+	if a.OrderID != "A-19" || a.Address.City != "London" || l2 != `Flat "3"` || a.LineItems[1].SKU != "SKU2" {
+		t.Errorf("decoded strings changed with the input buffer: %+v", a)
 	}
 }

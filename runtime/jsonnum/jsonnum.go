@@ -4,7 +4,7 @@
 // minimum/maximum, and multipleOf.
 //
 // Every function takes number text that is already valid RFC 8259 grammar;
-// on anything else the result is unspecified (but no function panics).
+// on anything else the result is unspecified.
 // Values are compared as the decimals they spell, so 1.0 == 1 == 1e0 ==
 // 10e-1, -0 == 0, and 1.5e1 is the integer 15, as JSON Schema requires.
 // Exponents may be arbitrarily long: 1e99999999999999999999 is exact.

@@ -63,15 +63,15 @@
 // JSONTestSuite leaves some inputs to the implementation (its i_ files). The
 // conformance test holds one decision per file; in summary:
 //
-//	i_ files                                          decision
-//	number: huge/negative-huge exponents, overflowing  accept: syntactically valid numbers;
-//	  reals, underflow, integers beyond int64           jsonnum handles their value exactly
-//	string: lone or inverted surrogate escapes          reject: lone surrogate
-//	string: invalid UTF-8, overlong forms, encoded      reject: invalid UTF-8
+//	i_ files                                        decision
+//	number: huge exponents, overflowing reals,      accept: syntactically valid numbers;
+//	  underflow, integers beyond int64                jsonnum handles their value exactly
+//	string: lone or inverted surrogate escapes      reject: lone surrogate
+//	string: invalid UTF-8, overlong forms, encoded  reject: invalid UTF-8
 //	  surrogates, code points beyond U+10FFFF,
 //	  ISO-8859-1 bytes
-//	UTF-16 input (with or without BOM), UTF-8 BOM       reject: not UTF-8 JSON text
-//	500 nested arrays                                   reject: DefaultLimits.MaxDepth is 64
+//	UTF-16 input (with or without BOM), UTF-8 BOM   reject: not UTF-8 JSON text
+//	500 nested arrays                               reject: DefaultLimits.MaxDepth is 64
 //
 // # Performance
 //

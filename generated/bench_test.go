@@ -1,0 +1,210 @@
+package generated_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/toolgate/toolgate/generated"
+)
+
+// The benchmarks compare three ways of handling the same argument bytes
+// (testdata/bench/<tool>.json):
+//
+//   - Decode: the generated single-pass decoder, every rule checked;
+//   - JSONValid: encoding/json.Valid, the floor (syntax only, no values);
+//   - TwoPass: what teams write today: santhosh-tekuri/jsonschema validation
+//     of the document decoded into interface{} (UseNumber), then
+//     encoding/json.Unmarshal into a plain struct mirroring the arguments.
+//
+// refund_order is small and all-scalar; create_shipment is nested (an
+// address and three line items). Compare with benchstat; the ratios that
+// matter are Decode/JSONValid and TwoPass/Decode per tool.
+
+// plainRefundOrder mirrors RefundOrderArgs the way a hand-written
+// encoding/json target would.
+type plainRefundOrder struct {
+	OrderID        string `json:"orderId"`
+	AmountInCents  int64  `json:"amountInCents"`
+	Reason         string `json:"reason"`
+	NotifyCustomer *bool  `json:"notifyCustomer"`
+}
+
+type plainAddress struct {
+	Name     string  `json:"name"`
+	Line1    string  `json:"line1"`
+	Line2    *string `json:"line2"`
+	City     string  `json:"city"`
+	Postcode string  `json:"postcode"`
+	Country  string  `json:"country"`
+}
+
+type plainLineItem struct {
+	SKU      string `json:"sku"`
+	Quantity int64  `json:"quantity"`
+}
+
+// plainCreateShipment mirrors CreateShipmentArgs.
+type plainCreateShipment struct {
+	OrderID      string          `json:"order_id"`
+	Address      plainAddress    `json:"address"`
+	LineItems    []plainLineItem `json:"line_items"`
+	Service      *string         `json:"service"`
+	InsuredValue *float64        `json:"insured_value"`
+}
+
+// benchTool is one tool under benchmark.
+type benchTool struct {
+	name   string
+	schema string // the generated effective schema constant
+	decode func([]byte) error
+	plain  func([]byte) error // encoding/json into the mirror struct
+}
+
+var benchTools = []benchTool{
+	{
+		name:   generated.RefundOrderToolName,
+		schema: generated.RefundOrderSchema,
+		decode: func(b []byte) error { _, err := generated.DecodeRefundOrderArgs(b); return err },
+		plain:  func(b []byte) error { var v plainRefundOrder; return json.Unmarshal(b, &v) },
+	},
+	{
+		name:   generated.CreateShipmentToolName,
+		schema: generated.CreateShipmentSchema,
+		decode: func(b []byte) error { _, err := generated.DecodeCreateShipmentArgs(b); return err },
+		plain:  func(b []byte) error { var v plainCreateShipment; return json.Unmarshal(b, &v) },
+	},
+}
+
+func benchInput(tb testing.TB, tool string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "bench", tool+".json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// compileSchema compiles a generated effective schema with
+// santhosh-tekuri/jsonschema (draft 2020-12).
+func compileSchema(tb testing.TB, tool, schema string) *jsonschema.Schema {
+	tb.Helper()
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = true
+	url := "toolgate:///" + tool + ".json"
+	if err := c.AddResource(url, strings.NewReader(schema)); err != nil {
+		tb.Fatal(err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// twoPass is the two-pass path: decode to interface{} with UseNumber,
+// validate, then unmarshal into the mirror struct.
+func twoPass(s *jsonschema.Schema, plain func([]byte) error, data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return err
+	}
+	if err := s.Validate(doc); err != nil {
+		return err
+	}
+	return plain(data)
+}
+
+// TestBenchInputs: the benchmark bytes are valid for all three paths, so
+// that no benchmark measures an early rejection.
+func TestBenchInputs(t *testing.T) {
+	for _, bt := range benchTools {
+		data := benchInput(t, bt.name)
+		if err := bt.decode(data); err != nil {
+			t.Errorf("%s: Decode: %v", bt.name, err)
+		}
+		if !json.Valid(data) {
+			t.Errorf("%s: json.Valid false", bt.name)
+		}
+		if err := twoPass(compileSchema(t, bt.name, bt.schema), bt.plain, data); err != nil {
+			t.Errorf("%s: two-pass: %v", bt.name, err)
+		}
+	}
+}
+
+// TestDecodeAllocs: decoding a valid all-scalar call allocates at most once
+// (the one string copy of the input that the decoded strings share).
+func TestDecodeAllocs(t *testing.T) {
+	data := benchInput(t, generated.RefundOrderToolName)
+	allocs := testing.AllocsPerRun(1000, func() {
+		if _, err := generated.DecodeRefundOrderArgs(data); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("DecodeRefundOrderArgs: %v allocs/op on %d bytes", allocs, len(data))
+	if allocs > 1 {
+		t.Errorf("DecodeRefundOrderArgs allocates %v times per call, want at most 1", allocs)
+	}
+
+	nested := benchInput(t, generated.CreateShipmentToolName)
+	allocs = testing.AllocsPerRun(1000, func() {
+		if _, err := generated.DecodeCreateShipmentArgs(nested); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("DecodeCreateShipmentArgs: %v allocs/op on %d bytes (not asserted)", allocs, len(nested))
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for _, bt := range benchTools {
+		data := benchInput(b, bt.name)
+		b.Run(bt.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if err := bt.decode(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkJSONValid(b *testing.B) {
+	for _, bt := range benchTools {
+		data := benchInput(b, bt.name)
+		b.Run(bt.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if !json.Valid(data) {
+					b.Fatal("invalid")
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkTwoPass(b *testing.B) {
+	for _, bt := range benchTools {
+		data := benchInput(b, bt.name)
+		s := compileSchema(b, bt.name, bt.schema)
+		b.Run(bt.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if err := twoPass(s, bt.plain, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
