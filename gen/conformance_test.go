@@ -167,23 +167,7 @@ var conformanceSkips = map[string]string{
 // tests fails) or "run|file|case|test" (that test fails). Each reason names
 // the cause. A listed bug that no longer reproduces fails the test: remove
 // the entry (the goal is an empty table).
-var knownBugs = map[string]string{
-	"plain|enum.json|enum with escaped characters":                                        "declareEnum (emit.go:172, via enumConst) names the enum consts CaseNArgsFooBar for both \"foo\\nbar\" and \"foo\\rbar\" and refuses the schema; the suggested goName/goType cannot separate two values of one enum",
-	"plain|required.json|required with escaped characters":                                "fillObject (model.go:608) gives required-but-undeclared members the Go field goIdent(name); six names collide on FooBar (declareStruct, emit.go:199) and there is no schema to put the suggested x-toolgate goName on",
-	"plain|properties.json|properties with boolean schema":                                "generated code does not compile (\"declared and not used: x\"): emitAppendMethod (emit.go:915) binds x for an optional member, and appendValue (emit.go:968) ignores x for kindNever",
-	"plain|properties.json|properties with null valued instance properties":               "generated code does not compile (\"declared and not used: x\"): emitAppendMethod (emit.go:915) binds x for an optional member, and appendValue (emit.go:968) ignores x for kindNull",
-	"plain|ref.json|escaped pointer ref":                                                  "buildRef (model.go:198) takes the $ref fragment as a JSON pointer without percent-decoding it first (#/$defs/percent%25field does not resolve)",
-	"plain|ref.json|refs with quote":                                                      "buildRef (model.go:198) takes the $ref fragment as a JSON pointer without percent-decoding it first (#/$defs/foo%22bar does not resolve)",
-	"plain|ref.json|nested refs":                                                          "buildRef (model.go:193) counts $schema beside a root $ref as a sibling keyword needing composition; $schema (and $id, $comment) assert nothing",
-	"plain|ref.json|$ref to boolean schema true":                                          "buildRef (model.go:193) refuses $schema beside a root $ref",
-	"plain|ref.json|$ref to boolean schema false":                                         "buildRef (model.go:193) refuses $schema beside a root $ref",
-	"plain|ref.json|$id with file URI still resolves pointers - *nix":                     "buildRef (model.go:193) refuses $schema and $id beside a root $ref (the $ref is a local pointer)",
-	"plain|ref.json|$id with file URI still resolves pointers - windows":                  "buildRef (model.go:193) refuses $schema and $id beside a root $ref (the $ref is a local pointer)",
-	"plain|optional/ecmascript-regex.json|ECMA 262 \\s matches whitespace":                "fillTyped (model.go:428) compiles pattern with Go's RE2 as written: RE2's \\s is [\\t\\n\\f\\r ], ECMA-262's also has \\v, U+00A0, U+FEFF, U+2028/9 and every Zs (fail-closed)",
-	"plain|optional/ecmascript-regex.json|ECMA 262 \\S matches everything but whitespace": "same cause as \\s: RE2's \\S matches \\v, U+00A0, U+FEFF, U+2029, U+2003 (fail-open: invalid data accepted)",
-	"plain|testdata/conformance/toolgate.json|map of objects":                             "generated code does not compile (\"cannot index o\"): decodeObjectValue (emit.go:687) names the map \"o\" and the struct value decoded inside its member loop is also \"o\" (emit.go:682), shadowing it",
-	"plain|testdata/conformance/toolgate.json|map of objects inside a member":             "same as \"map of objects\": decodeObjectValue (emit.go:682/687) shadows \"o\"; this is the closed-by-default shape of a real tool schema",
-}
+var knownBugs = map[string]string{}
 
 type suiteFile struct {
 	rel   string // path under draft2020-12, e.g. "optional/format/date.json"

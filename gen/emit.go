@@ -20,6 +20,7 @@ const (
 	pkgJSONNum  = "github.com/toolgate/toolgate/runtime/jsonnum"
 	pkgOpt      = "github.com/toolgate/toolgate/runtime/opt"
 	pkgFormat   = "github.com/toolgate/toolgate/runtime/format"
+	pkgGate     = "github.com/toolgate/toolgate/runtime/gate"
 	pkgJSON     = "encoding/json"
 	pkgRegexp   = "regexp"
 )
@@ -151,7 +152,7 @@ func (e *emitter) declarePattern(n *node) {
 	name := patternVar(n)
 	e.claim(name, "the pattern of "+e.where(n))
 	e.doc(fmt.Sprintf("%s is the pattern of %s.", name, e.where(n)))
-	e.f.Var().Id(name).Op("=").Qual(pkgRegexp, "MustCompile").Call(goString(n.pattern))
+	e.f.Var().Id(name).Op("=").Qual(pkgRegexp, "MustCompile").Call(goString(n.goPattern))
 	e.f.Line()
 }
 
@@ -169,7 +170,7 @@ func (e *emitter) declareEnum(n *node) {
 		if v.kind != stringValue {
 			continue
 		}
-		c := enumConst(n, v.str)
+		c := n.enumConsts[v.str]
 		e.claim(c, fmt.Sprintf("the enum value %q of %s", v.str, e.where(n)))
 		consts = append(consts, jen.Id(c).Id(n.goName).Op("=").Lit(v.str))
 	}
@@ -594,11 +595,10 @@ func (e *emitter) decodeNumber(n *node, set setter) []jen.Code {
 		}
 		checks = append(checks, jen.If(jen.Op("!").Qual(pkgTgimpl, "NumberIn").Call(lits...)).Block(e.enumViolation(n, got)))
 	}
-	checks = append(checks, set.value(jen.Id("x")))
-	return []jen.Code{
-		raw.Clone().Op(":=").Add(dr().Dot("Number").Call()),
-		jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("Float").Call(raw, jen.Lit(typePtr(n)))), jen.Id("ok")).Block(checks...),
-	}
+	// The rules are checked on the exact text; the float64 conversion comes
+	// last and fails only beyond float64's range.
+	out := append([]jen.Code{raw.Clone().Op(":=").Add(dr().Dot("Number").Call())}, checks...)
+	return append(out, jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("Float").Call(raw, jen.Lit(typePtr(n)))), jen.Id("ok")).Block(set.value(jen.Id("x"))))
 }
 
 func (e *emitter) decodeString(n *node, set setter) []jen.Code {
@@ -682,15 +682,16 @@ func (e *emitter) decodeObjectValue(n *node, set setter) []jen.Code {
 			out = append(out, jen.Var().Id("o").Id(n.goName))
 		}
 		out = append(out, jen.Id("o").Dot("decode").Call(d()))
-	} else {
-		e.depth++
-		m := jen.Id("o")
-		out = append(out, m.Clone().Op(":=").Map(jen.String()).Add(e.elemType(n.addlNode)).Values())
-		out = append(out, e.memberLoop(n, m)...)
-		e.depth--
+		out = append(out, e.rawEnumCheck(n)...)
+		return append(out, set.value(jen.Id("o")))
 	}
+	e.depth++
+	defer func() { e.depth-- }()
+	m := jen.Id(fmt.Sprintf("m%d", e.depth))
+	out = append(out, m.Clone().Op(":=").Map(jen.String()).Add(e.elemType(n.addlNode)).Values())
+	out = append(out, e.memberLoop(n, m)...)
 	out = append(out, e.rawEnumCheck(n)...)
-	return append(out, set.value(jen.Id("o")))
+	return append(out, set.value(m))
 }
 
 // rawEnumCheck compares the bytes of a composite value with the enum.
@@ -911,6 +912,9 @@ func (e *emitter) emitAppendMethod(n *node) {
 					jen.List(jen.Id("x"), jen.Id("_")).Op(":=").Add(field.Clone().Dot("Get").Call()),
 					member.Clone()}, e.appendValue(p.node, jen.Id("x"))...)...),
 			))
+		case !p.required && (p.node.kind == kindNull || p.node.kind == kindNever):
+			body = append(body, jen.If(field.Clone().Dot("IsSet").Call()).Block(
+				append([]jen.Code{member}, e.appendValue(p.node, jen.Id("x"))...)...))
 		case !p.required:
 			body = append(body, jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(field.Clone().Dot("Get").Call()), jen.Id("ok")).Block(
 				append([]jen.Code{member}, e.appendValue(p.node, jen.Id("x"))...)...))
@@ -1061,11 +1065,25 @@ var signs = strings.NewReplacer("+", " Plus ", "--", " Minus", "-0", " Minus0", 
 
 // enumConst is the Go constant of an enum value: the type name and the value
 // as an identifier.
-func enumConst(n *node, val string) string {
-	if strings.ContainsAny(val, "+-") {
-		val = signs.Replace(val)
+func enumConst(n *node, val string) string { return n.enumConsts[val] }
+
+// enumConstNames names the constants of a string enum: the type name and
+// the value as an identifier; values that read the same as an identifier
+// ("foo\nbar", "foo\rbar") get numeric suffixes in enum order.
+func enumConstNames(typeName string, vals []*value) map[string]string {
+	names := map[string]string{}
+	taken := map[string]bool{}
+	for _, v := range vals {
+		if v.kind != stringValue {
+			continue
+		}
+		id := v.str
+		if strings.ContainsAny(id, "+-") {
+			id = signs.Replace(id)
+		}
+		names[v.str] = uniqueName(typeName+goIdent(id), taken)
 	}
-	return n.goName + goIdent(val)
+	return names
 }
 
 // doc writes a doc comment, wrapped, one // line a line.

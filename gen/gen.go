@@ -9,12 +9,15 @@ package gen
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
@@ -95,7 +98,11 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	out := []File{runtimeFile(opts.Package)}
+	pkgFile, err := packageFile(opts, models, ns)
+	if err != nil {
+		return nil, err
+	}
+	out := []File{pkgFile}
 	for _, tm := range models {
 		data, err := emitTool(tm, ns, opts)
 		if err != nil {
@@ -269,6 +276,7 @@ func newFile(pkg string) *jen.File {
 	f.ImportName(pkgJSONNum, "jsonnum")
 	f.ImportName(pkgOpt, "opt")
 	f.ImportName(pkgFormat, "format")
+	f.ImportName(pkgGate, "gate")
 	return f
 }
 
@@ -280,21 +288,56 @@ func render(f *jen.File) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// runtimeFile holds what the package needs once: the compile-time check that
-// the runtime it imports is the one it was generated for.
-func runtimeFile(pkg string) File {
-	f := newFile(pkg)
+// packageFile holds what the package needs once: the compile-time check that
+// the runtime it imports is the one it was generated for, and the Bindings
+// struct and NewRegistry constructor that bind every tool to a gate.
+func packageFile(opts Options, models []*toolModel, ns *namespace) (File, error) {
+	f := newFile(opts.Package)
 	f.Comment("The generated code of this package is written for version " + fmt.Sprint(genVersion) + " of the toolgate runtime;")
 	f.Comment("these constants overflow, and the package does not compile, against a runtime that does not support it.")
 	f.Const().Defs(
 		jen.Id("_").Op("=").Qual(pkgTgimpl, "EnforceVersion").Call(jen.Lit(genVersion).Op("-").Qual(pkgTgimpl, "MinVersion")),
 		jen.Id("_").Op("=").Qual(pkgTgimpl, "EnforceVersion").Call(jen.Qual(pkgTgimpl, "MaxVersion").Op("-").Lit(genVersion)),
 	)
+	if !opts.ValueRoots {
+		for _, name := range []string{"Bindings", "NewRegistry"} {
+			if prev, ok := ns.claim(name, "the package's registry"); !ok {
+				return File{}, fmt.Errorf("the Go name %s is needed for the package's registry but taken by %s; set x-toolgate goName", name, prev)
+			}
+		}
+		emitBindings(f, models)
+	}
 	data, err := render(f)
 	if err != nil {
-		panic("toolgate: rendering the runtime file: " + err.Error())
+		return File{}, err
 	}
-	return File{Name: "toolgate.go", Data: data}
+	return File{Name: "toolgate.go", Data: data}, nil
+}
+
+// emitBindings writes the Bindings struct and NewRegistry.
+func emitBindings(f *jen.File, models []*toolModel) {
+	f.Line()
+	f.Comment("Bindings holds, for every tool of this package, the authorization policy")
+	f.Comment("and the executor a service supplies. NewRegistry refuses a tool left unbound.")
+	var fields, binds []jen.Code
+	for _, tm := range models {
+		args := tm.root.goName
+		fields = append(fields, jen.Comment(fmt.Sprintf("%s binds the %s tool.", tm.goName, tm.t.Name)))
+		fields = append(fields, jen.Id(tm.goName).Qual(pkgGate, "Binding").Types(jen.Id(args)))
+		binds = append(binds, jen.Qual(pkgGate, "Bind").Call(jen.Id(tm.goName+"Spec"), jen.Id("b").Dot(tm.goName)))
+	}
+	f.Type().Id("Bindings").Struct(fields...)
+	f.Line()
+	f.Comment("NewRegistry returns the gate registry of every tool of this package, bound")
+	f.Comment("as b says. It returns an error naming each tool whose policy or executor is nil.")
+	f.Func().Id("NewRegistry").Params(jen.Id("b").Id("Bindings"), jen.Id("opts").Op("...").Qual(pkgGate, "Option")).Params(jen.Op("*").Qual(pkgGate, "Registry"), jen.Error()).Block(
+		jen.Return(jen.Qual(pkgGate, "NewRegistry").Call(jen.Index().Op("*").Qual(pkgGate, "Tool").ValuesFunc(func(g *jen.Group) {
+			for _, b := range binds {
+				g.Line().Add(b)
+			}
+			g.Line()
+		}), jen.Id("opts").Op("..."))),
+	)
 }
 
 // emitTool renders one tool's file.
@@ -310,7 +353,7 @@ func emitTool(tm *toolModel, ns *namespace, opts Options) ([]byte, error) {
 		}
 	}
 	src = filepath.ToSlash(src)
-	for _, name := range []string{g + "ToolName", g + "Description", g + "Schema", g + "Source", g + "SourceSHA256"} {
+	for _, name := range []string{g + "ToolName", g + "Description", g + "Schema", g + "Source", g + "SourceSHA256", g + "Spec"} {
 		e.claim(name, "tool "+t.Name)
 	}
 	e.doc(fmt.Sprintf("%sToolName is the exact name of the %s tool.", g, t.Name))
@@ -332,6 +375,7 @@ func emitTool(tm *toolModel, ns *namespace, opts Options) ([]byte, error) {
 		e.emitValidate()
 	} else {
 		e.emitEntryPoints()
+		e.emitSpec()
 	}
 	e.declare(tm.root)
 	if len(e.errs) > 0 {
@@ -364,6 +408,62 @@ func (e *emitter) emitEntryPoints() {
 		jen.Return(jen.Nil()),
 	)
 	e.f.Line()
+}
+
+// version is the tool's schema version: its x-toolgate version, else a
+// content hash of what the model sees and the gate enforces.
+func (tm *toolModel) version() string {
+	if tm.t.Meta.Version != "" {
+		return tm.t.Meta.Version
+	}
+	h := sha256.New()
+	for _, part := range []string{tm.t.Name, tm.t.Description, string(tm.effective.marshal())} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// emitSpec writes the tool's gate.Spec.
+func (e *emitter) emitSpec() {
+	tm, g := e.tm, e.tm.goName
+	fields := jen.Dict{
+		jen.Id("Name"):        jen.Id(g + "ToolName"),
+		jen.Id("Description"): jen.Id(g + "Description"),
+		jen.Id("Schema"):      jen.Id(g + "Schema"),
+		jen.Id("Version"):     jen.Lit(tm.version()),
+		jen.Id("Decode"):      jen.Id("Decode" + tm.root.goName),
+	}
+	if len(tm.t.Meta.Roles) > 0 {
+		var roles []jen.Code
+		for _, r := range tm.t.Meta.Roles {
+			roles = append(roles, jen.Lit(r))
+		}
+		fields[jen.Id("Roles")] = jen.Index().String().Values(roles...)
+	}
+	if tm.t.Meta.Destructive {
+		fields[jen.Id("Destructive")] = jen.True()
+	}
+	if tm.t.Meta.Timeout != "" {
+		d, _ := time.ParseDuration(tm.t.Meta.Timeout) // validated when loading
+		fields[jen.Id("Timeout")] = durationCode(d)
+	}
+	e.doc(fmt.Sprintf("%sSpec describes the %s tool to a gate registry: its name, schema, version, metadata and decoder.", g, tm.t.Name))
+	e.f.Var().Id(g+"Spec").Op("=").Qual(pkgGate, "Spec").Types(jen.Id(tm.root.goName)).Values(fields)
+	e.f.Line()
+}
+
+// durationCode writes d as readable Go: 10 * time.Second.
+func durationCode(d time.Duration) jen.Code {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}} {
+		if d%u.d == 0 {
+			return jen.Lit(int(d/u.d)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
 }
 
 // emitValidate writes Validate<Tool>, which checks any JSON value.

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 )
 
 // A Tool is one canonical tool definition as read from a file.
@@ -238,6 +239,11 @@ func parseMeta(v *value) (Meta, error) {
 			meta.Version, err = str(m)
 		case "timeout":
 			meta.Timeout, err = str(m)
+			if err == nil {
+				if d, perr := time.ParseDuration(meta.Timeout); perr != nil || d <= 0 {
+					err = fmt.Errorf("x-toolgate.timeout %q is not a positive Go duration such as \"10s\"", meta.Timeout)
+				}
+			}
 		case "sensitive":
 			meta.Sensitive, err = flag(m)
 		case "destructive":

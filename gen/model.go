@@ -3,7 +3,7 @@ package gen
 import (
 	"fmt"
 	"math/big"
-	"regexp"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -67,9 +67,9 @@ type node struct {
 	def      *value
 
 	// strings
-	minLen, maxLen int64 // -1 when absent
-	pattern        string
-	patternVar     string
+	minLen, maxLen int64  // -1 when absent
+	pattern        string // as written in the schema
+	goPattern      string // the same regular expression in Go's syntax
 	format         string
 
 	// numbers: bounds as number text
@@ -79,6 +79,8 @@ type node struct {
 	enum    []*value // the values of n's own type
 	enumAll []*value // every value of the keyword, for messages
 	enumKw  string
+	// enumConsts names the Go constant of each value of a string enum type.
+	enumConsts map[string]string
 
 	// objects
 	props     []*prop
@@ -190,12 +192,17 @@ func (b *builder) buildRef(ptr string, s, ref *value, n *node, name string) *nod
 	}
 	if !b.draft7 {
 		for _, m := range s.members {
-			if m.key != "$ref" && !annotations[m.key] && !strings.HasPrefix(m.key, "x-") && m.key != "$defs" && m.key != "definitions" {
+			if m.key != "$ref" && !annotations[m.key] && !strings.HasPrefix(m.key, "x-") && m.key != "$defs" && m.key != "definitions" && !(ptr == "" && (m.key == "$schema" || m.key == "$id")) {
 				b.fail(ptr+"/"+escapePointer(m.key), m.key, "keywords beside $ref need composition (allOf), which is not supported yet")
 			}
 		}
 	}
-	target := ref.str[1:]
+	target, err := url.PathUnescape(ref.str[1:])
+	if err != nil {
+		b.fail(ptr+"/$ref", "$ref", "reference %q is not a valid URI fragment: %v", ref.str, err)
+		n.kind = kindNever
+		return n
+	}
 	tv := resolvePointer(b.root, target)
 	if tv == nil {
 		b.fail(ptr+"/$ref", "$ref", "reference %q does not resolve", ref.str)
@@ -425,10 +432,10 @@ func (b *builder) fillTyped(n *node, ptr string, s *value, name string) {
 		if p := s.get("pattern"); p != nil {
 			if p.kind != stringValue {
 				b.fail(ptr+"/pattern", "pattern", "pattern must be a string")
-			} else if _, err := regexp.Compile(p.str); err != nil {
+			} else if re, err := ecmaToRE2(p.str); err != nil {
 				b.fail(ptr+"/pattern", "pattern", "Go's regexp cannot compile %q: %v", p.str, err)
 			} else {
-				n.pattern = p.str
+				n.pattern, n.goPattern = p.str, re
 			}
 		}
 		if f := s.get("format"); f != nil {
@@ -440,6 +447,7 @@ func (b *builder) fillTyped(n *node, ptr string, s *value, name string) {
 		}
 		if len(n.enum) > 0 && allStrings(n.enum) && name != "" {
 			n.goName = name
+			n.enumConsts = enumConstNames(name, n.enum)
 		}
 	case kindInt, kindNumber:
 		n.minimum = b.number(ptr, s, "minimum")
@@ -604,8 +612,15 @@ func (b *builder) fillObject(n *node, ptr string, s *value, name string) {
 		}
 	}
 	sort.Strings(undeclared)
+	taken := map[string]bool{}
+	for _, p := range n.props {
+		taken[p.goName] = true
+	}
 	for _, r := range undeclared {
-		n.props = append(n.props, &prop{name: r, goName: goIdent(r), node: &node{ptr: ptr + "/required", kind: kindAny}, required: true, bit: len(n.props)})
+		// No schema declares these members, so nothing could carry a Go-name
+		// override: a colliding name gets a numeric suffix.
+		field := uniqueName(goIdent(r), taken)
+		n.props = append(n.props, &prop{name: r, goName: field, node: &node{ptr: ptr + "/required", kind: kindAny}, required: true, bit: len(n.props)})
 	}
 	a := s.get("additionalProperties")
 	switch {
@@ -630,6 +645,17 @@ func (b *builder) fillObject(n *node, ptr string, s *value, name string) {
 		}
 	}
 	n.hasStruct = len(n.props) > 0 || n.addl != addlSchema
+}
+
+// uniqueName returns name, or name with the smallest suffix 2, 3, … that is
+// not taken, and marks it taken.
+func uniqueName(name string, taken map[string]bool) string {
+	u := name
+	for i := 2; taken[u]; i++ {
+		u = fmt.Sprintf("%s%d", name, i)
+	}
+	taken[u] = true
+	return u
 }
 
 // childBase is the prefix of the Go names of a node's children: the node's

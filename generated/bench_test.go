@@ -3,6 +3,7 @@ package generated_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -203,6 +204,37 @@ func BenchmarkTwoPass(b *testing.B) {
 			for b.Loop() {
 				if err := twoPass(s, bt.plain, data); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkManyUnknownMembers compares refusing 30,000 unknown top-level
+// members with skipping the same members inside one unknown value: the
+// duplicate check of undeclared names must keep the first linear, within a
+// small factor of the second (compare the two with benchstat).
+func BenchmarkManyUnknownMembers(b *testing.B) {
+	const n = 30000
+	var top, nested strings.Builder
+	top.WriteString(`{"orderId":"A-19","amountInCents":1,"reason":"duplicate"`)
+	nested.WriteString(`{"orderId":"A-19","amountInCents":1,"reason":"duplicate","x":{`)
+	for i := range n {
+		fmt.Fprintf(&top, `,"u%d":0`, i)
+		if i > 0 {
+			nested.WriteByte(',')
+		}
+		fmt.Fprintf(&nested, `"u%d":0`, i)
+	}
+	top.WriteString("}")
+	nested.WriteString("}}")
+	for _, in := range []struct{ name, data string }{{"top", top.String()}, {"nested", nested.String()}} {
+		b.Run(in.name, func(b *testing.B) {
+			data := []byte(in.data)
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := generated.DecodeRefundOrderArgs(data); err == nil {
+					b.Fatal("accepted unknown members")
 				}
 			}
 		})

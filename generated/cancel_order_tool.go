@@ -3,6 +3,7 @@
 package generated
 
 import (
+	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -56,6 +57,18 @@ func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 	}
 	*v = x
 	return nil
+}
+
+// CancelOrderSpec describes the cancel_order tool to a gate registry: its
+// name, schema, version, metadata and decoder.
+var CancelOrderSpec = gate.Spec[CancelOrderArgs]{
+	Decode:      DecodeCancelOrderArgs,
+	Description: CancelOrderDescription,
+	Destructive: true,
+	Name:        CancelOrderToolName,
+	Roles:       []string{"support"},
+	Schema:      CancelOrderSchema,
+	Version:     "sha256:6ef240c72fd92d2d",
 }
 
 // CancelOrderArgs are the arguments of the cancel_order tool.

@@ -3,6 +3,7 @@
 package generated
 
 import (
+	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonnum"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
@@ -57,6 +58,16 @@ func (v *CreateShipmentArgs) UnmarshalJSON(data []byte) error {
 	}
 	*v = x
 	return nil
+}
+
+// CreateShipmentSpec describes the create_shipment tool to a gate registry:
+// its name, schema, version, metadata and decoder.
+var CreateShipmentSpec = gate.Spec[CreateShipmentArgs]{
+	Decode:      DecodeCreateShipmentArgs,
+	Description: CreateShipmentDescription,
+	Name:        CreateShipmentToolName,
+	Schema:      CreateShipmentSchema,
+	Version:     "sha256:7e6b6769160c42ce",
 }
 
 // CreateShipmentArgs are the arguments of the create_shipment tool.
@@ -186,16 +197,16 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			switch d.R.Peek() {
 			case jsonread.Number:
 				raw := d.R.Number()
+				if jsonnum.Compare(raw, []byte("0")) <= 0 {
+					d.ExclusiveMinimum("/properties/insured_value/exclusiveMinimum", "0", string(raw))
+				}
+				if jsonnum.Compare(raw, []byte("10000")) > 0 {
+					d.Maximum("/properties/insured_value/maximum", "10000", string(raw))
+				}
+				if !jsonnum.IsMultipleOf(raw, []byte("0.01")) {
+					d.MultipleOf("/properties/insured_value/multipleOf", "0.01", string(raw))
+				}
 				if x, ok := d.Float(raw, "/properties/insured_value/type"); ok {
-					if jsonnum.Compare(raw, []byte("0")) <= 0 {
-						d.ExclusiveMinimum("/properties/insured_value/exclusiveMinimum", "0", string(raw))
-					}
-					if jsonnum.Compare(raw, []byte("10000")) > 0 {
-						d.Maximum("/properties/insured_value/maximum", "10000", string(raw))
-					}
-					if !jsonnum.IsMultipleOf(raw, []byte("0.01")) {
-						d.MultipleOf("/properties/insured_value/multipleOf", "0.01", string(raw))
-					}
 					v.InsuredValue = opt.Some(x)
 				}
 			default:

@@ -3,6 +3,7 @@
 package generated
 
 import (
+	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -56,6 +57,16 @@ func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 	}
 	*v = x
 	return nil
+}
+
+// GetOrderStatusSpec describes the get_order_status tool to a gate registry:
+// its name, schema, version, metadata and decoder.
+var GetOrderStatusSpec = gate.Spec[GetOrderStatusArgs]{
+	Decode:      DecodeGetOrderStatusArgs,
+	Description: GetOrderStatusDescription,
+	Name:        GetOrderStatusToolName,
+	Schema:      GetOrderStatusSchema,
+	Version:     "sha256:6831a51e6cb1b3f8",
 }
 
 // GetOrderStatusArgs are the arguments of the get_order_status tool.

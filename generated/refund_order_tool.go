@@ -3,10 +3,12 @@
 package generated
 
 import (
+	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 	"regexp"
+	"time"
 )
 
 // RefundOrderToolName is the exact name of the refund_order tool.
@@ -56,6 +58,19 @@ func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 	}
 	*v = x
 	return nil
+}
+
+// RefundOrderSpec describes the refund_order tool to a gate registry: its
+// name, schema, version, metadata and decoder.
+var RefundOrderSpec = gate.Spec[RefundOrderArgs]{
+	Decode:      DecodeRefundOrderArgs,
+	Description: RefundOrderDescription,
+	Destructive: true,
+	Name:        RefundOrderToolName,
+	Roles:       []string{"support", "finance"},
+	Schema:      RefundOrderSchema,
+	Timeout:     10 * time.Second,
+	Version:     "sha256:f9caba60845c03e4",
 }
 
 // RefundOrderArgs are the arguments of the refund_order tool.

@@ -4,6 +4,7 @@ package generated
 
 import (
 	"github.com/toolgate/toolgate/runtime/format"
+	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -60,6 +61,17 @@ func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 	}
 	*v = x
 	return nil
+}
+
+// ScheduleOrderDispatchSpec describes the schedule_order_dispatch tool to a
+// gate registry: its name, schema, version, metadata and decoder.
+var ScheduleOrderDispatchSpec = gate.Spec[ScheduleOrderDispatchArgs]{
+	Decode:      DecodeScheduleOrderDispatchArgs,
+	Description: ScheduleOrderDispatchDescription,
+	Name:        ScheduleOrderDispatchToolName,
+	Roles:       []string{"operations"},
+	Schema:      ScheduleOrderDispatchSchema,
+	Version:     "sha256:e2d8b08a40b83dc2",
 }
 
 // ScheduleOrderDispatchArgs are the arguments of the schedule_order_dispatch

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/toolgate/toolgate/runtime/tgimpl"
+import (
+	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/tgimpl"
+)
 
 // The generated code of this package is written for version 1 of the toolgate runtime;
 // these constants overflow, and the package does not compile, against a runtime that does not support it.
@@ -10,3 +13,30 @@ const (
 	_ = tgimpl.EnforceVersion(1 - tgimpl.MinVersion)
 	_ = tgimpl.EnforceVersion(tgimpl.MaxVersion - 1)
 )
+
+// Bindings holds, for every tool of this package, the authorization policy
+// and the executor a service supplies. NewRegistry refuses a tool left unbound.
+type Bindings struct {
+	// CancelOrder binds the cancel_order tool.
+	CancelOrder gate.Binding[CancelOrderArgs]
+	// CreateShipment binds the create_shipment tool.
+	CreateShipment gate.Binding[CreateShipmentArgs]
+	// GetOrderStatus binds the get_order_status tool.
+	GetOrderStatus gate.Binding[GetOrderStatusArgs]
+	// RefundOrder binds the refund_order tool.
+	RefundOrder gate.Binding[RefundOrderArgs]
+	// ScheduleOrderDispatch binds the schedule_order_dispatch tool.
+	ScheduleOrderDispatch gate.Binding[ScheduleOrderDispatchArgs]
+}
+
+// NewRegistry returns the gate registry of every tool of this package, bound
+// as b says. It returns an error naming each tool whose policy or executor is nil.
+func NewRegistry(b Bindings, opts ...gate.Option) (*gate.Registry, error) {
+	return gate.NewRegistry([]*gate.Tool{
+		gate.Bind(CancelOrderSpec, b.CancelOrder),
+		gate.Bind(CreateShipmentSpec, b.CreateShipment),
+		gate.Bind(GetOrderStatusSpec, b.GetOrderStatus),
+		gate.Bind(RefundOrderSpec, b.RefundOrder),
+		gate.Bind(ScheduleOrderDispatchSpec, b.ScheduleOrderDispatch),
+	}, opts...)
+}

@@ -51,9 +51,21 @@ type Decoder struct {
 	depth      int
 	violations []toolerr.Violation
 	truncated  bool
-	unknown    []string // member names seen in the open or closed part of objects, for duplicate detection
-	src        string   // lazily made string copy of the input, for allocation-free substrings
+	unknown    []string // undeclared member names of the objects being read, for duplicate detection
+	sets       []nameSet
+	src        string // lazily made string copy of the input, for allocation-free substrings
 }
+
+// nameSet indexes the undeclared member names of one object with many of
+// them, so that duplicate detection stays linear in the input.
+type nameSet struct {
+	start int // the object's mark
+	names map[string]struct{}
+}
+
+// linearNames is how many undeclared names of one object are compared one by
+// one before they are indexed.
+const linearNames = 16
 
 // Reset prepares d to decode data for the named tool, with the default limits.
 func (d *Decoder) Reset(tool string, data []byte) {
@@ -63,6 +75,7 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.violations = nil
 	d.truncated = false
 	d.unknown = nil
+	d.sets = nil
 	d.src = ""
 }
 
@@ -116,15 +129,20 @@ func (d *Decoder) PushIndex(i int) {
 // Pop leaves the member or item pushed last.
 func (d *Decoder) Pop() { d.depth-- }
 
-// String returns s as a Go string. When s is a slice of the input (a string
-// without escapes) the result shares one copy of the whole input, made on
-// first use, so decoding many strings costs one allocation.
+// sharedCopyMax is the largest input whose strings share one copy of it: a
+// larger input gets a copy per string, so that a short value does not keep
+// a large input alive.
+const sharedCopyMax = 16 << 10
+
+// String returns s as a Go string. When s is a slice of an input of at most
+// 16 KiB (a string without escapes) the result shares one copy of the whole
+// input, made on first use, so decoding many strings costs one allocation.
 func (d *Decoder) String(s []byte) string {
 	if len(s) == 0 {
 		return ""
 	}
 	data := d.R.Data()
-	if len(data) > 0 {
+	if len(data) > 0 && len(data) <= sharedCopyMax {
 		base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
 		p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
 		if p >= base && p+uintptr(len(s)) <= base+uintptr(len(data)) {
@@ -166,6 +184,15 @@ func (d *Decoder) DuplicateMember() {
 // length of the unknown-name list when the object was entered (see
 // ObjectNames).
 func (d *Decoder) Extra(start int, name []byte) bool {
+	if n := len(d.sets); n > 0 && d.sets[n-1].start == start {
+		set := d.sets[n-1].names
+		if _, dup := set[string(name)]; dup {
+			d.DuplicateMember()
+			return false
+		}
+		set[string(name)] = struct{}{}
+		return true
+	}
 	for _, n := range d.unknown[start:] {
 		if n == string(name) {
 			d.DuplicateMember()
@@ -173,6 +200,13 @@ func (d *Decoder) Extra(start int, name []byte) bool {
 		}
 	}
 	d.unknown = append(d.unknown, string(name))
+	if len(d.unknown)-start == linearNames {
+		set := make(map[string]struct{}, 2*linearNames)
+		for _, n := range d.unknown[start:] {
+			set[n] = struct{}{}
+		}
+		d.sets = append(d.sets, nameSet{start: start, names: set})
+	}
 	return true
 }
 
@@ -181,7 +215,12 @@ func (d *Decoder) Extra(start int, name []byte) bool {
 func (d *Decoder) ObjectNames() int { return len(d.unknown) }
 
 // EndObject forgets the undeclared member names of the object left.
-func (d *Decoder) EndObject(start int) { d.unknown = d.unknown[:start] }
+func (d *Decoder) EndObject(start int) {
+	if n := len(d.sets); n > 0 && d.sets[n-1].start == start {
+		d.sets = d.sets[:n-1]
+	}
+	d.unknown = d.unknown[:start]
+}
 
 // Int parses an integer from number text, recording a type violation when
 // the number is not an integer or does not fit in int64.

@@ -28,7 +28,11 @@ func (d *Decoder) TypeMismatch(sp, want string) {
 		return
 	}
 	d.R.Skip()
-	d.add("type", sp, "", " must be "+article(want)+"; received "+article(k.String()))
+	got := article(k.String())
+	if k == jsonread.Null {
+		got = "null"
+	}
+	d.add("type", sp, "", " must be "+article(want)+"; received "+got)
 }
 
 // Required records that the named required member is missing from the

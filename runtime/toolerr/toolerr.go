@@ -49,9 +49,41 @@ const (
 	Unauthorized Code = "unauthorized"
 	// Timeout: the executor did not finish in time.
 	Timeout Code = "timeout"
-	// ExecutionFailed: the executor ran and returned an error.
+	// ExecutionFailed: the executor ran and returned an error, or panicked.
 	ExecutionFailed Code = "execution_failed"
+	// Conflict: the executor refused because of the state of the world (the
+	// order was already refunded); retrying the same call will not help.
+	Conflict Code = "conflict"
+	// BatchAborted: the call was valid but not run, because another call of
+	// its batch was refused.
+	BatchAborted Code = "batch_aborted"
 )
+
+// Category groups codes by who has to act: the model (validation), the
+// caller's rights (permission), the state of the world (conflict) or the
+// system itself.
+type Category string
+
+// The categories.
+const (
+	Validation    Category = "validation"
+	Permission    Category = "permission"
+	StateConflict Category = "conflict"
+	System        Category = "system"
+)
+
+// Category returns the category of c. Unknown codes are system errors.
+func (c Code) Category() Category {
+	switch c {
+	case InvalidJSON, InvalidArguments, UnknownTool, IncompleteCall, DuplicateCall, BatchAborted:
+		return Validation
+	case Unauthorized:
+		return Permission
+	case Conflict:
+		return StateConflict
+	}
+	return System
+}
 
 // MaxViolations is the default cap on the number of violations collected
 // for one call. Decoding goes on past the cap (a later syntax error still
@@ -79,6 +111,8 @@ type Violation struct {
 type Error struct {
 	Code Code   `json:"code"`
 	Tool string `json:"tool,omitempty"`
+	// CallID is the ID of the refused call, where the gate knows it.
+	CallID string `json:"callId,omitempty"`
 	// Offset is the byte offset of a JSON syntax problem (InvalidJSON only).
 	Offset int `json:"offset"`
 	// Reason says what is wrong for codes other than InvalidArguments.
@@ -86,7 +120,14 @@ type Error struct {
 	Violations []Violation `json:"violations,omitempty"`
 	// Truncated is set when more violations existed than were recorded.
 	Truncated bool `json:"truncated,omitempty"`
+	// Err is the underlying error (a policy's denial, an executor's
+	// failure), kept for the service's logs. It is never marshalled: what
+	// the model sees is Code, Reason and Violations.
+	Err error `json:"-"`
 }
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
 
 // MarshalJSON writes the error for the model: the code, the tool, a
 // one-line message, and the offset (invalid_json), reason and violations
@@ -94,14 +135,16 @@ type Error struct {
 func (e *Error) MarshalJSON() ([]byte, error) {
 	type wire struct {
 		Code       Code        `json:"code"`
+		Category   Category    `json:"category"`
 		Tool       string      `json:"tool,omitempty"`
+		CallID     string      `json:"callId,omitempty"`
 		Message    string      `json:"message"`
 		Offset     *int        `json:"offset,omitempty"`
 		Reason     string      `json:"reason,omitempty"`
 		Violations []Violation `json:"violations,omitempty"`
 		Truncated  bool        `json:"truncated,omitempty"`
 	}
-	w := wire{Code: e.Code, Tool: e.Tool, Message: e.Error(), Reason: e.Reason, Violations: e.Violations, Truncated: e.Truncated}
+	w := wire{Code: e.Code, Category: e.Code.Category(), Tool: e.Tool, CallID: e.CallID, Message: e.Error(), Reason: e.Reason, Violations: e.Violations, Truncated: e.Truncated}
 	if e.Code == InvalidJSON {
 		w.Offset = &e.Offset
 	}

@@ -1,0 +1,67 @@
+package gen
+
+import (
+	"regexp"
+	"strings"
+)
+
+// ecmaSpace is ECMA-262's WhiteSpace and LineTerminator set, which its \s
+// matches: RE2's \s is only [\t\n\f\r ].
+const ecmaSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
+
+// ecmaToRE2 translates a JSON Schema pattern (ECMA-262 syntax) into Go's
+// RE2 syntax where the two differ in meaning and RE2 accepts both
+// spellings: \s and \S take ECMA-262's set of white space. Whatever RE2
+// cannot compile (lookaround, backreferences) is an error. The translation
+// is checked by compiling the result.
+func ecmaToRE2(pattern string) (string, error) {
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '\\' && i+1 < len(pattern):
+			next := pattern[i+1]
+			i++
+			switch {
+			case next == 's' && inClass:
+				b.WriteString(ecmaSpace)
+			case next == 's':
+				b.WriteString("[" + ecmaSpace + "]")
+			case next == 'S' && !inClass:
+				b.WriteString("[^" + ecmaSpace + "]")
+			default:
+				// \S inside a class has no RE2 spelling as a set union; it is
+				// kept as written (RE2's \S) and the rest is left alone.
+				b.WriteByte('\\')
+				b.WriteByte(next)
+			}
+		case c == '[' && !inClass:
+			inClass = true
+			b.WriteByte(c)
+			// A ']' right after '[' or '[^' is a literal.
+			if i+1 < len(pattern) && pattern[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(pattern) && pattern[i+1] == ']' {
+				b.WriteByte(']')
+				i++
+			}
+		case c == ']' && inClass:
+			inClass = false
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	out := b.String()
+	if _, err := regexp.Compile(out); err != nil {
+		_, origErr := regexp.Compile(pattern)
+		if origErr != nil {
+			return "", origErr
+		}
+		return "", err
+	}
+	return out, nil
+}

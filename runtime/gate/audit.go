@@ -1,0 +1,114 @@
+package gate
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// Event is what the gate reports about one call. It never carries argument
+// values: violations are reported by keyword and path only.
+type Event struct {
+	RequestID string
+	Scope     string
+	Principal string
+	CallID    string
+	// Tool is the resolved tool, or the name the model wrote when it did
+	// not resolve.
+	Tool    string
+	Version string
+	// Code is "ok" for a successful call, else the refusal's code.
+	Code     toolerr.Code
+	Category toolerr.Category
+	// Violations lists keyword and instance path of each violation.
+	Violations []ViolationRef
+	Executed   bool
+	Duration   time.Duration
+	// Attempt is the 1-based attempt number within a repair loop (1 outside
+	// one).
+	Attempt int
+}
+
+// ViolationRef locates a violation without its message, which may quote a
+// value.
+type ViolationRef struct {
+	Keyword      string
+	InstancePath string
+}
+
+// OK is the Code of an event for a call that ran and succeeded.
+const OK toolerr.Code = "ok"
+
+// Auditor receives one event per call.
+type Auditor interface {
+	Audit(ctx context.Context, e Event)
+}
+
+type nopAuditor struct{}
+
+func (nopAuditor) Audit(context.Context, Event) {}
+
+// AuditorFunc adapts a function to Auditor.
+type AuditorFunc func(ctx context.Context, e Event)
+
+// Audit calls f.
+func (f AuditorFunc) Audit(ctx context.Context, e Event) { f(ctx, e) }
+
+// SlogAuditor logs each event to l: successes at Info, refusals at Warn
+// and system failures at Error.
+func SlogAuditor(l *slog.Logger) Auditor {
+	return AuditorFunc(func(ctx context.Context, e Event) {
+		level := slog.LevelInfo
+		switch {
+		case e.Code == OK:
+		case e.Category == toolerr.System:
+			level = slog.LevelError
+		default:
+			level = slog.LevelWarn
+		}
+		attrs := []slog.Attr{
+			slog.String("request_id", e.RequestID),
+			slog.String("scope", e.Scope),
+			slog.String("principal", e.Principal),
+			slog.String("call_id", e.CallID),
+			slog.String("tool", e.Tool),
+			slog.String("version", e.Version),
+			slog.String("code", string(e.Code)),
+			slog.Bool("executed", e.Executed),
+			slog.Duration("duration", e.Duration),
+		}
+		if e.Category != "" {
+			attrs = append(attrs, slog.String("category", string(e.Category)))
+		}
+		if e.Attempt > 1 {
+			attrs = append(attrs, slog.Int("attempt", e.Attempt))
+		}
+		for _, v := range e.Violations {
+			attrs = append(attrs, slog.Group("violation", slog.String("keyword", v.Keyword), slog.String("path", v.InstancePath)))
+		}
+		l.LogAttrs(ctx, level, "tool call", attrs...)
+	})
+}
+
+// emit reports one call's outcome.
+func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, res Result, d time.Duration, attempt int) {
+	e := Event{
+		RequestID: c.RequestID, Scope: c.Scope, Principal: c.Principal.ID,
+		CallID: call.ID, Tool: call.Name, Code: OK, Executed: res.Executed, Duration: d, Attempt: attempt,
+	}
+	if t, ok := r.lookup(c.Principal, call.Name); ok {
+		e.Version = t.Version
+	}
+	if p != nil {
+		e.Version = p.tool.Version
+	}
+	if res.Err != nil {
+		e.Code, e.Category = res.Err.Code, res.Err.Code.Category()
+		for _, v := range res.Err.Violations {
+			e.Violations = append(e.Violations, ViolationRef{Keyword: v.Keyword, InstancePath: v.InstancePath})
+		}
+	}
+	r.audit.Audit(ctx, e)
+}

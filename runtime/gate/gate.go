@@ -1,0 +1,511 @@
+// Package gate runs tool calls proposed by a model, and runs nothing else.
+//
+// A Registry holds every tool of a service, each bound to four things: its
+// exact name, its schema (a generated strict decoder), an authorization
+// policy and an executor. Dispatch takes the trusted caller (supplied by the
+// service, never by the model) and a normalized Call, and in order:
+//
+//  1. resolves the name by byte-exact lookup among the tools the caller's
+//     roles may see (a hidden tool looks exactly like a missing one);
+//  2. refuses an incomplete call (streaming unfinished, cut by a token
+//     limit);
+//  3. refuses a call ID already executed in the caller's scope;
+//  4. decodes the arguments once with the tool's generated decoder;
+//  5. runs the tool's policy with the principal and the typed arguments;
+//  6. runs the executor under the context, with the tool's timeout.
+//
+// Every step can stop the call, always with a *toolerr.Error carrying a
+// stable code, and never after a side effect: the executor is the only step
+// with one, and it runs last. A batch (DispatchBatch) resolves, decodes and
+// authorizes every call before the first executor starts; if any call is
+// refused, none runs.
+//
+// Generated packages declare a Spec per tool and a Bindings struct with a
+// NewRegistry constructor, so binding is typed:
+//
+//	reg, err := tools.NewRegistry(tools.Bindings{
+//		RefundOrder: gate.Binding[tools.RefundOrderArgs]{
+//			Policy:  func(ctx context.Context, p gate.Principal, a tools.RefundOrderArgs) error { ... },
+//			Execute: func(ctx context.Context, a tools.RefundOrderArgs) (any, error) { ... },
+//		},
+//	}, gate.WithAuditor(gate.SlogAuditor(logger)))
+//	res, err := reg.Dispatch(ctx, gate.Caller{Principal: p, Scope: conversationID}, call)
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// Principal is who a call acts for. The service fills it from its own
+// authentication; nothing in it ever comes from the model.
+type Principal struct {
+	ID     string
+	Tenant string
+	Roles  []string
+}
+
+// Dialect names the provider wire format a call came from. Provider
+// adapters set it; the gate uses it where a provider's projection of the
+// schema changes meaning.
+type Dialect string
+
+// The dialects.
+const (
+	Plain           Dialect = ""
+	OpenAIChat      Dialect = "openai-chat"
+	OpenAIResponses Dialect = "openai-responses"
+	Anthropic       Dialect = "anthropic"
+	Gemini          Dialect = "gemini"
+	MCP             Dialect = "mcp"
+)
+
+// Call is one tool call proposed by a model, normalized from a provider's
+// envelope.
+type Call struct {
+	// ID is the provider's call ID (unique within a scope).
+	ID string
+	// Name is the tool name exactly as the model wrote it.
+	Name string
+	// Args are the argument bytes exactly as received.
+	Args []byte
+	// Complete is false while a streamed call is unfinished, or when the
+	// response was cut by a token limit.
+	Complete bool
+	// Dialect is the provider format the call came from.
+	Dialect Dialect
+}
+
+// Caller is the trusted context of a dispatch.
+type Caller struct {
+	Principal Principal
+	// Scope keys the replay store: the conversation or session the calls
+	// belong to. A call ID runs at most once per scope.
+	Scope string
+	// RequestID is passed to the audit events.
+	RequestID string
+}
+
+// Policy decides whether principal p may run a tool with args. A non-nil
+// error denies the call (unauthorized); the error is kept for the
+// service's logs and not shown to the model.
+type Policy[A any] func(ctx context.Context, p Principal, args A) error
+
+// Executor runs a tool. Its result is returned to the service as it is.
+// An error is execution_failed, or conflict when it is (or wraps) one
+// made by Conflict.
+type Executor[A any] func(ctx context.Context, args A) (any, error)
+
+// Binding is what a service supplies for one tool.
+type Binding[A any] struct {
+	Policy  Policy[A]
+	Execute Executor[A]
+}
+
+// Spec is the generated description of a tool.
+type Spec[A any] struct {
+	Name        string
+	Description string
+	// Schema is the effective JSON Schema of the arguments.
+	Schema string
+	// Version is a content hash of the tool, or the tool file's version.
+	Version string
+	// Roles, when non-empty, limits the tool to principals with one of them.
+	Roles       []string
+	Destructive bool
+	// Timeout bounds one execution; zero means no bound of the tool's own.
+	Timeout time.Duration
+	// Decode is the tool's generated strict decoder.
+	Decode func(data []byte) (A, error)
+}
+
+// Tool is a bound tool, as the registry holds it.
+type Tool struct {
+	Name        string
+	Description string
+	Schema      string
+	Version     string
+	Roles       []string
+	Destructive bool
+	Timeout     time.Duration
+
+	prepare func(ctx context.Context, p Principal, args []byte) (run func(context.Context) (any, error), err error)
+	bindErr error
+}
+
+// Bind ties a tool's spec to its binding. A nil policy or executor is
+// reported by NewRegistry, naming the tool.
+func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
+	t := &Tool{
+		Name: spec.Name, Description: spec.Description, Schema: spec.Schema,
+		Version: spec.Version, Roles: slices.Clone(spec.Roles),
+		Destructive: spec.Destructive, Timeout: spec.Timeout,
+	}
+	switch {
+	case spec.Decode == nil:
+		t.bindErr = fmt.Errorf("gate: tool %q has no decoder", spec.Name)
+	case b.Policy == nil && b.Execute == nil:
+		t.bindErr = fmt.Errorf("gate: tool %q is not bound: its policy and executor are nil", spec.Name)
+	case b.Policy == nil:
+		t.bindErr = fmt.Errorf("gate: tool %q has no policy (use AllowAll explicitly to allow every principal)", spec.Name)
+	case b.Execute == nil:
+		t.bindErr = fmt.Errorf("gate: tool %q has no executor", spec.Name)
+	}
+	t.prepare = func(ctx context.Context, p Principal, data []byte) (func(context.Context) (any, error), error) {
+		args, err := spec.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.Policy(ctx, p, args); err != nil {
+			return nil, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
+		}
+		return func(ctx context.Context) (any, error) { return b.Execute(ctx, args) }, nil
+	}
+	return t
+}
+
+// AllowAll is a policy that lets every principal who can see the tool run
+// it. Role filtering (the tool's roles) still applies.
+func AllowAll[A any](context.Context, Principal, A) error { return nil }
+
+// VisibleTo reports whether p may see t: t has no roles, or p has one of
+// them.
+func (t *Tool) VisibleTo(p Principal) bool {
+	if len(t.Roles) == 0 {
+		return true
+	}
+	for _, r := range p.Roles {
+		if slices.Contains(t.Roles, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Conflict returns an executor error that the gate reports with the code
+// conflict: the state of the world forbids the call (already refunded,
+// already dispatched). reason is shown to the model.
+func Conflict(reason string) error {
+	return &toolerr.Error{Code: toolerr.Conflict, Reason: reason}
+}
+
+// Result is the outcome of one call.
+type Result struct {
+	CallID string
+	Tool   string
+	// Value is what the executor returned, when it ran and succeeded.
+	Value any
+	// Err is the refusal or failure, nil on success.
+	Err *toolerr.Error
+	// Executed reports whether the executor was started.
+	Executed bool
+}
+
+// Option configures a Registry.
+type Option func(*Registry)
+
+// WithReplayStore sets the store of executed call IDs (default: an
+// in-memory store of 10,000 IDs for 24 hours).
+func WithReplayStore(s ReplayStore) Option { return func(r *Registry) { r.replay = s } }
+
+// WithAuditor sets the audit hook, which receives one event per call.
+func WithAuditor(a Auditor) Option { return func(r *Registry) { r.audit = a } }
+
+// Registry is a set of bound tools and the gate in front of them. It is
+// safe for concurrent use.
+type Registry struct {
+	tools  map[string]*Tool
+	names  []string
+	replay ReplayStore
+	audit  Auditor
+	now    func() time.Time
+}
+
+// NewRegistry builds a registry. Every tool must be bound (policy and
+// executor non-nil) and names must be unique; otherwise it returns an error
+// naming every offending tool.
+func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
+	r := &Registry{tools: make(map[string]*Tool, len(tools)), now: time.Now}
+	var errs []error
+	for _, t := range tools {
+		switch {
+		case t == nil:
+			errs = append(errs, errors.New("gate: nil tool"))
+		case t.bindErr != nil:
+			errs = append(errs, t.bindErr)
+		case r.tools[t.Name] != nil:
+			errs = append(errs, fmt.Errorf("gate: tool %q is bound twice", t.Name))
+		default:
+			r.tools[t.Name] = t
+			r.names = append(r.names, t.Name)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	sort.Strings(r.names)
+	for _, o := range opts {
+		o(r)
+	}
+	if r.replay == nil {
+		r.replay = NewMemoryReplayStore(10000, 24*time.Hour)
+	}
+	if r.audit == nil {
+		r.audit = nopAuditor{}
+	}
+	return r, nil
+}
+
+// Tools returns the tools p may see, in name order: what to export to the
+// model for p. Dispatch enforces the same filter.
+func (r *Registry) Tools(p Principal) []*Tool {
+	var out []*Tool
+	for _, n := range r.names {
+		if t := r.tools[n]; t.VisibleTo(p) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// lookup resolves a name byte-exactly among the tools p may see.
+func (r *Registry) lookup(p Principal, name string) (*Tool, bool) {
+	t, ok := r.tools[name]
+	if !ok || !t.VisibleTo(p) {
+		return nil, false
+	}
+	return t, true
+}
+
+// unknownTool is the refusal for a name that resolves to no visible tool;
+// it lists the tools p may call so that the model can choose again.
+func (r *Registry) unknownTool(p Principal, call Call) *toolerr.Error {
+	var visible []string
+	for _, t := range r.Tools(p) {
+		visible = append(visible, t.Name)
+	}
+	list := "none"
+	if len(visible) > 0 {
+		list = strings.Join(visible, ", ")
+	}
+	return &toolerr.Error{Code: toolerr.UnknownTool, CallID: call.ID, Reason: fmt.Sprintf("there is no tool named %s; the tools you can call are: %s", quoteName(call.Name), list)}
+}
+
+// quoteName shows a model-written name safely: quoted, escapes visible, cut
+// at 128 characters.
+func quoteName(s string) string {
+	if utf8.RuneCountInString(s) > 128 {
+		s = string([]rune(s)[:128]) + "…"
+	}
+	return fmt.Sprintf("%+q", s)
+}
+
+// prepared is a call that passed every check and waits to run.
+type prepared struct {
+	call Call
+	tool *Tool
+	run  func(context.Context) (any, error)
+}
+
+// check runs steps 1 to 5 for one call.
+func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *toolerr.Error) {
+	t, ok := r.lookup(c.Principal, call.Name)
+	if !ok {
+		return nil, r.unknownTool(c.Principal, call)
+	}
+	if !call.Complete {
+		return nil, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
+	}
+	if call.ID != "" {
+		seen, err := r.replay.Seen(ctx, c.Scope, call.ID)
+		if err != nil {
+			return nil, &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the replay store failed", Err: err}
+		}
+		if seen {
+			return nil, duplicate(t.Name, call.ID, "was already executed")
+		}
+	}
+	run, err := t.prepare(ctx, c.Principal, call.Args)
+	if err != nil {
+		return nil, asToolErr(err, t.Name, call.ID)
+	}
+	return &prepared{call: call, tool: t, run: run}, nil
+}
+
+func duplicate(tool, id, what string) *toolerr.Error {
+	return &toolerr.Error{Code: toolerr.DuplicateCall, Tool: tool, CallID: id, Reason: fmt.Sprintf("call ID %s %s; it does not run again", quoteName(id), what)}
+}
+
+// asToolErr returns err as a *toolerr.Error for the named tool and call.
+func asToolErr(err error, tool, callID string) *toolerr.Error {
+	var te *toolerr.Error
+	if errors.As(err, &te) {
+		cp := *te
+		cp.Tool, cp.CallID = tool, callID
+		return &cp
+	}
+	return &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: tool, CallID: callID, Reason: "the tool failed", Err: err}
+}
+
+// Dispatch checks one call and, when every check passes, runs its executor.
+// The error, when not nil, is the *toolerr.Error of the result.
+func (r *Registry) Dispatch(ctx context.Context, c Caller, call Call) (Result, error) {
+	res := r.DispatchBatch(ctx, c, []Call{call}, BatchOptions{})
+	if res[0].Err != nil {
+		return res[0], res[0].Err
+	}
+	return res[0], nil
+}
+
+// BatchOptions configure DispatchBatch.
+type BatchOptions struct {
+	// Parallel runs the executors concurrently once every call has passed;
+	// by default they run one after another, in order.
+	Parallel bool
+}
+
+// DispatchBatch handles the calls of one model turn. Every call is resolved,
+// decoded and authorized before the first executor starts; if any is
+// refused, or two calls share an ID, none runs and the others are reported
+// as batch_aborted. The results are in the order of calls.
+func (r *Registry) DispatchBatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions) []Result {
+	return r.dispatch(ctx, c, calls, opts, 1)
+}
+
+// dispatchAttempt dispatches one call as the given attempt of a repair loop.
+func (r *Registry) dispatchAttempt(ctx context.Context, c Caller, call Call, attempt int) Result {
+	return r.dispatch(ctx, c, []Call{call}, BatchOptions{}, attempt)[0]
+}
+
+func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions, attempt int) []Result {
+	start := r.now()
+	results := make([]Result, len(calls))
+	preps := make([]*prepared, len(calls))
+	failed := false
+	ids := make(map[string]int, len(calls))
+	for i, call := range calls {
+		results[i] = Result{CallID: call.ID, Tool: call.Name}
+		if j, dup := ids[call.ID]; dup && call.ID != "" {
+			results[i].Err = duplicate(call.Name, call.ID, fmt.Sprintf("appears twice in one batch (calls %d and %d)", j, i))
+			failed = true
+			continue
+		}
+		ids[call.ID] = i
+		p, err := r.check(ctx, c, call)
+		if err != nil {
+			results[i].Err = err
+			failed = true
+			continue
+		}
+		preps[i] = p
+	}
+	if !failed && !r.claim(ctx, c, preps, results) {
+		failed = true
+	}
+	if failed {
+		for i, p := range preps {
+			if p != nil && results[i].Err == nil {
+				results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: p.tool.Name, CallID: p.call.ID, Reason: "another call of the same turn was refused, so none was run"}
+			}
+		}
+		for i := range results {
+			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(start), attempt)
+		}
+		return results
+	}
+	exec := func(i int) {
+		t0 := r.now()
+		results[i] = r.execute(ctx, preps[i])
+		r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(t0), attempt)
+	}
+	if !opts.Parallel {
+		for i := range preps {
+			exec(i)
+		}
+		return results
+	}
+	done := make(chan struct{})
+	for i := range preps {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			exec(i)
+		}()
+	}
+	for range preps {
+		<-done
+	}
+	return results
+}
+
+// claim records every call ID of a checked batch in the replay store, so a
+// replay of any of them cannot run. On failure it releases the claims made.
+func (r *Registry) claim(ctx context.Context, c Caller, preps []*prepared, results []Result) bool {
+	for i, p := range preps {
+		if p.call.ID == "" {
+			continue
+		}
+		ok, err := r.replay.Claim(ctx, c.Scope, p.call.ID)
+		if err == nil && ok {
+			continue
+		}
+		if err != nil {
+			results[i].Err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the replay store failed", Err: err}
+		} else {
+			results[i].Err = duplicate(p.tool.Name, p.call.ID, "was already executed")
+		}
+		for _, q := range preps[:i] {
+			if q.call.ID != "" {
+				r.replay.Release(ctx, c.Scope, q.call.ID)
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// execute runs one checked call under the tool's timeout. A panic becomes
+// an execution_failed error.
+func (r *Registry) execute(ctx context.Context, p *prepared) (res Result) {
+	res = Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true}
+	if p.tool.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, p.tool.Timeout, errToolTimeout)
+		defer cancel()
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			res.Value = nil
+			res.Err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the tool failed", Err: fmt.Errorf("executor panicked: %v", v)}
+		}
+	}()
+	v, err := p.run(ctx)
+	switch {
+	case err == nil:
+		res.Value = v
+	case errors.Is(context.Cause(ctx), errToolTimeout):
+		res.Err = &toolerr.Error{Code: toolerr.Timeout, Tool: p.tool.Name, CallID: p.call.ID, Reason: fmt.Sprintf("the tool did not finish within %s", p.tool.Timeout), Err: err}
+	case isConflict(err):
+		res.Err = asToolErr(err, p.tool.Name, p.call.ID)
+	default:
+		res.Err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the tool failed", Err: err}
+	}
+	return res
+}
+
+var errToolTimeout = errors.New("the tool's timeout expired")
+
+// isConflict reports whether an executor's error is a conflict. Any other
+// code an executor returns is reported as execution_failed: an executor
+// cannot pass itself off as a validation or permission refusal.
+func isConflict(err error) bool {
+	var te *toolerr.Error
+	return errors.As(err, &te) && te.Code == toolerr.Conflict
+}

@@ -1,0 +1,55 @@
+package gate
+
+import (
+	"context"
+	"errors"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// Repair is the policy of a repair loop: when the model's call is refused
+// for its arguments, ask the model for a new one, at most MaxAttempts times
+// in all.
+type Repair struct {
+	// MaxAttempts bounds the attempts, the first call included. It is
+	// required: there is no unlimited default.
+	MaxAttempts int
+	// Next asks for a new candidate after the refusal err of call. The
+	// candidate is a fresh call, decoded and checked from scratch; it is
+	// never merged into the refused one.
+	Next func(ctx context.Context, call Call, err *toolerr.Error) (Call, error)
+}
+
+// ErrNoAttempts is returned when Repair.MaxAttempts is not set.
+var ErrNoAttempts = errors.New("gate: Repair.MaxAttempts must be at least 1")
+
+// repairable reports whether the model can fix a refusal by sending other
+// arguments. An unknown tool, a denial, a replay or an executor failure is
+// not repairable.
+func repairable(c toolerr.Code) bool {
+	return c == toolerr.InvalidJSON || c == toolerr.InvalidArguments
+}
+
+// DispatchWithRepair dispatches call; while it is refused for its
+// arguments and attempts remain, it asks rp.Next for a new candidate and
+// dispatches that. Every attempt is audited with its attempt number. The
+// result is that of the last attempt.
+func (r *Registry) DispatchWithRepair(ctx context.Context, c Caller, call Call, rp Repair) (Result, error) {
+	if rp.MaxAttempts < 1 || rp.Next == nil {
+		return Result{}, ErrNoAttempts
+	}
+	for attempt := 1; ; attempt++ {
+		res := r.dispatchAttempt(ctx, c, call, attempt)
+		if res.Err == nil {
+			return res, nil
+		}
+		if !repairable(res.Err.Code) || attempt == rp.MaxAttempts {
+			return res, res.Err
+		}
+		next, err := rp.Next(ctx, call, res.Err)
+		if err != nil {
+			return res, errors.Join(res.Err, err)
+		}
+		call = next
+	}
+}
