@@ -1,43 +1,47 @@
 package gen
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
 
 // effectiveSchema returns the schema toolgate enforces for the canonical
 // parameters schema p. In closed mode (the default) every object schema that
 // does not say additionalProperties gets "additionalProperties": false, at
 // every depth: what the gate enforces is written out for the model to see.
 // implied collects the JSON pointers of the objects closed that way.
-func effectiveSchema(p *value, draft7, open bool) (eff *value, implied []string) {
-	eff = p.clone()
+func effectiveSchema(p *jsonval.Value, draft7, open bool) (eff *jsonval.Value, implied []string) {
+	eff = p.Clone()
 	if open {
 		return eff, nil
 	}
-	var walk func(s *value, ptr string)
-	walk = func(s *value, ptr string) {
-		if s == nil || s.kind != objectValue {
+	var walk func(s *jsonval.Value, ptr string)
+	walk = func(s *jsonval.Value, ptr string) {
+		if s == nil || s.Kind != jsonval.Object {
 			return
 		}
-		if isObjectSchema(s) && !s.has("additionalProperties") && !s.has("$ref") {
-			s.set("additionalProperties", &value{kind: boolValue})
+		if isObjectSchema(s) && !s.Has("additionalProperties") && !s.Has("$ref") {
+			s.Set("additionalProperties", &jsonval.Value{Kind: jsonval.Bool})
 			implied = append(implied, ptr)
 		}
-		for _, m := range s.members {
-			at := ptr + "/" + escapePointer(m.key)
-			switch m.key {
+		for _, m := range s.Members {
+			at := ptr + "/" + escapePointer(m.Key)
+			switch m.Key {
 			case "properties", "$defs", "definitions":
-				if m.val.kind == objectValue {
-					for _, c := range m.val.members {
-						walk(c.val, at+"/"+escapePointer(c.key))
+				if m.Value.Kind == jsonval.Object {
+					for _, c := range m.Value.Members {
+						walk(c.Value, at+"/"+escapePointer(c.Key))
 					}
 				}
 			case "items", "additionalProperties", "additionalItems":
-				if m.val.kind == arrayValue {
-					walkItems(m.val, at, walk)
+				if m.Value.Kind == jsonval.Array {
+					walkItems(m.Value, at, walk)
 				} else {
-					walk(m.val, at)
+					walk(m.Value, at)
 				}
 			case "prefixItems":
-				walkItems(m.val, at, walk)
+				walkItems(m.Value, at, walk)
 			}
 		}
 	}
@@ -45,30 +49,30 @@ func effectiveSchema(p *value, draft7, open bool) (eff *value, implied []string)
 	return eff, implied
 }
 
-func walkItems(list *value, ptr string, walk func(*value, string)) {
-	if list.kind != arrayValue {
+func walkItems(list *jsonval.Value, ptr string, walk func(*jsonval.Value, string)) {
+	if list.Kind != jsonval.Array {
 		return
 	}
-	for i, it := range list.items {
+	for i, it := range list.Items {
 		walk(it, ptr+"/"+strconv.Itoa(i))
 	}
 }
 
 // isObjectSchema reports whether s describes objects: its type is or
 // includes "object", or it declares properties or required members.
-func isObjectSchema(s *value) bool {
-	if s.has("properties") || s.has("required") {
+func isObjectSchema(s *jsonval.Value) bool {
+	if s.Has("properties") || s.Has("required") {
 		return true
 	}
-	t := s.get("type")
+	t := s.Get("type")
 	switch {
 	case t == nil:
 		return false
-	case t.kind == stringValue:
-		return t.str == "object"
-	case t.kind == arrayValue:
-		for _, it := range t.items {
-			if it.kind == stringValue && it.str == "object" {
+	case t.Kind == jsonval.String:
+		return t.Str == "object"
+	case t.Kind == jsonval.Array:
+		for _, it := range t.Items {
+			if it.Kind == jsonval.String && it.Str == "object" {
 				return true
 			}
 		}

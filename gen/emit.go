@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"github.com/toolgate/toolgate/runtime/jsonval"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -167,12 +168,12 @@ func (e *emitter) declareEnum(n *node) {
 	e.f.Line()
 	var consts []jen.Code
 	for _, v := range n.enum {
-		if v.kind != stringValue {
+		if v.Kind != jsonval.String {
 			continue
 		}
-		c := n.enumConsts[v.str]
-		e.claim(c, fmt.Sprintf("the enum value %q of %s", v.str, e.where(n)))
-		consts = append(consts, jen.Id(c).Id(n.goName).Op("=").Lit(v.str))
+		c := n.enumConsts[v.Str]
+		e.claim(c, fmt.Sprintf("the enum value %q of %s", v.Str, e.where(n)))
+		consts = append(consts, jen.Id(c).Id(n.goName).Op("=").Lit(v.Str))
 	}
 	e.doc(fmt.Sprintf("The values of %s.", n.goName))
 	e.f.Const().Defs(consts...)
@@ -206,7 +207,7 @@ func (e *emitter) declareStruct(n *node) {
 			comment = p.goName + " is " + lowerFirst(p.node.desc)
 		}
 		if p.node.def != nil && p.node.kind != kindObject && p.node.kind != kindArray {
-			comment = strings.TrimSpace(comment + fmt.Sprintf("\n\nDefault %s (see %sOrDefault); nothing is filled in by decoding.", p.node.def.marshal(), p.goName))
+			comment = strings.TrimSpace(comment + fmt.Sprintf("\n\nDefault %s (see %sOrDefault); nothing is filled in by decoding.", p.node.def.Marshal(), p.goName))
 		}
 		field := jen.Id(p.goName).Add(e.fieldType(p))
 		if tagSafe(p.name) {
@@ -308,9 +309,9 @@ func (e *emitter) decodeNull(n *node, set setter) []jen.Code {
 	return append(out, set.null())
 }
 
-func hasNull(vals []*value) bool {
+func hasNull(vals []*jsonval.Value) bool {
 	for _, v := range vals {
-		if v.kind == nullValue {
+		if v.Kind == jsonval.Null {
 			return true
 		}
 	}
@@ -403,9 +404,9 @@ func (e *emitter) decodeBool(n *node, set setter) []jen.Code {
 	if n.enum != nil {
 		var allowT, allowF bool
 		for _, v := range n.enum {
-			if v.kind == boolValue {
-				allowT = allowT || v.boolean
-				allowF = allowF || !v.boolean
+			if v.Kind == jsonval.Bool {
+				allowT = allowT || v.Bool
+				allowF = allowF || !v.Bool
 			}
 		}
 		var bad jen.Code
@@ -441,9 +442,9 @@ func (e *emitter) enumViolation(n *node, got jen.Code) jen.Code {
 }
 
 // enumValuesAll is every value of the node's enum keyword, for messages.
-func (n *node) enumValuesAll() []*value { return n.enumAll }
+func (n *node) enumValuesAll() []*jsonval.Value { return n.enumAll }
 
-func enumPhrase(vals []*value) string {
+func enumPhrase(vals []*jsonval.Value) string {
 	if len(vals) == 0 {
 		return "nothing (the enum is empty)"
 	}
@@ -458,11 +459,11 @@ func enumPhrase(vals []*value) string {
 }
 
 // showValue renders an enum or const value the way messages show values.
-func showValue(v *value) string {
-	if v.kind == stringValue {
-		return tgimpl.Show(v.str)
+func showValue(v *jsonval.Value) string {
+	if v.Kind == jsonval.String {
+		return tgimpl.Show(v.Str)
 	}
-	return string(v.marshal())
+	return string(v.Marshal())
 }
 
 func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
@@ -470,13 +471,13 @@ func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
 	var checks []jen.Code
 	got := e.got(n, jen.String().Call(raw))
 	x := jen.Id("x")
-	bound := func(kw string, b *value, exclusive, lower bool) {
+	bound := func(kw string, b *jsonval.Value, exclusive, lower bool) {
 		if b == nil {
 			return
 		}
 		sp := n.ptr + "/" + kw
-		report := d().Dot(upperFirst(kw)).Call(jen.Lit(sp), jen.Lit(b.str), got)
-		limit, ok := intBound(b.str, exclusive, lower)
+		report := d().Dot(upperFirst(kw)).Call(jen.Lit(sp), jen.Lit(b.Str), got)
+		limit, ok := intBound(b.Str, exclusive, lower)
 		var cond jen.Code
 		switch {
 		case ok && lower:
@@ -484,7 +485,7 @@ func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
 		case ok:
 			cond = x.Clone().Op(">").Add(intLit(limit))
 		default:
-			cond = numCompare(raw, b.str, exclusive, lower)
+			cond = numCompare(raw, b.Str, exclusive, lower)
 		}
 		checks = append(checks, jen.If(cond).Block(report))
 	}
@@ -494,17 +495,17 @@ func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
 	bound("exclusiveMaximum", n.exMax, true, false)
 	if m := n.multipleOf; m != nil {
 		var cond jen.Code
-		if mi, ok := integerValue(m.str); ok && mi.IsInt64() {
+		if mi, ok := integerValue(m.Str); ok && mi.IsInt64() {
 			cond = x.Clone().Op("%").Add(intLit(mi.Int64())).Op("!=").Lit(0)
 		} else {
-			cond = jen.Op("!").Qual(pkgJSONNum, "IsMultipleOf").Call(raw, jen.Index().Byte().Call(jen.Lit(m.str)))
+			cond = jen.Op("!").Qual(pkgJSONNum, "IsMultipleOf").Call(raw, jen.Index().Byte().Call(jen.Lit(m.Str)))
 		}
-		checks = append(checks, jen.If(cond).Block(d().Dot("MultipleOf").Call(jen.Lit(n.ptr+"/multipleOf"), jen.Lit(m.str), got)))
+		checks = append(checks, jen.If(cond).Block(d().Dot("MultipleOf").Call(jen.Lit(n.ptr+"/multipleOf"), jen.Lit(m.Str), got)))
 	}
 	if n.enum != nil {
 		var lits []jen.Code
 		for _, v := range n.enum {
-			if iv, ok := integerValue(v.str); ok && v.kind == numberValue && iv.IsInt64() {
+			if iv, ok := integerValue(v.Str); ok && v.Kind == jsonval.Number && iv.IsInt64() {
 				lits = append(lits, intLit(iv.Int64()))
 			}
 		}
@@ -572,10 +573,10 @@ func (e *emitter) decodeNumber(n *node, set setter) []jen.Code {
 	raw := jen.Id("raw")
 	got := e.got(n, jen.String().Call(raw))
 	var checks []jen.Code
-	bound := func(kw string, b *value, exclusive, lower bool) {
+	bound := func(kw string, b *jsonval.Value, exclusive, lower bool) {
 		if b != nil {
-			checks = append(checks, jen.If(numCompare(raw, b.str, exclusive, lower)).Block(
-				d().Dot(upperFirst(kw)).Call(jen.Lit(n.ptr+"/"+kw), jen.Lit(b.str), got)))
+			checks = append(checks, jen.If(numCompare(raw, b.Str, exclusive, lower)).Block(
+				d().Dot(upperFirst(kw)).Call(jen.Lit(n.ptr+"/"+kw), jen.Lit(b.Str), got)))
 		}
 	}
 	bound("minimum", n.minimum, false, true)
@@ -583,14 +584,14 @@ func (e *emitter) decodeNumber(n *node, set setter) []jen.Code {
 	bound("maximum", n.maximum, false, false)
 	bound("exclusiveMaximum", n.exMax, true, false)
 	if m := n.multipleOf; m != nil {
-		checks = append(checks, jen.If(jen.Op("!").Qual(pkgJSONNum, "IsMultipleOf").Call(raw, jen.Index().Byte().Call(jen.Lit(m.str)))).Block(
-			d().Dot("MultipleOf").Call(jen.Lit(n.ptr+"/multipleOf"), jen.Lit(m.str), got)))
+		checks = append(checks, jen.If(jen.Op("!").Qual(pkgJSONNum, "IsMultipleOf").Call(raw, jen.Index().Byte().Call(jen.Lit(m.Str)))).Block(
+			d().Dot("MultipleOf").Call(jen.Lit(n.ptr+"/multipleOf"), jen.Lit(m.Str), got)))
 	}
 	if n.enum != nil {
 		lits := []jen.Code{raw}
 		for _, v := range n.enum {
-			if v.kind == numberValue {
-				lits = append(lits, jen.Lit(v.str))
+			if v.Kind == jsonval.Number {
+				lits = append(lits, jen.Lit(v.Str))
 			}
 		}
 		checks = append(checks, jen.If(jen.Op("!").Qual(pkgTgimpl, "NumberIn").Call(lits...)).Block(e.enumViolation(n, got)))
@@ -639,13 +640,13 @@ func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 	// allocating; a named enum type stores its constant.
 	var cases []jen.Code
 	for _, v := range n.enum {
-		if v.kind != stringValue {
+		if v.Kind != jsonval.String {
 			continue
 		}
 		if n.goName != "" {
-			cases = append(cases, jen.Case(jen.Lit(v.str)).Block(set.value(jen.Id(enumConst(n, v.str)))))
+			cases = append(cases, jen.Case(jen.Lit(v.Str)).Block(set.value(jen.Id(enumConst(n, v.Str)))))
 		} else {
-			cases = append(cases, jen.Case(jen.Lit(v.str)).Block(set.value(str.Clone())))
+			cases = append(cases, jen.Case(jen.Lit(v.Str)).Block(set.value(str.Clone())))
 		}
 	}
 	cases = append(cases, jen.Default().Block(e.enumViolation(n, got)))
@@ -701,8 +702,8 @@ func (e *emitter) rawEnumCheck(n *node) []jen.Code {
 	}
 	args := []jen.Code{dr().Dot("Capture").Call(jen.Id("start"))}
 	for _, v := range n.enum {
-		if v.kind == objectValue || v.kind == arrayValue {
-			args = append(args, jen.Lit(string(v.marshal())))
+		if v.Kind == jsonval.Object || v.Kind == jsonval.Array {
+			args = append(args, jen.Lit(string(v.Marshal())))
 		}
 	}
 	return []jen.Code{jen.If(jen.Op("!").Qual(pkgTgimpl, "RawIn").Call(args...)).Block(e.enumViolation(n, jen.Lit("")))}
@@ -1024,35 +1025,35 @@ func (e *emitter) emitDefaults(n *node) {
 			continue
 		}
 		name := p.goName + "OrDefault"
-		e.doc(fmt.Sprintf("%s returns %s when it is set, else its default %s.", name, p.goName, def.marshal()))
+		e.doc(fmt.Sprintf("%s returns %s when it is set, else its default %s.", name, p.goName, def.Marshal()))
 		e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id(name).Params().Add(e.goType(p.node)).Block(
 			jen.Return(jen.Id("v").Dot(p.goName).Dot("Or").Call(lit)))
 		e.f.Line()
 	}
 }
 
-func (e *emitter) defaultLiteral(n *node, def *value) (jen.Code, bool) {
+func (e *emitter) defaultLiteral(n *node, def *jsonval.Value) (jen.Code, bool) {
 	switch {
-	case n.kind == kindBool && def.kind == boolValue:
-		return jen.Lit(def.boolean), true
-	case n.kind == kindInt && def.kind == numberValue:
-		if iv, ok := integerValue(def.str); ok && iv.IsInt64() {
+	case n.kind == kindBool && def.Kind == jsonval.Bool:
+		return jen.Lit(def.Bool), true
+	case n.kind == kindInt && def.Kind == jsonval.Number:
+		if iv, ok := integerValue(def.Str); ok && iv.IsInt64() {
 			return jen.Lit(iv.Int64()), true
 		}
-	case n.kind == kindNumber && def.kind == numberValue:
-		if f, err := strconv.ParseFloat(def.str, 64); err == nil {
+	case n.kind == kindNumber && def.Kind == jsonval.Number:
+		if f, err := strconv.ParseFloat(def.Str, 64); err == nil {
 			return jen.Lit(f), true
 		}
-	case n.kind == kindString && def.kind == stringValue:
+	case n.kind == kindString && def.Kind == jsonval.String:
 		if n.goName != "" {
 			for _, v := range n.enum {
-				if v.kind == stringValue && v.str == def.str {
-					return jen.Id(enumConst(n, v.str)), true
+				if v.Kind == jsonval.String && v.Str == def.Str {
+					return jen.Id(enumConst(n, v.Str)), true
 				}
 			}
 			return nil, false
 		}
-		return jen.Lit(def.str), true
+		return jen.Lit(def.Str), true
 	}
 	return nil, false
 }
@@ -1070,18 +1071,18 @@ func enumConst(n *node, val string) string { return n.enumConsts[val] }
 // enumConstNames names the constants of a string enum: the type name and
 // the value as an identifier; values that read the same as an identifier
 // ("foo\nbar", "foo\rbar") get numeric suffixes in enum order.
-func enumConstNames(typeName string, vals []*value) map[string]string {
+func enumConstNames(typeName string, vals []*jsonval.Value) map[string]string {
 	names := map[string]string{}
 	taken := map[string]bool{}
 	for _, v := range vals {
-		if v.kind != stringValue {
+		if v.Kind != jsonval.String {
 			continue
 		}
-		id := v.str
+		id := v.Str
 		if strings.ContainsAny(id, "+-") {
 			id = signs.Replace(id)
 		}
-		names[v.str] = uniqueName(typeName+goIdent(id), taken)
+		names[v.Str] = uniqueName(typeName+goIdent(id), taken)
 	}
 	return names
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/toolgate/toolgate/runtime/jsonval"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -60,7 +61,7 @@ type File struct {
 type toolModel struct {
 	t         *Tool
 	draft7    bool
-	effective *value
+	effective *jsonval.Value
 	implied   []string
 	root      *node
 	goName    string
@@ -124,13 +125,13 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	fail := func(ptr, kw, msg string) error {
 		return &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey + ptr, Keyword: kw, Message: msg}
 	}
-	if s := t.params.get("$schema"); s != nil {
-		switch strings.TrimSuffix(s.str, "#") {
+	if s := t.params.Get("$schema"); s != nil {
+		switch strings.TrimSuffix(s.Str, "#") {
 		case draft2020URL:
 		case draft7URL:
 			tm.draft7 = true
 		default:
-			return nil, fail("/$schema", "$schema", fmt.Sprintf("unsupported dialect %q: toolgate reads JSON Schema 2020-12 (the default) and draft-07", s.str))
+			return nil, fail("/$schema", "$schema", fmt.Sprintf("unsupported dialect %q: toolgate reads JSON Schema 2020-12 (the default) and draft-07", s.Str))
 		}
 	}
 	if err := compileCheck(t, tm.draft7); err != nil {
@@ -161,7 +162,7 @@ func compileCheck(t *Tool, draft7 bool) error {
 		c.Draft = jsonschema.Draft7
 	}
 	url := schemaURL(t)
-	if err := c.AddResource(url, bytes.NewReader(t.params.marshal())); err != nil {
+	if err := c.AddResource(url, bytes.NewReader(t.params.Marshal())); err != nil {
 		return err
 	}
 	_, err := c.Compile(url)
@@ -190,9 +191,9 @@ func schemaError(t *Tool, err error) error {
 	}
 	e.Message = "invalid schema: " + ve.Message
 	if e.Keyword == "pattern" {
-		if p := resolvePointer(t.params, ve.InstanceLocation); p != nil && p.kind == stringValue {
-			if _, rerr := regexp.Compile(p.str); rerr != nil {
-				e.Message = fmt.Sprintf("Go's regexp cannot compile %q: %v", p.str, rerr)
+		if p := jsonval.Resolve(t.params, ve.InstanceLocation); p != nil && p.Kind == jsonval.String {
+			if _, rerr := regexp.Compile(p.Str); rerr != nil {
+				e.Message = fmt.Sprintf("Go's regexp cannot compile %q: %v", p.Str, rerr)
 			}
 		}
 	}
@@ -363,7 +364,7 @@ func emitTool(tm *toolModel, ns *namespace, opts Options) ([]byte, error) {
 	f.Const().Id(g + "Description").Op("=").Lit(t.Description)
 	f.Line()
 	e.doc((fmt.Sprintf("%sSchema is the effective JSON Schema of the %s tool's arguments: the canonical schema with every implied closure written out. It is the schema the decoder enforces and the one to show the model.", g, t.Name)))
-	f.Const().Id(g + "Schema").Op("=").Add(goString(string(tm.effective.marshal())))
+	f.Const().Id(g + "Schema").Op("=").Add(goString(string(tm.effective.Marshal())))
 	f.Line()
 	e.doc((fmt.Sprintf("%sSource is the canonical file %s was generated from, relative to this package, and %sSourceSHA256 the SHA-256 of its bytes at generation.", g, t.Name, g)))
 	f.Const().Defs(
@@ -417,7 +418,7 @@ func (tm *toolModel) version() string {
 		return tm.t.Meta.Version
 	}
 	h := sha256.New()
-	for _, part := range []string{tm.t.Name, tm.t.Description, string(tm.effective.marshal())} {
+	for _, part := range []string{tm.t.Name, tm.t.Description, string(tm.effective.Marshal())} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}

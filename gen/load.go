@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/toolgate/toolgate/runtime/jsonval"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,10 +27,10 @@ type Tool struct {
 	// Meta is the parsed x-toolgate metadata.
 	Meta Meta
 
-	params     *value // the parameters (or MCP inputSchema) schema
-	paramsKey  string // "parameters" or "inputSchema"
-	mcpExtras  []member
-	extensions []member
+	params     *jsonval.Value // the parameters (or MCP inputSchema) schema
+	paramsKey  string         // "parameters" or "inputSchema"
+	mcpExtras  []jsonval.Member
+	extensions []jsonval.Member
 }
 
 // Meta is a tool's optional toolgate metadata, the "x-toolgate" member of
@@ -107,32 +108,32 @@ func loadFile(path string) ([]*Tool, error) {
 }
 
 func parseToolFile(path string, data []byte) ([]*Tool, error) {
-	doc, err := parseValue(data)
+	doc, err := jsonval.Parse(data)
 	if err != nil {
 		return nil, &Error{File: path, Message: err.Error()}
 	}
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])
-	var list *value
+	var list *jsonval.Value
 	base := ""
 	switch {
-	case doc.kind == arrayValue:
+	case doc.Kind == jsonval.Array:
 		list = doc
-	case doc.kind == objectValue && doc.has("tools") && !doc.has("name"):
-		for _, m := range doc.members {
-			switch m.key {
+	case doc.Kind == jsonval.Object && doc.Has("tools") && !doc.Has("name"):
+		for _, m := range doc.Members {
+			switch m.Key {
 			case "tools", "nextCursor", "_meta", "serverInfo", "server_info":
 			default:
-				if !strings.HasPrefix(m.key, "x-") {
-					return nil, &Error{File: path, Pointer: "/" + escapePointer(m.key), Message: fmt.Sprintf("unknown member %q in a tool list (want tools, nextCursor, _meta or x-*)", m.key)}
+				if !strings.HasPrefix(m.Key, "x-") {
+					return nil, &Error{File: path, Pointer: "/" + escapePointer(m.Key), Message: fmt.Sprintf("unknown member %q in a tool list (want tools, nextCursor, _meta or x-*)", m.Key)}
 				}
 			}
 		}
-		list, base = doc.get("tools"), "/tools"
-		if list.kind != arrayValue {
+		list, base = doc.Get("tools"), "/tools"
+		if list.Kind != jsonval.Array {
 			return nil, &Error{File: path, Pointer: base, Message: "tools must be an array"}
 		}
-	case doc.kind == objectValue:
+	case doc.Kind == jsonval.Object:
 		t, err := parseTool(path, "", doc)
 		if err != nil {
 			return nil, err
@@ -144,7 +145,7 @@ func parseToolFile(path string, data []byte) ([]*Tool, error) {
 	}
 	var errs ErrorList
 	var tools []*Tool
-	for i, item := range list.items {
+	for i, item := range list.Items {
 		t, err := parseTool(path, fmt.Sprintf("%s/%d", base, i), item)
 		if err != nil {
 			errs = append(errs, err)
@@ -159,48 +160,48 @@ func parseToolFile(path string, data []byte) ([]*Tool, error) {
 	return tools, nil
 }
 
-func parseTool(path, ptr string, obj *value) (*Tool, error) {
+func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 	fail := func(at, format string, args ...any) error {
 		return &Error{File: path, Pointer: ptr + at, Message: fmt.Sprintf(format, args...)}
 	}
-	if obj.kind != objectValue {
-		return nil, fail("", "a tool is a JSON object, not %s", obj.kind)
+	if obj.Kind != jsonval.Object {
+		return nil, fail("", "a tool is a JSON object, not %s", obj.Kind)
 	}
 	t := &Tool{File: path, Pointer: ptr}
-	for _, m := range obj.members {
-		at := "/" + escapePointer(m.key)
-		switch m.key {
+	for _, m := range obj.Members {
+		at := "/" + escapePointer(m.Key)
+		switch m.Key {
 		case "name", "description":
-			if m.val.kind != stringValue {
-				return nil, fail(at, "%s must be a string", m.key)
+			if m.Value.Kind != jsonval.String {
+				return nil, fail(at, "%s must be a string", m.Key)
 			}
-			if m.key == "name" {
-				t.Name = m.val.str
+			if m.Key == "name" {
+				t.Name = m.Value.Str
 			} else {
-				t.Description = m.val.str
+				t.Description = m.Value.Str
 			}
 		case "parameters", "inputSchema":
 			if t.paramsKey != "" {
 				return nil, fail(at, "a tool has either parameters or inputSchema, not both")
 			}
-			t.params, t.paramsKey = m.val, m.key
+			t.params, t.paramsKey = m.Value, m.Key
 		case "title", "annotations", "outputSchema", "_meta", "icons", "execution":
 			t.mcpExtras = append(t.mcpExtras, m)
 		case "x-toolgate":
-			meta, err := parseMeta(m.val)
+			meta, err := parseMeta(m.Value)
 			if err != nil {
 				return nil, fail(at, "%v", err)
 			}
 			t.Meta = meta
 		default:
-			if !strings.HasPrefix(m.key, "x-") {
-				return nil, fail(at, "unknown member %q (a tool has name, description, parameters or inputSchema, MCP's title, annotations, outputSchema, icons, execution and _meta, and x-* extensions)", m.key)
+			if !strings.HasPrefix(m.Key, "x-") {
+				return nil, fail(at, "unknown member %q (a tool has name, description, parameters or inputSchema, MCP's title, annotations, outputSchema, icons, execution and _meta, and x-* extensions)", m.Key)
 			}
 			t.extensions = append(t.extensions, m)
 		}
 	}
 	switch {
-	case t.Name == "" && !obj.has("name"):
+	case t.Name == "" && !obj.Has("name"):
 		return nil, fail("", "the tool has no name")
 	case !toolNameRule.MatchString(t.Name):
 		return nil, fail("/name", "tool name %q does not match [A-Za-z0-9_.-]{1,128}", t.Name)
@@ -210,26 +211,26 @@ func parseTool(path, ptr string, obj *value) (*Tool, error) {
 	return t, nil
 }
 
-func parseMeta(v *value) (Meta, error) {
+func parseMeta(v *jsonval.Value) (Meta, error) {
 	var meta Meta
-	if v.kind != objectValue {
+	if v.Kind != jsonval.Object {
 		return meta, fmt.Errorf("x-toolgate must be an object")
 	}
-	str := func(m member) (string, error) {
-		if m.val.kind != stringValue || m.val.str == "" {
-			return "", fmt.Errorf("x-toolgate.%s must be a non-empty string", m.key)
+	str := func(m jsonval.Member) (string, error) {
+		if m.Value.Kind != jsonval.String || m.Value.Str == "" {
+			return "", fmt.Errorf("x-toolgate.%s must be a non-empty string", m.Key)
 		}
-		return m.val.str, nil
+		return m.Value.Str, nil
 	}
-	flag := func(m member) (bool, error) {
-		if m.val.kind != boolValue {
-			return false, fmt.Errorf("x-toolgate.%s must be a boolean", m.key)
+	flag := func(m jsonval.Member) (bool, error) {
+		if m.Value.Kind != jsonval.Bool {
+			return false, fmt.Errorf("x-toolgate.%s must be a boolean", m.Key)
 		}
-		return m.val.boolean, nil
+		return m.Value.Bool, nil
 	}
 	var err error
-	for _, m := range v.members {
-		switch m.key {
+	for _, m := range v.Members {
+		switch m.Key {
 		case "goName":
 			meta.GoName, err = str(m)
 			if err == nil && !isGoIdentifier(meta.GoName) {
@@ -249,17 +250,17 @@ func parseMeta(v *value) (Meta, error) {
 		case "destructive":
 			meta.Destructive, err = flag(m)
 		case "roles":
-			if m.val.kind != arrayValue {
+			if m.Value.Kind != jsonval.Array {
 				return meta, fmt.Errorf("x-toolgate.roles must be an array of strings")
 			}
-			for _, r := range m.val.items {
-				if r.kind != stringValue || r.str == "" {
+			for _, r := range m.Value.Items {
+				if r.Kind != jsonval.String || r.Str == "" {
 					return meta, fmt.Errorf("x-toolgate.roles must be an array of non-empty strings")
 				}
-				meta.Roles = append(meta.Roles, r.str)
+				meta.Roles = append(meta.Roles, r.Str)
 			}
 		default:
-			return meta, fmt.Errorf("unknown x-toolgate member %q (want goName, version, roles, sensitive, destructive, timeout)", m.key)
+			return meta, fmt.Errorf("unknown x-toolgate member %q (want goName, version, roles, sensitive, destructive, timeout)", m.Key)
 		}
 		if err != nil {
 			return meta, err

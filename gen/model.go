@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"github.com/toolgate/toolgate/runtime/jsonval"
 	"math/big"
 	"net/url"
 	"sort"
@@ -64,7 +65,7 @@ type node struct {
 	goName   string // named Go type: objects, string enums, unions' object branch
 	desc     string
 	sens     bool // sensitive: messages never echo the value
-	def      *value
+	def      *jsonval.Value
 
 	// strings
 	minLen, maxLen int64  // -1 when absent
@@ -73,11 +74,11 @@ type node struct {
 	format         string
 
 	// numbers: bounds as number text
-	minimum, maximum, exMin, exMax, multipleOf *value
+	minimum, maximum, exMin, exMax, multipleOf *jsonval.Value
 
 	// enum and const; enumKw is "enum" or "const"
-	enum    []*value // the values of n's own type
-	enumAll []*value // every value of the keyword, for messages
+	enum    []*jsonval.Value // the values of n's own type
+	enumAll []*jsonval.Value // every value of the keyword, for messages
 	enumKw  string
 	// enumConsts names the Go constant of each value of a string enum type.
 	enumConsts map[string]string
@@ -125,7 +126,7 @@ type prop struct {
 // builder turns an effective schema into nodes.
 type builder struct {
 	tool    *Tool
-	root    *value
+	root    *jsonval.Value
 	draft7  bool
 	opts    Options
 	nodes   map[string]*node // by schema pointer, so refs share nodes and recursion ends
@@ -155,27 +156,27 @@ var enforced = map[string]bool{
 }
 
 // build returns the node for the schema at ptr, building it once.
-func (b *builder) build(ptr string, s *value, name string) *node {
+func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 	if n, ok := b.nodes[ptr]; ok {
 		return n
 	}
 	n := &node{ptr: ptr, name: name, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 	b.nodes[ptr] = n
-	if s.kind == boolValue {
-		if s.boolean {
+	if s.Kind == jsonval.Bool {
+		if s.Bool {
 			n.kind = kindAny
 		} else {
 			n.kind = kindNever
 		}
 		return n
 	}
-	if s.kind != objectValue {
-		b.fail(ptr, "", "a schema must be an object or a boolean, not %s", s.kind)
+	if s.Kind != jsonval.Object {
+		b.fail(ptr, "", "a schema must be an object or a boolean, not %s", s.Kind)
 		n.kind = kindNever
 		return n
 	}
 	b.checkKeywords(ptr, s)
-	if ref := s.get("$ref"); ref != nil {
+	if ref := s.Get("$ref"); ref != nil {
 		return b.buildRef(ptr, s, ref, n, name)
 	}
 	b.fill(n, ptr, s, name)
@@ -184,28 +185,28 @@ func (b *builder) build(ptr string, s *value, name string) *node {
 
 // buildRef resolves a local $ref. The referenced schema's node is shared
 // (so recursive schemas end) and copied into n only by reference.
-func (b *builder) buildRef(ptr string, s, ref *value, n *node, name string) *node {
-	if ref.kind != stringValue || !strings.HasPrefix(ref.str, "#") {
+func (b *builder) buildRef(ptr string, s, ref *jsonval.Value, n *node, name string) *node {
+	if ref.Kind != jsonval.String || !strings.HasPrefix(ref.Str, "#") {
 		b.fail(ptr+"/$ref", "$ref", "only local references (#/...) are supported")
 		n.kind = kindNever
 		return n
 	}
 	if !b.draft7 {
-		for _, m := range s.members {
-			if m.key != "$ref" && !annotations[m.key] && !strings.HasPrefix(m.key, "x-") && m.key != "$defs" && m.key != "definitions" && !(ptr == "" && (m.key == "$schema" || m.key == "$id")) {
-				b.fail(ptr+"/"+escapePointer(m.key), m.key, "keywords beside $ref need composition (allOf), which is not supported yet")
+		for _, m := range s.Members {
+			if m.Key != "$ref" && !annotations[m.Key] && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && !(ptr == "" && (m.Key == "$schema" || m.Key == "$id")) {
+				b.fail(ptr+"/"+escapePointer(m.Key), m.Key, "keywords beside $ref need composition (allOf), which is not supported yet")
 			}
 		}
 	}
-	target, err := url.PathUnescape(ref.str[1:])
+	target, err := url.PathUnescape(ref.Str[1:])
 	if err != nil {
-		b.fail(ptr+"/$ref", "$ref", "reference %q is not a valid URI fragment: %v", ref.str, err)
+		b.fail(ptr+"/$ref", "$ref", "reference %q is not a valid URI fragment: %v", ref.Str, err)
 		n.kind = kindNever
 		return n
 	}
-	tv := resolvePointer(b.root, target)
+	tv := jsonval.Resolve(b.root, target)
 	if tv == nil {
-		b.fail(ptr+"/$ref", "$ref", "reference %q does not resolve", ref.str)
+		b.fail(ptr+"/$ref", "$ref", "reference %q does not resolve", ref.Str)
 		n.kind = kindNever
 		return n
 	}
@@ -219,38 +220,9 @@ func (b *builder) buildRef(ptr string, s, ref *value, n *node, name string) *nod
 	return t
 }
 
-func resolvePointer(root *value, ptr string) *value {
-	if ptr == "" {
-		return root
-	}
-	if ptr[0] != '/' {
-		return nil
-	}
-	v := root
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = unescapePointer(tok)
-		switch v.kind {
-		case objectValue:
-			v = v.get(tok)
-		case arrayValue:
-			var i int
-			if _, err := fmt.Sscanf(tok, "%d", &i); err != nil || i < 0 || i >= len(v.items) {
-				return nil
-			}
-			v = v.items[i]
-		default:
-			return nil
-		}
-		if v == nil {
-			return nil
-		}
-	}
-	return v
-}
-
-func (b *builder) checkKeywords(ptr string, s *value) {
-	for _, m := range s.members {
-		k := m.key
+func (b *builder) checkKeywords(ptr string, s *jsonval.Value) {
+	for _, m := range s.Members {
+		k := m.Key
 		switch {
 		case enforced[k], annotations[k], strings.HasPrefix(k, "x-"):
 		case k == "$schema" || k == "$id":
@@ -265,17 +237,17 @@ func (b *builder) checkKeywords(ptr string, s *value) {
 }
 
 // fill sets n from the schema object s (which has no $ref).
-func (b *builder) fill(n *node, ptr string, s *value, name string) {
-	if d := s.get("description"); d != nil && d.kind == stringValue {
-		n.desc = d.str
+func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
+	if d := s.Get("description"); d != nil && d.Kind == jsonval.String {
+		n.desc = d.Str
 	}
-	if wo := s.get("writeOnly"); wo != nil && wo.kind == boolValue && wo.boolean {
+	if wo := s.Get("writeOnly"); wo != nil && wo.Kind == jsonval.Bool && wo.Bool {
 		n.sens = true
 	}
-	if x := s.get("x-toolgate"); x != nil {
+	if x := s.Get("x-toolgate"); x != nil {
 		b.schemaMeta(ptr, x, n, &name)
 	}
-	n.def = s.get("default")
+	n.def = s.Get("default")
 	types := b.types(ptr, s)
 	nonNull := types &^ tNull
 	switch {
@@ -317,51 +289,51 @@ func (b *builder) fill(n *node, ptr string, s *value, name string) {
 	}
 }
 
-func onlyAnnotations(s *value) bool {
-	for _, m := range s.members {
-		if !annotations[m.key] && !strings.HasPrefix(m.key, "x-") && m.key != "$defs" && m.key != "definitions" && m.key != "$schema" && m.key != "$id" {
+func onlyAnnotations(s *jsonval.Value) bool {
+	for _, m := range s.Members {
+		if !annotations[m.Key] && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && m.Key != "$schema" && m.Key != "$id" {
 			return false
 		}
 	}
 	return true
 }
 
-func (b *builder) schemaMeta(ptr string, x *value, n *node, name *string) {
-	if x.kind != objectValue {
+func (b *builder) schemaMeta(ptr string, x *jsonval.Value, n *node, name *string) {
+	if x.Kind != jsonval.Object {
 		b.fail(ptr+"/x-toolgate", "x-toolgate", "x-toolgate must be an object")
 		return
 	}
-	for _, m := range x.members {
+	for _, m := range x.Members {
 		switch {
-		case m.key == "goName" && m.val.kind == stringValue && isGoIdentifier(m.val.str):
+		case m.Key == "goName" && m.Value.Kind == jsonval.String && isGoIdentifier(m.Value.Str):
 			// A field name; read by the parent object.
-		case m.key == "goType" && m.val.kind == stringValue && isGoIdentifier(m.val.str):
-			*name = m.val.str
-		case m.key == "sensitive" && m.val.kind == boolValue:
-			n.sens = n.sens || m.val.boolean
+		case m.Key == "goType" && m.Value.Kind == jsonval.String && isGoIdentifier(m.Value.Str):
+			*name = m.Value.Str
+		case m.Key == "sensitive" && m.Value.Kind == jsonval.Bool:
+			n.sens = n.sens || m.Value.Bool
 		default:
-			b.fail(ptr+"/x-toolgate/"+escapePointer(m.key), "x-toolgate", "x-toolgate in a schema takes goName and goType (exported Go identifiers) and sensitive (a boolean)")
+			b.fail(ptr+"/x-toolgate/"+escapePointer(m.Key), "x-toolgate", "x-toolgate in a schema takes goName and goType (exported Go identifiers) and sensitive (a boolean)")
 		}
 	}
 }
 
 // types returns the JSON types the schema allows: its type keyword, or what
 // its enum or const values imply, or every type.
-func (b *builder) types(ptr string, s *value) typeBits {
+func (b *builder) types(ptr string, s *jsonval.Value) typeBits {
 	var set typeBits
-	t := s.get("type")
+	t := s.Get("type")
 	switch {
 	case t == nil:
 		set = tAll
-	case t.kind == stringValue:
-		set = b.typeBit(ptr, t.str)
-	case t.kind == arrayValue:
-		for _, it := range t.items {
-			if it.kind != stringValue {
+	case t.Kind == jsonval.String:
+		set = b.typeBit(ptr, t.Str)
+	case t.Kind == jsonval.Array:
+		for _, it := range t.Items {
+			if it.Kind != jsonval.String {
 				b.fail(ptr+"/type", "type", "type must be a string or an array of strings")
 				continue
 			}
-			set |= b.typeBit(ptr, it.str)
+			set |= b.typeBit(ptr, it.Str)
 		}
 	default:
 		b.fail(ptr+"/type", "type", "type must be a string or an array of strings")
@@ -382,31 +354,31 @@ func (b *builder) types(ptr string, s *value) typeBits {
 	return set
 }
 
-func enumValues(s *value) []*value {
-	if c := s.get("const"); c != nil {
-		return []*value{c}
+func enumValues(s *jsonval.Value) []*jsonval.Value {
+	if c := s.Get("const"); c != nil {
+		return []*jsonval.Value{c}
 	}
-	if e := s.get("enum"); e != nil && e.kind == arrayValue {
-		return e.items
+	if e := s.Get("enum"); e != nil && e.Kind == jsonval.Array {
+		return e.Items
 	}
 	return nil
 }
 
 // valueType is the narrowest JSON Schema type of v.
-func valueType(v *value) typeBits {
-	switch v.kind {
-	case nullValue:
+func valueType(v *jsonval.Value) typeBits {
+	switch v.Kind {
+	case jsonval.Null:
 		return tNull
-	case boolValue:
+	case jsonval.Bool:
 		return tBool
-	case numberValue:
-		if _, ok := integerValue(v.str); ok {
+	case jsonval.Number:
+		if _, ok := integerValue(v.Str); ok {
 			return tInt
 		}
 		return tNumber
-	case stringValue:
+	case jsonval.String:
 		return tString
-	case arrayValue:
+	case jsonval.Array:
 		return tArray
 	}
 	return tObject
@@ -423,26 +395,26 @@ func (b *builder) typeBit(ptr, name string) typeBits {
 }
 
 // fillTyped reads the keywords that apply to n.kind.
-func (b *builder) fillTyped(n *node, ptr string, s *value, name string) {
+func (b *builder) fillTyped(n *node, ptr string, s *jsonval.Value, name string) {
 	b.fillEnum(n, ptr, s)
 	switch n.kind {
 	case kindString:
 		n.minLen = b.count(ptr, s, "minLength")
 		n.maxLen = b.count(ptr, s, "maxLength")
-		if p := s.get("pattern"); p != nil {
-			if p.kind != stringValue {
+		if p := s.Get("pattern"); p != nil {
+			if p.Kind != jsonval.String {
 				b.fail(ptr+"/pattern", "pattern", "pattern must be a string")
-			} else if re, err := ecmaToRE2(p.str); err != nil {
-				b.fail(ptr+"/pattern", "pattern", "Go's regexp cannot compile %q: %v", p.str, err)
+			} else if re, err := ecmaToRE2(p.Str); err != nil {
+				b.fail(ptr+"/pattern", "pattern", "Go's regexp cannot compile %q: %v", p.Str, err)
 			} else {
-				n.pattern, n.goPattern = p.str, re
+				n.pattern, n.goPattern = p.Str, re
 			}
 		}
-		if f := s.get("format"); f != nil {
-			if _, ok := format.Lookup(f.str); !ok && f.kind == stringValue && !b.opts.FormatAnnotation {
-				b.fail(ptr+"/format", "format", "format %q is not one toolgate asserts (%s)", f.str, strings.Join(format.Names(), ", "))
+		if f := s.Get("format"); f != nil {
+			if _, ok := format.Lookup(f.Str); !ok && f.Kind == jsonval.String && !b.opts.FormatAnnotation {
+				b.fail(ptr+"/format", "format", "format %q is not one toolgate asserts (%s)", f.Str, strings.Join(format.Names(), ", "))
 			} else if !b.opts.FormatAnnotation {
-				n.format = f.str
+				n.format = f.Str
 			}
 		}
 		if len(n.enum) > 0 && allStrings(n.enum) && name != "" {
@@ -455,7 +427,7 @@ func (b *builder) fillTyped(n *node, ptr string, s *value, name string) {
 		n.exMin = b.number(ptr, s, "exclusiveMinimum")
 		n.exMax = b.number(ptr, s, "exclusiveMaximum")
 		n.multipleOf = b.number(ptr, s, "multipleOf")
-		if n.multipleOf != nil && strings.HasPrefix(n.multipleOf.str, "-") || n.multipleOf != nil && isZero(n.multipleOf.str) {
+		if n.multipleOf != nil && strings.HasPrefix(n.multipleOf.Str, "-") || n.multipleOf != nil && isZero(n.multipleOf.Str) {
 			b.fail(ptr+"/multipleOf", "multipleOf", "multipleOf must be greater than 0")
 		}
 	case kindObject:
@@ -465,41 +437,41 @@ func (b *builder) fillTyped(n *node, ptr string, s *value, name string) {
 	}
 }
 
-func allStrings(vals []*value) bool {
+func allStrings(vals []*jsonval.Value) bool {
 	for _, v := range vals {
-		if v.kind != stringValue {
+		if v.Kind != jsonval.String {
 			return false
 		}
 	}
 	return true
 }
 
-func (b *builder) fillEnum(n *node, ptr string, s *value) {
-	if c := s.get("const"); c != nil {
+func (b *builder) fillEnum(n *node, ptr string, s *jsonval.Value) {
+	if c := s.Get("const"); c != nil {
 		n.enumKw = "const"
-		n.enum = []*value{c}
+		n.enum = []*jsonval.Value{c}
 		n.enumAll = n.enum
 		return
 	}
-	e := s.get("enum")
+	e := s.Get("enum")
 	if e == nil {
 		return
 	}
-	if e.kind != arrayValue {
+	if e.Kind != jsonval.Array {
 		b.fail(ptr+"/enum", "enum", "enum must be an array")
 		return
 	}
 	n.enumKw = "enum"
-	n.enumAll = e.items
-	n.enum = []*value{}
-	for _, v := range e.items {
-		if valueType(v)&kindBits(n.kind) != 0 || n.kind == kindNull && v.kind == nullValue {
+	n.enumAll = e.Items
+	n.enum = []*jsonval.Value{}
+	for _, v := range e.Items {
+		if valueType(v)&kindBits(n.kind) != 0 || n.kind == kindNull && v.Kind == jsonval.Null {
 			n.enum = append(n.enum, v)
 		}
 	}
 	if n.nullable {
-		for _, v := range e.items {
-			if v.kind == nullValue {
+		for _, v := range e.Items {
+			if v.Kind == jsonval.Null {
 				n.enum = append(n.enum, v)
 				break
 			}
@@ -528,25 +500,25 @@ func kindBits(k kind) typeBits {
 	return 0
 }
 
-func (b *builder) count(ptr string, s *value, kw string) int64 {
-	v := s.get(kw)
+func (b *builder) count(ptr string, s *jsonval.Value, kw string) int64 {
+	v := s.Get(kw)
 	if v == nil {
 		return -1
 	}
-	n, ok := integerValue(v.str)
-	if v.kind != numberValue || !ok || n.Sign() < 0 || !n.IsInt64() {
+	n, ok := integerValue(v.Str)
+	if v.Kind != jsonval.Number || !ok || n.Sign() < 0 || !n.IsInt64() {
 		b.fail(ptr+"/"+kw, kw, "%s must be a non-negative integer", kw)
 		return -1
 	}
 	return n.Int64()
 }
 
-func (b *builder) number(ptr string, s *value, kw string) *value {
-	v := s.get(kw)
+func (b *builder) number(ptr string, s *jsonval.Value, kw string) *jsonval.Value {
+	v := s.Get(kw)
 	if v == nil {
 		return nil
 	}
-	if v.kind != numberValue {
+	if v.Kind != jsonval.Number {
 		b.fail(ptr+"/"+kw, kw, "%s must be a number", kw)
 		return nil
 	}
@@ -567,39 +539,39 @@ func integerValue(text string) (*big.Int, bool) {
 	return r.Num(), true
 }
 
-func (b *builder) fillObject(n *node, ptr string, s *value, name string) {
+func (b *builder) fillObject(n *node, ptr string, s *jsonval.Value, name string) {
 	n.goName = name
 	base := b.childBase(ptr, name)
 	required := map[string]bool{}
-	if r := s.get("required"); r != nil {
-		if r.kind != arrayValue {
+	if r := s.Get("required"); r != nil {
+		if r.Kind != jsonval.Array {
 			b.fail(ptr+"/required", "required", "required must be an array of strings")
 		} else {
-			for _, it := range r.items {
-				if it.kind != stringValue {
+			for _, it := range r.Items {
+				if it.Kind != jsonval.String {
 					b.fail(ptr+"/required", "required", "required must be an array of strings")
 					continue
 				}
-				required[it.str] = true
+				required[it.Str] = true
 			}
 		}
 	}
 	declared := map[string]bool{}
-	if ps := s.get("properties"); ps != nil {
-		if ps.kind != objectValue {
+	if ps := s.Get("properties"); ps != nil {
+		if ps.Kind != jsonval.Object {
 			b.fail(ptr+"/properties", "properties", "properties must be an object")
 		} else {
-			for _, m := range ps.members {
-				pptr := ptr + "/properties/" + escapePointer(m.key)
-				field := goIdent(m.key)
-				if x := m.val.get("x-toolgate"); x != nil {
-					if gn := x.get("goName"); gn != nil && gn.kind == stringValue {
-						field = gn.str
+			for _, m := range ps.Members {
+				pptr := ptr + "/properties/" + escapePointer(m.Key)
+				field := goIdent(m.Key)
+				if x := m.Value.Get("x-toolgate"); x != nil {
+					if gn := x.Get("goName"); gn != nil && gn.Kind == jsonval.String {
+						field = gn.Str
 					}
 				}
-				child := b.build(pptr, m.val, base+field)
-				declared[m.key] = true
-				n.props = append(n.props, &prop{name: m.key, goName: field, node: child, required: required[m.key], bit: len(n.props)})
+				child := b.build(pptr, m.Value, base+field)
+				declared[m.Key] = true
+				n.props = append(n.props, &prop{name: m.Key, goName: field, node: child, required: required[m.Key], bit: len(n.props)})
 			}
 		}
 	}
@@ -622,14 +594,14 @@ func (b *builder) fillObject(n *node, ptr string, s *value, name string) {
 		field := uniqueName(goIdent(r), taken)
 		n.props = append(n.props, &prop{name: r, goName: field, node: &node{ptr: ptr + "/required", kind: kindAny}, required: true, bit: len(n.props)})
 	}
-	a := s.get("additionalProperties")
+	a := s.Get("additionalProperties")
 	switch {
 	case a == nil:
 		n.addl = addlOpen
-	case a.kind == boolValue && !a.boolean:
+	case a.Kind == jsonval.Bool && !a.Bool:
 		n.addl = addlClosed
 		n.addlPtr = ptr + "/additionalProperties"
-	case a.kind == boolValue:
+	case a.Kind == jsonval.Bool:
 		n.addl = addlOpen
 	default:
 		n.addl = addlSchema
@@ -676,33 +648,33 @@ func singular(name string) string {
 	return name + "Item"
 }
 
-func (b *builder) fillArray(n *node, ptr string, s *value, name string) {
+func (b *builder) fillArray(n *node, ptr string, s *jsonval.Value, name string) {
 	n.minItems = b.count(ptr, s, "minItems")
 	n.maxItems = b.count(ptr, s, "maxItems")
-	if u := s.get("uniqueItems"); u != nil {
-		n.unique = u.kind == boolValue && u.boolean
+	if u := s.Get("uniqueItems"); u != nil {
+		n.unique = u.Kind == jsonval.Bool && u.Bool
 	}
 	itemName := singular(b.childBase(ptr, name))
 	prefixKw, itemsKw := "prefixItems", "items"
 	if b.draft7 {
-		if it := s.get("items"); it != nil && it.kind == arrayValue {
+		if it := s.Get("items"); it != nil && it.Kind == jsonval.Array {
 			prefixKw, itemsKw = "items", "additionalItems"
 		} else {
 			prefixKw = ""
 		}
 	}
 	if prefixKw != "" {
-		if p := s.get(prefixKw); p != nil {
-			if p.kind != arrayValue {
+		if p := s.Get(prefixKw); p != nil {
+			if p.Kind != jsonval.Array {
 				b.fail(ptr+"/"+prefixKw, prefixKw, "%s must be an array of schemas", prefixKw)
 			} else {
-				for i, it := range p.items {
+				for i, it := range p.Items {
 					n.prefix = append(n.prefix, b.build(fmt.Sprintf("%s/%s/%d", ptr, prefixKw, i), it, fmt.Sprintf("%s%d", itemName, i)))
 				}
 			}
 		}
 	}
-	if it := s.get(itemsKw); it != nil {
+	if it := s.Get(itemsKw); it != nil {
 		n.itemsPtr = ptr + "/" + itemsKw
 		n.items = b.build(n.itemsPtr, it, itemName)
 	}

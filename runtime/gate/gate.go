@@ -125,6 +125,12 @@ type Spec[A any] struct {
 	Timeout time.Duration
 	// Decode is the tool's generated strict decoder.
 	Decode func(data []byte) (A, error)
+	// DecodeNullAsAbsent, when not nil, is the decoder for calls in the
+	// OpenAI dialects (OpenAIChat, OpenAIResponses): OpenAI's strict mode
+	// makes every optional member required and nullable, so a model talking
+	// that dialect sends null to mean "absent", and this decoder reads it so.
+	// Calls in any other dialect, and every call when it is nil, use Decode.
+	DecodeNullAsAbsent func(data []byte) (A, error)
 }
 
 // Tool is a bound tool, as the registry holds it.
@@ -137,8 +143,17 @@ type Tool struct {
 	Destructive bool
 	Timeout     time.Duration
 
-	prepare func(ctx context.Context, p Principal, args []byte) (run func(context.Context) (any, error), err error)
+	prepare func(ctx context.Context, p Principal, call Call) (run func(context.Context) (any, error), err error)
 	bindErr error
+}
+
+// clone returns a copy of t that shares nothing mutable with it, so that a
+// caller changing the copy (its Roles, say) cannot change what the registry
+// enforces.
+func (t *Tool) clone() *Tool {
+	cp := *t
+	cp.Roles = slices.Clone(t.Roles)
+	return &cp
 }
 
 // Bind ties a tool's spec to its binding. A nil policy or executor is
@@ -159,9 +174,20 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 	case b.Execute == nil:
 		t.bindErr = fmt.Errorf("gate: tool %q has no executor", spec.Name)
 	}
-	t.prepare = func(ctx context.Context, p Principal, data []byte) (func(context.Context) (any, error), error) {
-		args, err := spec.Decode(data)
+	t.prepare = func(ctx context.Context, p Principal, call Call) (func(context.Context) (any, error), error) {
+		decode := spec.Decode
+		if spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
+			decode = spec.DecodeNullAsAbsent
+		}
+		args, err := decode(call.Args)
 		if err != nil {
+			var te *toolerr.Error
+			if !errors.As(err, &te) {
+				// A hand-written decoder's plain error: still a refusal of
+				// the arguments, but its text may quote them, so it is kept
+				// for the logs only.
+				err = &toolerr.Error{Code: toolerr.InvalidArguments, Tool: spec.Name, Reason: "the arguments were refused by the tool's decoder", Err: err}
+			}
 			return nil, err
 		}
 		if err := b.Policy(ctx, p, args); err != nil {
@@ -244,7 +270,7 @@ func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
 		case r.tools[t.Name] != nil:
 			errs = append(errs, fmt.Errorf("gate: tool %q is bound twice", t.Name))
 		default:
-			r.tools[t.Name] = t
+			r.tools[t.Name] = t.clone()
 			r.names = append(r.names, t.Name)
 		}
 	}
@@ -265,12 +291,13 @@ func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
 }
 
 // Tools returns the tools p may see, in name order: what to export to the
-// model for p. Dispatch enforces the same filter.
+// model for p. Dispatch enforces the same filter. The tools are copies:
+// changing them does not change the registry.
 func (r *Registry) Tools(p Principal) []*Tool {
 	var out []*Tool
 	for _, n := range r.names {
 		if t := r.tools[n]; t.VisibleTo(p) {
-			out = append(out, t)
+			out = append(out, t.clone())
 		}
 	}
 	return out
@@ -289,8 +316,10 @@ func (r *Registry) lookup(p Principal, name string) (*Tool, bool) {
 // it lists the tools p may call so that the model can choose again.
 func (r *Registry) unknownTool(p Principal, call Call) *toolerr.Error {
 	var visible []string
-	for _, t := range r.Tools(p) {
-		visible = append(visible, t.Name)
+	for _, n := range r.names {
+		if r.tools[n].VisibleTo(p) {
+			visible = append(visible, n)
+		}
 	}
 	list := "none"
 	if len(visible) > 0 {
@@ -333,11 +362,24 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *
 			return nil, duplicate(t.Name, call.ID, "was already executed")
 		}
 	}
-	run, err := t.prepare(ctx, c.Principal, call.Args)
+	run, err := r.prepareSafely(ctx, c.Principal, t, call)
 	if err != nil {
 		return nil, asToolErr(err, t.Name, call.ID)
 	}
 	return &prepared{call: call, tool: t, run: run}, nil
+}
+
+// prepareSafely decodes and authorizes call. A panic in the decoder or the
+// policy does not escape the gate: the call is refused, as a system error,
+// and nothing runs.
+func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call) (run func(context.Context) (any, error), err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			run = nil
+			err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the call could not be checked; nothing was run", Err: fmt.Errorf("decoder or policy panicked: %v", v)}
+		}
+	}()
+	return t.prepare(ctx, p, call)
 }
 
 func duplicate(tool, id, what string) *toolerr.Error {

@@ -5,7 +5,8 @@ import (
 	"iter"
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
 )
 
 // Member appends the separator and the quoted name of an object member to
@@ -19,47 +20,7 @@ func Member(b []byte, start int, name string) []byte {
 }
 
 // AppendString appends s as a JSON string.
-func AppendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+func AppendString(b []byte, s string) []byte { return jsonval.AppendString(b, s) }
 
 // AppendInt appends n.
 func AppendInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }

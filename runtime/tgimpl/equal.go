@@ -2,11 +2,8 @@ package tgimpl
 
 import (
 	"github.com/toolgate/toolgate/runtime/jsonnum"
-	"github.com/toolgate/toolgate/runtime/jsonread"
+	"github.com/toolgate/toolgate/runtime/jsonval"
 )
-
-// jsonNumber is number text, compared by exact decimal value.
-type jsonNumber []byte
 
 // Equal reports whether two valid JSON texts are the same JSON value in the
 // sense of JSON Schema's const, enum and uniqueItems: numbers are equal when
@@ -14,90 +11,46 @@ type jsonNumber []byte
 // contents, objects by their member sets whatever the order, arrays item by
 // item. false never equals 0 and null equals only null.
 func Equal(a, b []byte) bool {
-	va, okA := tree(a)
-	vb, okB := tree(b)
-	return okA && okB && equalTrees(va, vb)
+	va, errA := jsonval.Parse(a)
+	vb, errB := jsonval.Parse(b)
+	return errA == nil && errB == nil && EqualValues(va, vb)
 }
 
-func tree(data []byte) (any, bool) {
-	var r jsonread.Reader
-	r.Reset(data, jsonread.Limits{})
-	v := readTree(&r)
-	r.Finish()
-	return v, r.Err() == nil
-}
-
-func readTree(r *jsonread.Reader) any {
-	switch r.Peek() {
-	case jsonread.Null:
-		r.Null()
-		return nil
-	case jsonread.Bool:
-		return r.Bool()
-	case jsonread.Number:
-		return jsonNumber(r.Number())
-	case jsonread.String:
-		return string(r.String())
-	case jsonread.Array:
-		items := []any{}
-		r.ArrayStart()
-		for r.NextItem() {
-			items = append(items, readTree(r))
-		}
-		return items
-	case jsonread.Object:
-		members := map[string]any{}
-		r.ObjectStart()
-		for {
-			name, ok := r.NextMember()
-			if !ok {
-				break
-			}
-			members[string(name)] = readTree(r)
-		}
-		return members
+// EqualValues is Equal on parsed values.
+func EqualValues(a, b *jsonval.Value) bool {
+	if a.Kind != b.Kind {
+		return false
 	}
-	return nil
-}
-
-func equalTrees(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case jsonNumber:
-		y, ok := b.(jsonNumber)
-		return ok && jsonnum.Compare(x, y) == 0
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalTrees(x[i], y[i]) {
-				return false
-			}
-		}
+	switch a.Kind {
+	case jsonval.Null:
 		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
+	case jsonval.Bool:
+		return a.Bool == b.Bool
+	case jsonval.String:
+		return a.Str == b.Str
+	case jsonval.Number:
+		return jsonnum.Compare([]byte(a.Str), []byte(b.Str)) == 0
+	case jsonval.Array:
+		if len(a.Items) != len(b.Items) {
 			return false
 		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !equalTrees(xv, yv) {
+		for i := range a.Items {
+			if !EqualValues(a.Items[i], b.Items[i]) {
 				return false
 			}
 		}
 		return true
 	}
-	return false
+	if len(a.Members) != len(b.Members) {
+		return false
+	}
+	for _, m := range a.Members {
+		other := b.Get(m.Key)
+		if other == nil || !EqualValues(m.Value, other) {
+			return false
+		}
+	}
+	return true
 }
 
 // NumberIn reports whether the number text raw equals one of vals exactly.

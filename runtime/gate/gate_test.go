@@ -1,0 +1,682 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// These tests use a hand-written tool, pay, over a small hand-written
+// decoder, so that they do not depend on the generator. The tests of the
+// gate over the generated tools are in generated/gate_test.go.
+
+// payArgs are the arguments of the pay tool.
+type payArgs struct {
+	Account string
+	Amount  int64
+	// Memo is nil when absent.
+	Memo *string
+}
+
+// decodePay is pay's strict decoder: account (string) and amount (integer)
+// are required, memo is an optional string; null is a type error. With
+// nullAsAbsent, a null memo is read as an absent one (the OpenAI dialects).
+func decodePay(data []byte, nullAsAbsent bool) (payArgs, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return payArgs{}, &toolerr.Error{Code: toolerr.InvalidJSON, Tool: "pay", Reason: "not a JSON object"}
+	}
+	var a payArgs
+	var vs []toolerr.Violation
+	bad := func(kw, path, msg string) {
+		vs = append(vs, toolerr.Violation{Keyword: kw, InstancePath: path, SchemaPath: "/properties" + path + "/" + kw, Message: msg})
+	}
+	for k, raw := range m {
+		switch k {
+		case "account":
+			if json.Unmarshal(raw, &a.Account) != nil || string(raw) == "null" {
+				bad("type", "/account", "account must be a string")
+			}
+		case "amount":
+			if json.Unmarshal(raw, &a.Amount) != nil || string(raw) == "null" {
+				bad("type", "/amount", "amount must be an integer")
+			}
+		case "memo":
+			if string(raw) == "null" {
+				if !nullAsAbsent {
+					bad("type", "/memo", "memo must be a string; received null")
+				}
+				continue
+			}
+			var s string
+			if json.Unmarshal(raw, &s) != nil {
+				bad("type", "/memo", "memo must be a string")
+			}
+			a.Memo = &s
+		default:
+			vs = append(vs, toolerr.Violation{Keyword: "additionalProperties", InstancePath: "/" + k, SchemaPath: "/additionalProperties", Message: k + " is not a known field"})
+		}
+	}
+	for _, req := range []string{"account", "amount"} {
+		if _, ok := m[req]; !ok {
+			vs = append(vs, toolerr.Violation{Keyword: "required", SchemaPath: "/required", Message: req + " is required"})
+		}
+	}
+	if len(vs) > 0 {
+		return payArgs{}, &toolerr.Error{Code: toolerr.InvalidArguments, Tool: "pay", Violations: vs}
+	}
+	return a, nil
+}
+
+// spyCounts counts what the gate did with one tool.
+type spyCounts struct {
+	decodes, nullDecodes, policies, execs atomic.Int64
+}
+
+// paySpec is the pay tool's spec, with decodes counted in c.
+func paySpec(c *spyCounts) Spec[payArgs] {
+	return Spec[payArgs]{
+		Name:    "pay",
+		Schema:  `{"type":"object","properties":{"account":{"type":"string"},"amount":{"type":"integer"},"memo":{"type":"string"}},"required":["account","amount"],"additionalProperties":false}`,
+		Version: "v1",
+		Decode: func(b []byte) (payArgs, error) {
+			c.decodes.Add(1)
+			return decodePay(b, false)
+		},
+	}
+}
+
+// payBinding is a binding that counts policy and executor calls in c and
+// then runs policy and exec (either may be nil: allow, succeed).
+func payBinding(c *spyCounts, policy Policy[payArgs], exec Executor[payArgs]) Binding[payArgs] {
+	return Binding[payArgs]{
+		Policy: func(ctx context.Context, p Principal, a payArgs) error {
+			c.policies.Add(1)
+			if policy != nil {
+				return policy(ctx, p, a)
+			}
+			return nil
+		},
+		Execute: func(ctx context.Context, a payArgs) (any, error) {
+			c.execs.Add(1)
+			if exec != nil {
+				return exec(ctx, a)
+			}
+			return "paid " + a.Account, nil
+		},
+	}
+}
+
+func mustRegistry(t testing.TB, tools []*Tool, opts ...Option) *Registry {
+	t.Helper()
+	r, err := NewRegistry(tools, opts...)
+	if err != nil {
+		t.Fatalf("NewRegistry: %v", err)
+	}
+	return r
+}
+
+const goodPay = `{"account":"ACC-1","amount":5}`
+
+var caller = Caller{Principal: Principal{ID: "u1", Tenant: "t1"}, Scope: "conv-1"}
+
+// wantCode checks err's code and category and returns it.
+func wantCode(t *testing.T, err error, code toolerr.Code, cat toolerr.Category) *toolerr.Error {
+	t.Helper()
+	var te *toolerr.Error
+	if !errors.As(err, &te) {
+		t.Fatalf("error = %v (%T), want a *toolerr.Error %s", err, err, code)
+	}
+	if te.Code != code || te.Code.Category() != cat {
+		t.Fatalf("code = %s (%s), want %s (%s): %v", te.Code, te.Code.Category(), code, cat, te)
+	}
+	return te
+}
+
+func TestDecodeNullAsAbsentByDialect(t *testing.T) {
+	const withNull = `{"account":"ACC-1","amount":5,"memo":null}`
+	tests := []struct {
+		dialect     Dialect
+		nullDecoder bool // the spec has DecodeNullAsAbsent
+		wantNull    bool // DecodeNullAsAbsent runs (else Decode)
+	}{
+		{Plain, true, false},
+		{OpenAIChat, true, true},
+		{OpenAIResponses, true, true},
+		{Anthropic, true, false},
+		{Gemini, true, false},
+		{MCP, true, false},
+		{Dialect("openai"), true, false}, // not a known OpenAI dialect
+		{OpenAIChat, false, false},
+		{OpenAIResponses, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%q/null-decoder=%v", tt.dialect, tt.nullDecoder), func(t *testing.T) {
+			var c spyCounts
+			spec := paySpec(&c)
+			if tt.nullDecoder {
+				spec.DecodeNullAsAbsent = func(b []byte) (payArgs, error) {
+					c.nullDecodes.Add(1)
+					return decodePay(b, true)
+				}
+			}
+			var got payArgs
+			r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&c, nil, func(_ context.Context, a payArgs) (any, error) { got = a; return nil, nil }))})
+			_, err := r.Dispatch(context.Background(), caller, Call{ID: "c1", Name: "pay", Args: []byte(withNull), Complete: true, Dialect: tt.dialect})
+			if tt.wantNull {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				if c.nullDecodes.Load() != 1 || c.decodes.Load() != 0 || c.execs.Load() != 1 {
+					t.Errorf("null decodes %d, decodes %d, execs %d; want 1, 0, 1", c.nullDecodes.Load(), c.decodes.Load(), c.execs.Load())
+				}
+				if got.Memo != nil || got.Account != "ACC-1" {
+					t.Errorf("args = %+v, want memo absent", got)
+				}
+				return
+			}
+			wantCode(t, err, toolerr.InvalidArguments, toolerr.Validation)
+			if c.nullDecodes.Load() != 0 || c.decodes.Load() != 1 || c.execs.Load() != 0 {
+				t.Errorf("null decodes %d, decodes %d, execs %d; want 0, 1, 0", c.nullDecodes.Load(), c.decodes.Load(), c.execs.Load())
+			}
+		})
+	}
+}
+
+func TestNewRegistryRefusesUnbound(t *testing.T) {
+	var c spyCounts
+	good := payBinding(&c, nil, nil)
+	spec := func(name string) Spec[payArgs] { s := paySpec(&c); s.Name = name; return s }
+	tests := []struct {
+		name  string
+		tools []*Tool
+		want  []string // substrings of the error
+	}{
+		{"nil policy", []*Tool{Bind(spec("pay"), Binding[payArgs]{Execute: good.Execute})}, []string{`"pay"`, "no policy"}},
+		{"nil executor", []*Tool{Bind(spec("pay"), Binding[payArgs]{Policy: good.Policy})}, []string{`"pay"`, "no executor"}},
+		{"both nil", []*Tool{Bind(spec("pay"), Binding[payArgs]{})}, []string{`"pay"`, "not bound"}},
+		{"nil decoder", []*Tool{Bind(Spec[payArgs]{Name: "pay"}, good)}, []string{`"pay"`, "no decoder"}},
+		{"bound twice", []*Tool{Bind(spec("pay"), good), Bind(spec("pay"), good)}, []string{`"pay"`, "bound twice"}},
+		{"nil tool", []*Tool{nil}, []string{"nil tool"}},
+		{"every offender named", []*Tool{
+			Bind(spec("a"), good),
+			Bind(spec("b"), Binding[payArgs]{Execute: good.Execute}),
+			Bind(spec("c"), Binding[payArgs]{Policy: good.Policy}),
+			Bind(spec("a"), good),
+		}, []string{`"b"`, `"c"`, `"a" is bound twice`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := NewRegistry(tt.tools)
+			if err == nil || r != nil {
+				t.Fatalf("NewRegistry = %v, %v; want an error", r, err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+	if c.decodes.Load()+c.policies.Load()+c.execs.Load() != 0 {
+		t.Errorf("building registries ran something: %+v", &c)
+	}
+}
+
+func TestExecutorOutcomes(t *testing.T) {
+	errBoom := errors.New("database down")
+	tests := []struct {
+		name     string
+		timeout  time.Duration
+		ctx      func() (context.Context, context.CancelFunc)
+		exec     Executor[payArgs]
+		code     toolerr.Code // "" for success
+		cat      toolerr.Category
+		reason   string // substring of the refusal's Reason, when set
+		unwrapIs error  // errors.Is(err, unwrapIs), when set
+	}{
+		{name: "success", exec: func(context.Context, payArgs) (any, error) { return 42, nil }},
+		{name: "error", exec: func(context.Context, payArgs) (any, error) { return nil, errBoom }, code: toolerr.ExecutionFailed, cat: toolerr.System, unwrapIs: errBoom},
+		{name: "conflict", exec: func(context.Context, payArgs) (any, error) { return nil, Conflict("already paid") }, code: toolerr.Conflict, cat: toolerr.StateConflict, reason: "already paid"},
+		{name: "wrapped conflict", exec: func(context.Context, payArgs) (any, error) {
+			return nil, fmt.Errorf("ledger: %w", Conflict("already paid"))
+		}, code: toolerr.Conflict, cat: toolerr.StateConflict, reason: "already paid"},
+		{name: "panic", exec: func(context.Context, payArgs) (any, error) { panic("boom") }, code: toolerr.ExecutionFailed, cat: toolerr.System},
+		{name: "panic nil", exec: func(context.Context, payArgs) (any, error) { panic(nil) }, code: toolerr.ExecutionFailed, cat: toolerr.System},
+		{name: "panic error", exec: func(context.Context, payArgs) (any, error) { panic(errBoom) }, code: toolerr.ExecutionFailed, cat: toolerr.System},
+		{name: "timeout", timeout: 20 * time.Millisecond, exec: func(ctx context.Context, _ payArgs) (any, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}, code: toolerr.Timeout, cat: toolerr.System, reason: "20ms"},
+		{name: "timeout, error wraps the cause", timeout: 20 * time.Millisecond, exec: func(ctx context.Context, _ payArgs) (any, error) {
+			<-ctx.Done()
+			return nil, fmt.Errorf("gave up: %w", context.Cause(ctx))
+		}, code: toolerr.Timeout, cat: toolerr.System},
+		{name: "within timeout", timeout: time.Minute, exec: func(ctx context.Context, _ payArgs) (any, error) {
+			if _, ok := ctx.Deadline(); !ok {
+				return nil, errors.New("no deadline set")
+			}
+			return "ok", nil
+		}},
+		{name: "caller cancelled is not a tool timeout", timeout: time.Minute,
+			ctx: func() (context.Context, context.CancelFunc) {
+				ctx, cancel := context.WithCancel(context.Background())
+				cancel()
+				return ctx, func() {}
+			},
+			exec: func(ctx context.Context, _ payArgs) (any, error) { <-ctx.Done(); return nil, ctx.Err() },
+			code: toolerr.ExecutionFailed, cat: toolerr.System, unwrapIs: context.Canceled},
+		{name: "executor cannot claim unauthorized", exec: func(context.Context, payArgs) (any, error) {
+			return nil, &toolerr.Error{Code: toolerr.Unauthorized, Reason: "nope"}
+		}, code: toolerr.ExecutionFailed, cat: toolerr.System},
+		{name: "executor cannot claim invalid_arguments", exec: func(context.Context, payArgs) (any, error) {
+			return nil, &toolerr.Error{Code: toolerr.InvalidArguments}
+		}, code: toolerr.ExecutionFailed, cat: toolerr.System},
+	}
+	for _, tt := range tests {
+		for _, parallel := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/parallel=%v", tt.name, parallel), func(t *testing.T) {
+				var c spyCounts
+				spec := paySpec(&c)
+				spec.Timeout = tt.timeout
+				var events []Event
+				var mu sync.Mutex
+				r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&c, nil, tt.exec))}, WithAuditor(AuditorFunc(func(_ context.Context, e Event) {
+					mu.Lock()
+					events = append(events, e)
+					mu.Unlock()
+				})))
+				ctx, cancel := context.Background(), context.CancelFunc(func() {})
+				if tt.ctx != nil {
+					ctx, cancel = tt.ctx()
+				}
+				defer cancel()
+				start := time.Now()
+				res := r.DispatchBatch(ctx, caller, []Call{{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true}}, BatchOptions{Parallel: parallel})
+				if d := time.Since(start); d > 5*time.Second {
+					t.Errorf("dispatch took %v", d)
+				}
+				if len(res) != 1 || !res[0].Executed || c.execs.Load() != 1 {
+					t.Fatalf("results %+v, execs %d; want one executed call", res, c.execs.Load())
+				}
+				if len(events) != 1 || !events[0].Executed {
+					t.Fatalf("events = %+v, want one executed", events)
+				}
+				if tt.code == "" {
+					if res[0].Err != nil {
+						t.Fatalf("refused: %v", res[0].Err)
+					}
+					if events[0].Code != OK {
+						t.Errorf("event code %s, want ok", events[0].Code)
+					}
+					return
+				}
+				te := wantCode(t, res[0].Err, tt.code, tt.cat)
+				if res[0].Value != nil {
+					t.Errorf("Value = %v, want nil on failure", res[0].Value)
+				}
+				if te.Tool != "pay" || te.CallID != "c1" {
+					t.Errorf("Tool, CallID = %q, %q", te.Tool, te.CallID)
+				}
+				if tt.reason != "" && !strings.Contains(te.Reason, tt.reason) {
+					t.Errorf("Reason %q does not contain %q", te.Reason, tt.reason)
+				}
+				if tt.unwrapIs != nil && !errors.Is(te, tt.unwrapIs) {
+					t.Errorf("error %v does not wrap %v", te, tt.unwrapIs)
+				}
+				if events[0].Code != tt.code || events[0].Category != tt.cat {
+					t.Errorf("event = %s/%s, want %s/%s", events[0].Code, events[0].Category, tt.code, tt.cat)
+				}
+			})
+		}
+	}
+}
+
+// TestCheckPanicsDoNotEscape: a panicking decoder or policy refuses the call
+// as a system error; nothing runs and nothing escapes.
+func TestCheckPanicsDoNotEscape(t *testing.T) {
+	tests := []struct {
+		name   string
+		decode bool // panic in the decoder, else in the policy
+	}{{"decoder", true}, {"policy", false}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c spyCounts
+			spec := paySpec(&c)
+			if tt.decode {
+				spec.Decode = func([]byte) (payArgs, error) { panic("decoder bug") }
+			}
+			policy := Policy[payArgs](func(context.Context, Principal, payArgs) error {
+				if !tt.decode {
+					panic("policy bug")
+				}
+				return nil
+			})
+			r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&c, policy, nil))})
+			res, err := r.Dispatch(context.Background(), caller, Call{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true})
+			wantCode(t, err, toolerr.ExecutionFailed, toolerr.System)
+			if res.Executed || c.execs.Load() != 0 {
+				t.Errorf("executed %v, execs %d; want nothing run", res.Executed, c.execs.Load())
+			}
+			// The ID was not claimed: a correct retry can run.
+			if seen, _ := r.replay.Seen(context.Background(), caller.Scope, "c1"); seen {
+				t.Error("the refused call's ID was claimed")
+			}
+		})
+	}
+}
+
+// TestPlainDecoderErrorIsInvalidArguments: a hand-written decoder's plain
+// error refuses the arguments without echoing its text to the model.
+func TestPlainDecoderErrorIsInvalidArguments(t *testing.T) {
+	var c spyCounts
+	spec := paySpec(&c)
+	secret := errors.New(`bad value "hunter2"`)
+	spec.Decode = func([]byte) (payArgs, error) { return payArgs{}, secret }
+	r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&c, nil, nil))})
+	_, err := r.Dispatch(context.Background(), caller, Call{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true})
+	te := wantCode(t, err, toolerr.InvalidArguments, toolerr.Validation)
+	b, _ := json.Marshal(te)
+	if !errors.Is(err, secret) || strings.Contains(string(b), "hunter2") || c.execs.Load() != 0 || c.policies.Load() != 0 {
+		t.Errorf("error %s (wraps secret: %v), policies %d, execs %d", b, errors.Is(err, secret), c.policies.Load(), c.execs.Load())
+	}
+}
+
+// TestPolicyDenial: a denial is unauthorized (permission), keeps the
+// policy's error for the logs only, and runs nothing.
+func TestPolicyDenial(t *testing.T) {
+	var c spyCounts
+	denial := errors.New("tenant t2 may not pay from ACC-1")
+	var seenP Principal
+	var seenA payArgs
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, func(_ context.Context, p Principal, a payArgs) error {
+		seenP, seenA = p, a
+		if p.Tenant != "t1" {
+			return denial
+		}
+		return nil
+	}, nil))})
+	other := Caller{Principal: Principal{ID: "u2", Tenant: "t2", Roles: []string{"x"}}, Scope: "conv-1"}
+	res, err := r.Dispatch(context.Background(), other, Call{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true})
+	te := wantCode(t, err, toolerr.Unauthorized, toolerr.Permission)
+	if res.Executed || c.execs.Load() != 0 {
+		t.Errorf("executed after a denial")
+	}
+	if !errors.Is(err, denial) {
+		t.Errorf("error does not wrap the policy's denial")
+	}
+	if b, _ := json.Marshal(te); strings.Contains(string(b), "tenant t2") {
+		t.Errorf("the policy's error reached the model: %s", b)
+	}
+	if seenP.ID != "u2" || seenP.Tenant != "t2" || seenA.Account != "ACC-1" || seenA.Amount != 5 {
+		t.Errorf("policy saw %+v, %+v", seenP, seenA)
+	}
+	// The denied ID is not consumed: the right principal can run it.
+	if _, err := r.Dispatch(context.Background(), caller, Call{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true}); err != nil || c.execs.Load() != 1 {
+		t.Errorf("allowed call after a denial: %v, execs %d", err, c.execs.Load())
+	}
+}
+
+// TestToolsAreCopies: the export list cannot be used to loosen dispatch.
+func TestToolsAreCopies(t *testing.T) {
+	var c spyCounts
+	spec := paySpec(&c)
+	spec.Roles = []string{"finance"}
+	bound := Bind(spec, payBinding(&c, nil, nil))
+	r := mustRegistry(t, []*Tool{bound})
+	fin := Principal{ID: "f", Roles: []string{"finance"}}
+	list := r.Tools(fin)
+	if len(list) != 1 {
+		t.Fatalf("Tools(finance) = %d tools", len(list))
+	}
+	list[0].Roles[0] = "anyone"
+	list[0].Roles = nil
+	bound.Roles = nil
+	nobody := Caller{Principal: Principal{ID: "n"}, Scope: "s"}
+	if got := r.Tools(nobody.Principal); len(got) != 0 {
+		t.Errorf("after mutating copies, Tools(no roles) = %d tools", len(got))
+	}
+	_, err := r.Dispatch(context.Background(), nobody, Call{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true})
+	wantCode(t, err, toolerr.UnknownTool, toolerr.Validation)
+	if c.decodes.Load() != 0 || c.execs.Load() != 0 {
+		t.Errorf("decodes %d, execs %d; want 0, 0", c.decodes.Load(), c.execs.Load())
+	}
+}
+
+// ---- replay store ------------------------------------------------------------
+
+func TestMemoryReplayStoreCapacity(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryReplayStore(3, 0)
+	for _, id := range []string{"a", "b", "c", "d"} {
+		if ok, err := s.Claim(ctx, "s", id); !ok || err != nil {
+			t.Fatalf("Claim(%s) = %v, %v", id, ok, err)
+		}
+	}
+	for id, want := range map[string]bool{"a": false, "b": true, "c": true, "d": true} {
+		if seen, _ := s.Seen(ctx, "s", id); seen != want {
+			t.Errorf("Seen(%s) = %v, want %v", id, seen, want)
+		}
+	}
+	if ok, _ := s.Claim(ctx, "s", "c"); ok {
+		t.Error("Claim of a held ID succeeded")
+	}
+	if ok, _ := s.Claim(ctx, "s", "a"); !ok {
+		t.Error("Claim of an evicted ID failed")
+	}
+	if seen, _ := s.Seen(ctx, "s", "b"); seen {
+		t.Error("b not evicted after a fourth claim")
+	}
+	// Scopes are separate keys.
+	if seen, _ := s.Seen(ctx, "other", "c"); seen {
+		t.Error("ID seen in another scope")
+	}
+	if ok, _ := s.Claim(ctx, "other", "c"); !ok {
+		t.Error("Claim in another scope failed")
+	}
+	// Release forgets a claim.
+	s.Release(ctx, "other", "c")
+	if seen, _ := s.Seen(ctx, "other", "c"); seen {
+		t.Error("released ID still seen")
+	}
+	s.Release(ctx, "nowhere", "x") // releasing an unknown ID is harmless
+	if s.order.Len() != len(s.byKey) || s.order.Len() > 3 {
+		t.Errorf("store holds %d entries (%d keys), cap 3", s.order.Len(), len(s.byKey))
+	}
+}
+
+func TestMemoryReplayStoreAge(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	s := NewMemoryReplayStore(100, time.Hour)
+	s.now = func() time.Time { return now }
+	s.Claim(ctx, "s", "old")
+	now = now.Add(30 * time.Minute)
+	s.Claim(ctx, "s", "young")
+	now = now.Add(29 * time.Minute) // old is 59m old
+	if seen, _ := s.Seen(ctx, "s", "old"); !seen {
+		t.Error("old forgotten before its age")
+	}
+	now = now.Add(time.Minute) // old is exactly 1h old
+	if seen, _ := s.Seen(ctx, "s", "old"); seen {
+		t.Error("old still seen at its maximum age")
+	}
+	if seen, _ := s.Seen(ctx, "s", "young"); !seen {
+		t.Error("young forgotten early")
+	}
+	if ok, _ := s.Claim(ctx, "s", "old"); !ok {
+		t.Error("expired ID cannot be claimed again")
+	}
+	now = now.Add(31 * time.Minute)
+	if seen, _ := s.Seen(ctx, "s", "young"); seen {
+		t.Error("young still seen past its age")
+	}
+	if s.order.Len() != 1 {
+		t.Errorf("store holds %d entries, want 1 (the re-claimed old)", s.order.Len())
+	}
+
+	// Through the registry: an expired ID runs again.
+	var c spyCounts
+	s2 := NewMemoryReplayStore(100, time.Hour)
+	s2.now = func() time.Time { return now }
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))}, WithReplayStore(s2))
+	call := Call{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true}
+	r.Dispatch(ctx, caller, call)
+	_, err := r.Dispatch(ctx, caller, call)
+	wantCode(t, err, toolerr.DuplicateCall, toolerr.Validation)
+	now = now.Add(2 * time.Hour)
+	if _, err := r.Dispatch(ctx, caller, call); err != nil || c.execs.Load() != 2 {
+		t.Errorf("after expiry: %v, execs %d; want a second run", err, c.execs.Load())
+	}
+}
+
+func TestMemoryReplayStoreClaimIsAtomic(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryReplayStore(1000, time.Hour)
+	const workers = 64
+	var wins atomic.Int64
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for w := range workers {
+		wg.Go(func() {
+			<-start
+			for i := range 50 {
+				if ok, _ := s.Claim(ctx, "s", fmt.Sprint("id-", i)); ok {
+					wins.Add(1)
+				}
+				s.Seen(ctx, "s", fmt.Sprint("id-", (i+w)%50))
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if wins.Load() != 50 {
+		t.Errorf("%d successful claims of 50 IDs by %d workers, want 50", wins.Load(), workers)
+	}
+}
+
+// TestConcurrentReplayRunsOnce: the same call dispatched from many
+// goroutines at once runs exactly once.
+func TestConcurrentReplayRunsOnce(t *testing.T) {
+	var c spyCounts
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))})
+	const workers = 32
+	var dups atomic.Int64
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range workers {
+		wg.Go(func() {
+			<-start
+			_, err := r.Dispatch(context.Background(), caller, Call{ID: "same", Name: "pay", Args: []byte(goodPay), Complete: true})
+			var te *toolerr.Error
+			if errors.As(err, &te) && te.Code == toolerr.DuplicateCall {
+				dups.Add(1)
+			} else if err != nil {
+				t.Errorf("unexpected error %v", err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if c.execs.Load() != 1 || dups.Load() != workers-1 {
+		t.Errorf("execs %d, duplicates %d; want 1, %d", c.execs.Load(), dups.Load(), workers-1)
+	}
+}
+
+// failingStore is a ReplayStore that fails Seen or refuses some claims.
+type failingStore struct {
+	*MemoryReplayStore
+	seenErr  error
+	claimErr map[string]error // by call ID
+	taken    map[string]bool  // IDs whose Claim reports "already claimed"
+}
+
+func (f *failingStore) Seen(ctx context.Context, scope, id string) (bool, error) {
+	if f.seenErr != nil {
+		return false, f.seenErr
+	}
+	return f.MemoryReplayStore.Seen(ctx, scope, id)
+}
+
+func (f *failingStore) Claim(ctx context.Context, scope, id string) (bool, error) {
+	if err := f.claimErr[id]; err != nil {
+		return false, err
+	}
+	if f.taken[id] {
+		return false, nil
+	}
+	return f.MemoryReplayStore.Claim(ctx, scope, id)
+}
+
+// TestReplayStoreFailures: a failing store refuses the batch, runs nothing
+// and releases the claims it made.
+func TestReplayStoreFailures(t *testing.T) {
+	errStore := errors.New("redis down")
+	tests := []struct {
+		name  string
+		store *failingStore
+		codes []toolerr.Code
+	}{
+		{"Seen fails", &failingStore{seenErr: errStore}, []toolerr.Code{toolerr.ExecutionFailed, toolerr.ExecutionFailed, toolerr.ExecutionFailed}},
+		{"Claim fails", &failingStore{claimErr: map[string]error{"c2": errStore}}, []toolerr.Code{toolerr.BatchAborted, toolerr.ExecutionFailed, toolerr.BatchAborted}},
+		{"Claim lost a race", &failingStore{taken: map[string]bool{"c3": true}}, []toolerr.Code{toolerr.BatchAborted, toolerr.BatchAborted, toolerr.DuplicateCall}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.store.MemoryReplayStore = NewMemoryReplayStore(10, time.Hour)
+			var c spyCounts
+			r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))}, WithReplayStore(tt.store))
+			calls := []Call{
+				{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true},
+				{ID: "c2", Name: "pay", Args: []byte(goodPay), Complete: true},
+				{ID: "c3", Name: "pay", Args: []byte(goodPay), Complete: true},
+			}
+			res := r.DispatchBatch(context.Background(), caller, calls, BatchOptions{})
+			for i, want := range tt.codes {
+				if res[i].Err == nil || res[i].Err.Code != want || res[i].Executed {
+					t.Errorf("call %d: %+v, want %s and not executed", i, res[i], want)
+				}
+			}
+			if c.execs.Load() != 0 {
+				t.Errorf("execs %d, want 0", c.execs.Load())
+			}
+			for _, id := range []string{"c1", "c2", "c3"} {
+				if seen, _ := tt.store.MemoryReplayStore.Seen(context.Background(), caller.Scope, id); seen {
+					t.Errorf("claim of %s not released", id)
+				}
+			}
+		})
+	}
+}
+
+// TestAuditDurationAndAttempt: events carry the registry clock's duration
+// and attempt 1 outside a repair loop.
+func TestAuditDurationAndAttempt(t *testing.T) {
+	var c spyCounts
+	var events []Event
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))}, WithAuditor(AuditorFunc(func(_ context.Context, e Event) { events = append(events, e) })))
+	tick := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r.now = func() time.Time { tick = tick.Add(time.Millisecond); return tick }
+	c1 := Caller{Principal: Principal{ID: "u1"}, Scope: "s", RequestID: "req-9"}
+	r.Dispatch(context.Background(), c1, Call{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true})
+	r.Dispatch(context.Background(), c1, Call{ID: "c2", Name: "nope", Args: []byte(goodPay), Complete: true})
+	if len(events) != 2 {
+		t.Fatalf("%d events, want 2", len(events))
+	}
+	for i, e := range events {
+		if e.Duration != time.Millisecond || e.Attempt != 1 || e.RequestID != "req-9" || e.Scope != "s" || e.Principal != "u1" {
+			t.Errorf("event %d = %+v", i, e)
+		}
+	}
+	if events[0].Version != "v1" || events[0].Code != OK || events[1].Version != "" || events[1].Code != toolerr.UnknownTool || events[1].Tool != "nope" {
+		t.Errorf("events = %+v", events)
+	}
+}

@@ -1,0 +1,318 @@
+// Package jsonval is an ordered JSON document model: objects keep their
+// members in the order written and numbers keep their exact text, so that a
+// schema read, changed and written again is deterministic and loses nothing.
+// toolgate's generator and the provider projections that generated contract
+// tests recompute share it.
+package jsonval
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolgate/toolgate/runtime/jsonread"
+)
+
+// Kind is the JSON type of a Value.
+type Kind uint8
+
+// The kinds.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+func (k Kind) String() string {
+	return [...]string{"null", "boolean", "number", "string", "array", "object"}[k]
+}
+
+// Value is one JSON value.
+type Value struct {
+	Kind    Kind
+	Str     string   // string contents, or number text
+	Bool    bool     // boolean
+	Members []Member // object members, in order
+	Items   []*Value // array items
+}
+
+// Member is one member of an object.
+type Member struct {
+	Key   string
+	Value *Value
+}
+
+// Limits for Parse: schema documents may be larger and deeper than tool
+// arguments.
+var Limits = jsonread.Limits{MaxBytes: 64 << 20, MaxDepth: 512}
+
+// Parse reads one JSON document strictly (see package jsonread): duplicate
+// member names, invalid UTF-8, lone surrogates and trailing data are errors.
+func Parse(data []byte) (*Value, error) {
+	var r jsonread.Reader
+	r.Reset(data, Limits)
+	v, dupErr := read(&r)
+	if dupErr != nil {
+		return nil, dupErr
+	}
+	r.Finish()
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func read(r *jsonread.Reader) (*Value, error) {
+	switch r.Peek() {
+	case jsonread.Null:
+		r.Null()
+		return &Value{Kind: Null}, nil
+	case jsonread.Bool:
+		return &Value{Kind: Bool, Bool: r.Bool()}, nil
+	case jsonread.Number:
+		return &Value{Kind: Number, Str: string(r.Number())}, nil
+	case jsonread.String:
+		return &Value{Kind: String, Str: string(r.String())}, nil
+	case jsonread.Array:
+		v := &Value{Kind: Array, Items: []*Value{}}
+		r.ArrayStart()
+		for r.NextItem() {
+			item, err := read(r)
+			if err != nil {
+				return nil, err
+			}
+			v.Items = append(v.Items, item)
+		}
+		return v, nil
+	case jsonread.Object:
+		v := &Value{Kind: Object, Members: []Member{}}
+		seen := map[string]bool{}
+		r.ObjectStart()
+		for {
+			name, ok := r.NextMember()
+			if !ok {
+				break
+			}
+			key := string(name)
+			if seen[key] {
+				return nil, &jsonread.SyntaxError{Offset: r.NameOffset(), Reason: "duplicate member name " + strconv.Quote(key)}
+			}
+			seen[key] = true
+			child, err := read(r)
+			if err != nil {
+				return nil, err
+			}
+			v.Members = append(v.Members, Member{key, child})
+		}
+		return v, nil
+	}
+	return nil, nil // the reader has recorded the syntax error
+}
+
+// Get returns the member named key of an object, or nil.
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	for _, m := range v.Members {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// Has reports whether the object has a member named key.
+func (v *Value) Has(key string) bool { return v.Get(key) != nil }
+
+// Set replaces the member named key, or appends it.
+func (v *Value) Set(key string, val *Value) {
+	for i, m := range v.Members {
+		if m.Key == key {
+			v.Members[i].Value = val
+			return
+		}
+	}
+	v.Members = append(v.Members, Member{key, val})
+}
+
+// Delete removes the member named key, if any.
+func (v *Value) Delete(key string) {
+	for i, m := range v.Members {
+		if m.Key == key {
+			v.Members = append(v.Members[:i:i], v.Members[i+1:]...)
+			return
+		}
+	}
+}
+
+// Clone returns a deep copy.
+func (v *Value) Clone() *Value {
+	c := *v
+	if v.Members != nil {
+		c.Members = make([]Member, len(v.Members))
+		for i, m := range v.Members {
+			c.Members[i] = Member{m.Key, m.Value.Clone()}
+		}
+	}
+	if v.Items != nil {
+		c.Items = make([]*Value, len(v.Items))
+		for i, it := range v.Items {
+			c.Items[i] = it.Clone()
+		}
+	}
+	return &c
+}
+
+// Marshal writes v as compact JSON, members in their order.
+func (v *Value) Marshal() []byte {
+	var b bytes.Buffer
+	v.write(&b, "", "")
+	return b.Bytes()
+}
+
+// MarshalIndent writes v as JSON indented by two spaces.
+func (v *Value) MarshalIndent() []byte {
+	var b bytes.Buffer
+	v.write(&b, "\n", "  ")
+	return b.Bytes()
+}
+
+func (v *Value) write(b *bytes.Buffer, nl, indent string) {
+	switch v.Kind {
+	case Null:
+		b.WriteString("null")
+	case Bool:
+		b.WriteString(strconv.FormatBool(v.Bool))
+	case Number:
+		b.WriteString(v.Str)
+	case String:
+		b.Write(AppendString(nil, v.Str))
+	case Array:
+		if len(v.Items) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		inner := nl + indent
+		for i, it := range v.Items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(inner)
+			it.write(b, inner, indent)
+		}
+		b.WriteString(nl)
+		b.WriteByte(']')
+	case Object:
+		if len(v.Members) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteByte('{')
+		inner := nl + indent
+		for i, m := range v.Members {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(inner)
+			b.Write(AppendString(nil, m.Key))
+			b.WriteByte(':')
+			if nl != "" {
+				b.WriteByte(' ')
+			}
+			m.Value.write(b, inner, indent)
+		}
+		b.WriteString(nl)
+		b.WriteByte('}')
+	}
+}
+
+// AppendString appends s as a JSON string: the escapes JSON requires and
+// nothing more (no HTML escaping), invalid UTF-8 replaced by U+FFFD.
+func AppendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// EscapeToken escapes one JSON pointer reference token (RFC 6901).
+func EscapeToken(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// UnescapeToken undoes EscapeToken.
+func UnescapeToken(s string) string {
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+}
+
+// Resolve returns the value at the JSON pointer ptr in root, or nil.
+func Resolve(root *Value, ptr string) *Value {
+	if ptr == "" {
+		return root
+	}
+	if ptr[0] != '/' {
+		return nil
+	}
+	v := root
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = UnescapeToken(tok)
+		switch v.Kind {
+		case Object:
+			v = v.Get(tok)
+		case Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v.Items) || fmt.Sprint(i) != tok {
+				return nil
+			}
+			v = v.Items[i]
+		default:
+			return nil
+		}
+		if v == nil {
+			return nil
+		}
+	}
+	return v
+}
