@@ -2,11 +2,12 @@ package gen
 
 import (
 	"fmt"
-	"github.com/toolgate/toolgate/runtime/jsonval"
 	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
 
 	"github.com/dave/jennifer/jen"
 
@@ -22,6 +23,7 @@ const (
 	pkgOpt      = "github.com/toolgate/toolgate/runtime/opt"
 	pkgFormat   = "github.com/toolgate/toolgate/runtime/format"
 	pkgGate     = "github.com/toolgate/toolgate/runtime/gate"
+	pkgProvider = "github.com/toolgate/toolgate/runtime/provider"
 	pkgJSON     = "encoding/json"
 	pkgRegexp   = "regexp"
 )
@@ -243,6 +245,10 @@ type setter struct {
 	value   func(x jen.Code) jen.Code // store a present value
 	null    func() jen.Code           // store null (nullable nodes)
 	discard bool                      // the value is only checked, not kept
+	// nullAbsent: an optional, non-nullable member, which takes null as
+	// "absent" when the decoder maps null to absent (calls from the OpenAI
+	// strict dialect, whose definitions make such members nullable).
+	nullAbsent bool
 }
 
 var discard = setter{
@@ -263,7 +269,7 @@ func (e *emitter) fieldSetter(p *prop) setter {
 			},
 		}
 	case !p.required:
-		return setter{value: func(x jen.Code) jen.Code { return field.Clone().Op("=").Qual(pkgOpt, "Some").Call(x) }}
+		return setter{value: func(x jen.Code) jen.Code { return field.Clone().Op("=").Qual(pkgOpt, "Some").Call(x) }, nullAbsent: e.tm.nullAsAbsent()}
 	}
 	return setter{value: func(x jen.Code) jen.Code { return field.Clone().Op("=").Add(x) }}
 }
@@ -291,10 +297,14 @@ func (e *emitter) decodeValue(n *node, set setter) []jen.Code {
 		return []jen.Code{set.value(jen.Id(unionFunc(n)).Call(d()))}
 	}
 	cases := []jen.Code{jen.Case(readKind(tokenKind(n.kind))).Block(e.decodeKind(n, set)...)}
-	if n.nullable {
+	mismatch := d().Dot("TypeMismatch").Call(jen.Lit(typePtr(n)), jen.Lit(typePhrase(n)))
+	switch {
+	case n.nullable:
 		cases = append(cases, jen.Case(readKind("Null")).Block(e.decodeNull(n, set)...))
+	case set.nullAbsent && n.kind != kindNull:
+		cases = append(cases, jen.Case(readKind("Null")).Block(jen.If(d().Dot("NullAsAbsent")).Block(dr().Dot("Null").Call()).Else().Block(mismatch)))
 	}
-	cases = append(cases, jen.Default().Block(d().Dot("TypeMismatch").Call(jen.Lit(typePtr(n)), jen.Lit(typePhrase(n)))))
+	cases = append(cases, jen.Default().Block(mismatch.Clone()))
 	return []jen.Code{jen.Switch(dr().Dot("Peek").Call()).Block(cases...)}
 }
 

@@ -9,17 +9,20 @@ package gen
 
 import (
 	"bytes"
+	"go/format"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/toolgate/toolgate/runtime/jsonval"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/provider"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -63,9 +66,13 @@ type toolModel struct {
 	draft7    bool
 	effective *jsonval.Value
 	implied   []string
-	root      *node
-	goName    string
-	fileName  string
+	// defs are the provider definitions, in provider.All order; refused
+	// says why the tool cannot be sent to the other providers.
+	defs     []provider.Definition
+	refused  map[provider.Provider]string
+	root     *node
+	goName   string
+	fileName string
 }
 
 const (
@@ -150,6 +157,9 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		return nil, b.errs
 	}
 	markCycles(tm.root)
+	if err := tm.project(); err != nil {
+		return nil, &Error{File: t.File, Pointer: t.Pointer, Message: err.Error()}
+	}
 	return tm, nil
 }
 
@@ -278,6 +288,7 @@ func newFile(pkg string) *jen.File {
 	f.ImportName(pkgOpt, "opt")
 	f.ImportName(pkgFormat, "format")
 	f.ImportName(pkgGate, "gate")
+	f.ImportName(pkgProvider, "provider")
 	return f
 }
 
@@ -286,7 +297,38 @@ func render(f *jen.File) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return groupImports(buf.Bytes())
+}
+
+// groupImports puts the standard library's imports before the others, in
+// two groups, as goimports does (jennifer writes one sorted block).
+func groupImports(src []byte) ([]byte, error) {
+	start := bytes.Index(src, []byte("\nimport (\n"))
+	if start < 0 {
+		return src, nil
+	}
+	start += len("\nimport (\n")
+	end := bytes.Index(src[start:], []byte("\n)\n"))
+	if end < 0 {
+		return src, nil
+	}
+	end += start
+	var std, other []string
+	for _, line := range strings.Split(string(src[start:end]), "\n") {
+		path := strings.Trim(strings.TrimSpace(line[strings.LastIndexByte(line, ' ')+1:]), `"`)
+		if strings.Contains(strings.SplitN(path, "/", 2)[0], ".") {
+			other = append(other, line)
+		} else {
+			std = append(std, line)
+		}
+	}
+	block := strings.Join(std, "\n")
+	if len(std) > 0 && len(other) > 0 {
+		block += "\n\n"
+	}
+	block += strings.Join(other, "\n")
+	out := append(append(append([]byte(nil), src[:start]...), block...), src[end:]...)
+	return format.Source(out)
 }
 
 // packageFile holds what the package needs once: the compile-time check that
@@ -376,6 +418,7 @@ func emitTool(tm *toolModel, ns *namespace, opts Options) ([]byte, error) {
 		e.emitValidate()
 	} else {
 		e.emitEntryPoints()
+		e.emitDefinitions()
 		e.emitSpec()
 	}
 	e.declare(tm.root)
@@ -391,16 +434,37 @@ func (e *emitter) emitEntryPoints() {
 	g := e.tm.goName
 	fn := "Decode" + args
 	e.claim(fn, "tool "+e.tm.t.Name)
+	body := func(nullAsAbsent jen.Code) []jen.Code {
+		return []jen.Code{
+			jen.Var().Id("v").Id(args),
+			jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),
+			jen.Id("d").Dot("Reset").Call(jen.Id(g+"ToolName"), jen.Id("data")),
+			jen.Id("d").Dot("NullAsAbsent").Op("=").Add(nullAsAbsent),
+			jen.If(jen.Id("d").Dot("Object").Call()).Block(jen.Id("v").Dot("decode").Call(jen.Op("&").Id("d"))),
+			jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(args).Values(), jen.Err())),
+			jen.Return(jen.Id("v"), jen.Nil()),
+		}
+	}
 	e.doc((fmt.Sprintf(`%s reads the arguments of a %s call from data in one pass, checking every rule of %sSchema as it goes. It returns a *toolerr.Error with code invalid_json (not a JSON object: syntax, duplicate member names, invalid UTF-8, limits) or invalid_arguments (every violation, in document order, up to toolerr.MaxViolations).`, fn, e.tm.t.Name, g)))
-	e.f.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(args), jen.Error()).Block(
-		jen.Var().Id("v").Id(args),
-		jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),
-		jen.Id("d").Dot("Reset").Call(jen.Id(g+"ToolName"), jen.Id("data")),
-		jen.If(jen.Id("d").Dot("Object").Call()).Block(jen.Id("v").Dot("decode").Call(jen.Op("&").Id("d"))),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(args).Values(), jen.Err())),
-		jen.Return(jen.Id("v"), jen.Nil()),
-	)
-	e.f.Line()
+	if !e.tm.nullAsAbsent() {
+		b := body(jen.False())
+		e.f.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(args), jen.Error()).Block(append(b[:3], b[4:]...)...)
+		e.f.Line()
+	} else {
+		e.f.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(args), jen.Error()).Block(
+			jen.Return(jen.Id("decode"+args).Call(jen.Id("data"), jen.False())))
+		e.f.Line()
+		strictFn := fn + "NullAsAbsent"
+		e.claim(strictFn, "tool "+e.tm.t.Name)
+		e.claim("decode"+args, "tool "+e.tm.t.Name)
+		e.doc(fmt.Sprintf("%s is %s for calls from a model that was sent the OpenAI strict definition, which lists every member as required and the optional ones as nullable: there, null in an optional member that is not nullable in %sSchema means the member is absent.", strictFn, fn, g))
+		e.f.Func().Id(strictFn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(args), jen.Error()).Block(
+			jen.Return(jen.Id("decode"+args).Call(jen.Id("data"), jen.True())))
+		e.f.Line()
+		e.doc(fmt.Sprintf("decode%s decodes with null meaning absent for optional members when nullAsAbsent is set.", args))
+		e.f.Func().Id("decode"+args).Params(jen.Id("data").Index().Byte(), jen.Id("nullAsAbsent").Bool()).Params(jen.Id(args), jen.Error()).Block(body(jen.Id("nullAsAbsent"))...)
+		e.f.Line()
+	}
 	e.doc(fmt.Sprintf("UnmarshalJSON decodes v with %s: the same strict, single-pass checks.", fn))
 	e.f.Func().Params(jen.Id("v").Op("*").Id(args)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id(fn).Call(jen.Id("data")),

@@ -4,13 +4,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/toolgate/toolgate/runtime/jsonval"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
 )
 
 // A Tool is one canonical tool definition as read from a file.
@@ -27,10 +28,9 @@ type Tool struct {
 	// Meta is the parsed x-toolgate metadata.
 	Meta Meta
 
-	params     *jsonval.Value // the parameters (or MCP inputSchema) schema
-	paramsKey  string         // "parameters" or "inputSchema"
-	mcpExtras  []jsonval.Member
-	extensions []jsonval.Member
+	params    *jsonval.Value // the parameters (or MCP inputSchema) schema
+	paramsKey string         // "parameters" or "inputSchema"
+	mcpExtras []jsonval.Member
 }
 
 // Meta is a tool's optional toolgate metadata, the "x-toolgate" member of
@@ -197,7 +197,6 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 			if !strings.HasPrefix(m.Key, "x-") {
 				return nil, fail(at, "unknown member %q (a tool has name, description, parameters or inputSchema, MCP's title, annotations, outputSchema, icons, execution and _meta, and x-* extensions)", m.Key)
 			}
-			t.extensions = append(t.extensions, m)
 		}
 	}
 	switch {

@@ -2,11 +2,12 @@ package gen
 
 import (
 	"fmt"
-	"github.com/toolgate/toolgate/runtime/jsonval"
 	"math/big"
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
 
 	"github.com/toolgate/toolgate/runtime/format"
 )

@@ -3,11 +3,13 @@
 package generated
 
 import (
+	"regexp"
+
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
+	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
-	"regexp"
 )
 
 // CancelOrderToolName is the exact name of the cancel_order tool.
@@ -36,9 +38,24 @@ const (
 // duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
 // violation, in document order, up to toolerr.MaxViolations).
 func DecodeCancelOrderArgs(data []byte) (CancelOrderArgs, error) {
+	return decodeCancelOrderArgs(data, false)
+}
+
+// DecodeCancelOrderArgsNullAsAbsent is DecodeCancelOrderArgs for calls from a
+// model that was sent the OpenAI strict definition, which lists every member
+// as required and the optional ones as nullable: there, null in an optional
+// member that is not nullable in CancelOrderSchema means the member is absent.
+func DecodeCancelOrderArgsNullAsAbsent(data []byte) (CancelOrderArgs, error) {
+	return decodeCancelOrderArgs(data, true)
+}
+
+// decodeCancelOrderArgs decodes with null meaning absent for optional members
+// when nullAsAbsent is set.
+func decodeCancelOrderArgs(data []byte, nullAsAbsent bool) (CancelOrderArgs, error) {
 	var v CancelOrderArgs
 	var d tgimpl.Decoder
 	d.Reset(CancelOrderToolName, data)
+	d.NullAsAbsent = nullAsAbsent
 	if d.Object() {
 		v.decode(&d)
 	}
@@ -57,6 +74,98 @@ func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 	}
 	*v = x
 	return nil
+}
+
+// CancelOrderDefinitions are the definitions of the cancel_order tool for each
+// model provider, exactly as they are sent, each with the rules its schema
+// cannot carry (enforced by the gate all the same).
+var CancelOrderDefinitions = []provider.Definition{
+	{
+		JSON: `{"type":"function","function":{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}}`,
+		Local: []provider.Local{
+			{
+				Keyword: "minLength",
+				Pointer: "/properties/reason",
+				Value:   `3`,
+			},
+			{
+				Keyword: "maxLength",
+				Pointer: "/properties/reason",
+				Value:   `500`,
+			},
+		},
+		NullAsAbsent: true,
+		Provider:     provider.OpenAIChat,
+	},
+	{
+		JSON: `{"type":"function","name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}`,
+		Local: []provider.Local{
+			{
+				Keyword: "minLength",
+				Pointer: "/properties/reason",
+				Value:   `3`,
+			},
+			{
+				Keyword: "maxLength",
+				Pointer: "/properties/reason",
+				Value:   `500`,
+			},
+		},
+		NullAsAbsent: true,
+		Provider:     provider.OpenAIResponses,
+	},
+	{
+		JSON: `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false},"strict":true}`,
+		Local: []provider.Local{
+			{
+				Keyword: "minLength",
+				Pointer: "/properties/reason",
+				Value:   `3`,
+			},
+			{
+				Keyword: "maxLength",
+				Pointer: "/properties/reason",
+				Value:   `500`,
+			},
+		},
+		Provider: provider.Anthropic,
+	},
+	{
+		JSON: `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/reason: minLength 3; /properties/reason: maxLength 500.","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel."},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock."}},"required":["orderId","reason"],"additionalProperties":false}}`,
+		Local: []provider.Local{
+			{
+				Keyword: "pattern",
+				Pointer: "/properties/orderId",
+				Value:   `"^[A-Z][A-Z0-9-]{2,31}$"`,
+			},
+			{
+				Keyword: "minLength",
+				Pointer: "/properties/reason",
+				Value:   `3`,
+			},
+			{
+				Keyword: "maxLength",
+				Pointer: "/properties/reason",
+				Value:   `500`,
+			},
+		},
+		Provider: provider.Gemini,
+	},
+	{
+		JSON: `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"STRING","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"BOOLEAN","description":"Whether to return the reserved items to stock."}},"propertyOrdering":["orderId","reason","restock"],"required":["orderId","reason"]}}`,
+		Local: []provider.Local{
+			{
+				Keyword: "additionalProperties",
+				Pointer: "",
+				Value:   `false`,
+			},
+		},
+		Provider: provider.GeminiLegacy,
+	},
+	{
+		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false}}`,
+		Provider: provider.MCP,
+	},
 }
 
 // CancelOrderSpec describes the cancel_order tool to a gate registry: its
@@ -145,6 +254,12 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 			case jsonread.Bool:
 				x := d.R.Bool()
 				v.Restock = opt.Some(x)
+			case jsonread.Null:
+				if d.NullAsAbsent {
+					d.R.Null()
+				} else {
+					d.TypeMismatch("/properties/restock/type", "boolean")
+				}
 			default:
 				d.TypeMismatch("/properties/restock/type", "boolean")
 			}

@@ -3,11 +3,13 @@
 package generated
 
 import (
+	"regexp"
+
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
+	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
-	"regexp"
 )
 
 // GetOrderStatusToolName is the exact name of the get_order_status tool.
@@ -36,9 +38,25 @@ const (
 // duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
 // violation, in document order, up to toolerr.MaxViolations).
 func DecodeGetOrderStatusArgs(data []byte) (GetOrderStatusArgs, error) {
+	return decodeGetOrderStatusArgs(data, false)
+}
+
+// DecodeGetOrderStatusArgsNullAsAbsent is DecodeGetOrderStatusArgs for calls
+// from a model that was sent the OpenAI strict definition, which lists every
+// member as required and the optional ones as nullable: there, null in an
+// optional member that is not nullable in GetOrderStatusSchema means the
+// member is absent.
+func DecodeGetOrderStatusArgsNullAsAbsent(data []byte) (GetOrderStatusArgs, error) {
+	return decodeGetOrderStatusArgs(data, true)
+}
+
+// decodeGetOrderStatusArgs decodes with null meaning absent for optional
+// members when nullAsAbsent is set.
+func decodeGetOrderStatusArgs(data []byte, nullAsAbsent bool) (GetOrderStatusArgs, error) {
 	var v GetOrderStatusArgs
 	var d tgimpl.Decoder
 	d.Reset(GetOrderStatusToolName, data)
+	d.NullAsAbsent = nullAsAbsent
 	if d.Object() {
 		v.decode(&d)
 	}
@@ -57,6 +75,52 @@ func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 	}
 	*v = x
 	return nil
+}
+
+// GetOrderStatusDefinitions are the definitions of the get_order_status tool
+// for each model provider, exactly as they are sent, each with the rules its
+// schema cannot carry (enforced by the gate all the same).
+var GetOrderStatusDefinitions = []provider.Definition{
+	{
+		JSON:         `{"type":"function","function":{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}}`,
+		NullAsAbsent: true,
+		Provider:     provider.OpenAIChat,
+	},
+	{
+		JSON:         `{"type":"function","name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}`,
+		NullAsAbsent: true,
+		Provider:     provider.OpenAIResponses,
+	},
+	{
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false},"strict":true}`,
+		Provider: provider.Anthropic,
+	},
+	{
+		JSON: `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up."},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first."}},"required":["orderId"],"additionalProperties":false}}`,
+		Local: []provider.Local{
+			{
+				Keyword: "pattern",
+				Pointer: "/properties/orderId",
+				Value:   `"^[A-Z][A-Z0-9-]{2,31}$"`,
+			},
+		},
+		Provider: provider.Gemini,
+	},
+	{
+		JSON: `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"BOOLEAN","description":"Whether to include every past status change, oldest first."}},"propertyOrdering":["orderId","includeHistory"],"required":["orderId"]}}`,
+		Local: []provider.Local{
+			{
+				Keyword: "additionalProperties",
+				Pointer: "",
+				Value:   `false`,
+			},
+		},
+		Provider: provider.GeminiLegacy,
+	},
+	{
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false}}`,
+		Provider: provider.MCP,
+	},
 }
 
 // GetOrderStatusSpec describes the get_order_status tool to a gate registry:
@@ -121,6 +185,12 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 			case jsonread.Bool:
 				x := d.R.Bool()
 				v.IncludeHistory = opt.Some(x)
+			case jsonread.Null:
+				if d.NullAsAbsent {
+					d.R.Null()
+				} else {
+					d.TypeMismatch("/properties/includeHistory/type", "boolean")
+				}
 			default:
 				d.TypeMismatch("/properties/includeHistory/type", "boolean")
 			}

@@ -3,12 +3,14 @@
 package generated
 
 import (
+	"regexp"
+	"time"
+
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
+	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
-	"regexp"
-	"time"
 )
 
 // RefundOrderToolName is the exact name of the refund_order tool.
@@ -37,9 +39,24 @@ const (
 // duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
 // violation, in document order, up to toolerr.MaxViolations).
 func DecodeRefundOrderArgs(data []byte) (RefundOrderArgs, error) {
+	return decodeRefundOrderArgs(data, false)
+}
+
+// DecodeRefundOrderArgsNullAsAbsent is DecodeRefundOrderArgs for calls from a
+// model that was sent the OpenAI strict definition, which lists every member
+// as required and the optional ones as nullable: there, null in an optional
+// member that is not nullable in RefundOrderSchema means the member is absent.
+func DecodeRefundOrderArgsNullAsAbsent(data []byte) (RefundOrderArgs, error) {
+	return decodeRefundOrderArgs(data, true)
+}
+
+// decodeRefundOrderArgs decodes with null meaning absent for optional members
+// when nullAsAbsent is set.
+func decodeRefundOrderArgs(data []byte, nullAsAbsent bool) (RefundOrderArgs, error) {
 	var v RefundOrderArgs
 	var d tgimpl.Decoder
 	d.Reset(RefundOrderToolName, data)
+	d.NullAsAbsent = nullAsAbsent
 	if d.Object() {
 		v.decode(&d)
 	}
@@ -58,6 +75,64 @@ func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 	}
 	*v = x
 	return nil
+}
+
+// RefundOrderDefinitions are the definitions of the refund_order tool for each
+// model provider, exactly as they are sent, each with the rules its schema
+// cannot carry (enforced by the gate all the same).
+var RefundOrderDefinitions = []provider.Definition{
+	{
+		JSON:         `{"type":"function","function":{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}}`,
+		NullAsAbsent: true,
+		Provider:     provider.OpenAIChat,
+	},
+	{
+		JSON:         `{"type":"function","name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}`,
+		NullAsAbsent: true,
+		Provider:     provider.OpenAIResponses,
+	},
+	{
+		JSON: `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amountInCents: minimum 1; /properties/amountInCents: maximum 100000.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid."},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false},"strict":true}`,
+		Local: []provider.Local{
+			{
+				Keyword: "minimum",
+				Pointer: "/properties/amountInCents",
+				Value:   `1`,
+			},
+			{
+				Keyword: "maximum",
+				Pointer: "/properties/amountInCents",
+				Value:   `100000`,
+			},
+		},
+		Provider: provider.Anthropic,
+	},
+	{
+		JSON: `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19."},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
+		Local: []provider.Local{
+			{
+				Keyword: "pattern",
+				Pointer: "/properties/orderId",
+				Value:   `"^[A-Z][A-Z0-9-]{2,31}$"`,
+			},
+		},
+		Provider: provider.Gemini,
+	},
+	{
+		JSON: `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"INTEGER","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"STRING","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"BOOLEAN","description":"Whether to email the customer a refund receipt."}},"propertyOrdering":["orderId","amountInCents","reason","notifyCustomer"],"required":["orderId","amountInCents","reason"]}}`,
+		Local: []provider.Local{
+			{
+				Keyword: "additionalProperties",
+				Pointer: "",
+				Value:   `false`,
+			},
+		},
+		Provider: provider.GeminiLegacy,
+	},
+	{
+		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
+		Provider: provider.MCP,
+	},
 }
 
 // RefundOrderSpec describes the refund_order tool to a gate registry: its
@@ -174,6 +249,12 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 			case jsonread.Bool:
 				x := d.R.Bool()
 				v.NotifyCustomer = opt.Some(x)
+			case jsonread.Null:
+				if d.NullAsAbsent {
+					d.R.Null()
+				} else {
+					d.TypeMismatch("/properties/notifyCustomer/type", "boolean")
+				}
 			default:
 				d.TypeMismatch("/properties/notifyCustomer/type", "boolean")
 			}

@@ -3,12 +3,14 @@
 package generated
 
 import (
+	"regexp"
+
 	"github.com/toolgate/toolgate/runtime/format"
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
+	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
-	"regexp"
 )
 
 // ScheduleOrderDispatchToolName is the exact name of the
@@ -61,6 +63,92 @@ func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 	}
 	*v = x
 	return nil
+}
+
+// ScheduleOrderDispatchDefinitions are the definitions of the
+// schedule_order_dispatch tool for each model provider, exactly as they are
+// sent, each with the rules its schema cannot carry (enforced by the gate all
+// the same).
+var ScheduleOrderDispatchDefinitions = []provider.Definition{
+	{
+		JSON: `{"type":"function","function":{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}}`,
+		Local: []provider.Local{
+			{
+				Keyword: "maxLength",
+				Pointer: "/properties/note",
+				Value:   `280`,
+			},
+		},
+		Provider: provider.OpenAIChat,
+	},
+	{
+		JSON: `{"type":"function","name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}`,
+		Local: []provider.Local{
+			{
+				Keyword: "maxLength",
+				Pointer: "/properties/note",
+				Value:   `280`,
+			},
+		},
+		Provider: provider.OpenAIResponses,
+	},
+	{
+		JSON: `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amount_pence: minimum 0; /properties/amount_pence: maximum 50000; /properties/note: maxLength 280.","input_schema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents)."},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false},"strict":true}`,
+		Local: []provider.Local{
+			{
+				Keyword: "minimum",
+				Pointer: "/properties/amount_pence",
+				Value:   `0`,
+			},
+			{
+				Keyword: "maximum",
+				Pointer: "/properties/amount_pence",
+				Value:   `50000`,
+			},
+			{
+				Keyword: "maxLength",
+				Pointer: "/properties/note",
+				Value:   `280`,
+			},
+		},
+		Provider: provider.Anthropic,
+	},
+	{
+		JSON: `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/order_id: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/note: maxLength 280.","parametersJsonSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch."},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
+		Local: []provider.Local{
+			{
+				Keyword: "pattern",
+				Pointer: "/properties/order_id",
+				Value:   `"^[A-Z][A-Z0-9-]{2,31}$"`,
+			},
+			{
+				Keyword: "maxLength",
+				Pointer: "/properties/note",
+				Value:   `280`,
+			},
+		},
+		Provider: provider.Gemini,
+	},
+	{
+		JSON: `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/dispatch_date: format \"date\"; (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"order_id":{"type":"STRING","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"STRING","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"INTEGER","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"STRING","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":"STRING","nullable":true,"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"propertyOrdering":["order_id","dispatch_date","amount_pence","currency","note"],"required":["order_id","dispatch_date","amount_pence","currency"]}}`,
+		Local: []provider.Local{
+			{
+				Keyword: "format",
+				Pointer: "/properties/dispatch_date",
+				Value:   `"date"`,
+			},
+			{
+				Keyword: "additionalProperties",
+				Pointer: "",
+				Value:   `false`,
+			},
+		},
+		Provider: provider.GeminiLegacy,
+	},
+	{
+		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.","inputSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
+		Provider: provider.MCP,
+	},
 }
 
 // ScheduleOrderDispatchSpec describes the schedule_order_dispatch tool to a

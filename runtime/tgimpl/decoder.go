@@ -45,6 +45,10 @@ type pathSeg int32
 // It is meant to live on the caller's stack.
 type Decoder struct {
 	R jsonread.Reader
+	// NullAsAbsent makes null in an optional, non-nullable member mean that
+	// the member is absent (calls from OpenAI's strict dialect, whose
+	// definitions list every member as required and nullable).
+	NullAsAbsent bool
 
 	tool       string
 	path       [maxPath]pathSeg
@@ -70,6 +74,7 @@ const linearNames = 16
 // Reset prepares d to decode data for the named tool, with the default limits.
 func (d *Decoder) Reset(tool string, data []byte) {
 	d.R.Reset(data, jsonread.DefaultLimits)
+	d.NullAsAbsent = false
 	d.tool = tool
 	d.depth = 0
 	d.violations = nil
