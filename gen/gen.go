@@ -9,11 +9,11 @@ package gen
 
 import (
 	"bytes"
-	"go/format"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"go/format"
 	"path/filepath"
 	"regexp"
 	"sort"
