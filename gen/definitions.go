@@ -111,3 +111,27 @@ func providerConst(p provider.Provider) string {
 	}
 	return "MCP"
 }
+
+// Export returns the definitions of tools for provider p, in tool order, and
+// a *provider.RefusedError for each tool p cannot carry. err reports invalid
+// tool definitions, as Generate does.
+func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.Definition, refused []error, err error) {
+	var errs ErrorList
+	for _, t := range tools {
+		tm, err := model(t, opts)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		def, err := provider.Project(p, tm.providerTool())
+		if err != nil {
+			refused = append(refused, err)
+			continue
+		}
+		defs = append(defs, def)
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	return defs, refused, nil
+}

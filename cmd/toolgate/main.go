@@ -32,6 +32,10 @@
 //
 //	toolgate generate [flags]   write the generated files
 //	toolgate check [flags]      fail with a diff when they are stale
+//	toolgate export --provider P [flags]
+//	                            print the tool definitions sent to provider
+//	                            P (openai-chat, openai-responses, anthropic,
+//	                            gemini, gemini-legacy, mcp) as a JSON array
 //
 // Flags of both:
 //
@@ -50,10 +54,13 @@
 // reports a stale, missing or extra one.
 //
 // Exit codes: 0 success, 1 generated code is stale (check), 2 usage error,
-// 3 invalid tool definitions, 4 any other failure (such as I/O).
+// 3 invalid tool definitions (or, for export, a tool the provider cannot
+// carry), 4 any other failure (such as I/O).
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -61,12 +68,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/spf13/pflag"
 
 	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 // Exit codes.
@@ -87,6 +96,8 @@ const usage = `toolgate turns canonical tool schemas into typed Go decoders.
 Usage:
   toolgate generate [flags]   write the generated Go files
   toolgate check [flags]      exit 1 with a diff when they are stale
+  toolgate export --provider P [flags]
+                              print the tool definitions for provider P
 
 Run 'toolgate COMMAND --help' for the flags of a command.
 `
@@ -97,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "generate", "check":
+	case "generate", "check", "export":
 		return runGenerate(args[0], args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
@@ -114,9 +125,16 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "generated", "the output package directory")
 	pkg := fs.String("package", "", "the Go package name (default: the package in --out, else $GOPACKAGE, else the folder name)")
 	open := fs.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
+	var prov *string
+	if cmd == "export" {
+		prov = fs.String("provider", "", "the provider: "+providerNames())
+	}
 	fs.Usage = func() {
 		what := "Writes the generated Go files for the tools in --schemas to --out."
-		if cmd == "check" {
+		switch cmd {
+		case "export":
+			what = "Prints the tool definitions that --provider is sent, as a JSON array, and\nexits 3 naming each tool the provider cannot carry."
+		case "check":
 			what = "Renders the generated Go files in memory and compares them with --out;\nexits 1 with a unified diff when any is stale, missing or extra."
 		}
 		fmt.Fprintf(stderr, "Usage: toolgate %s [flags]\n\n%s\n\nFlags:\n%s", cmd, what, fs.FlagUsages())
@@ -134,6 +152,10 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if cmd == "export" && *prov == "" {
+		fmt.Fprintf(stderr, "toolgate export: --provider is required (%s)\n", providerNames())
+		return exitUsage
+	}
 	name, err := packageName(*pkg, *out)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgate %s: %v\n", cmd, err)
@@ -142,6 +164,9 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	tools, err := gen.Load(*schemas...)
 	if err != nil {
 		return reportLoad(cmd, err, stderr)
+	}
+	if cmd == "export" {
+		return export(provider.Provider(*prov), tools, gen.Options{Package: name, OutDir: *out, OpenObjects: *open}, stdout, stderr)
 	}
 	files, err := gen.Generate(tools, gen.Options{Package: name, OutDir: *out, OpenObjects: *open})
 	if err != nil {
@@ -175,6 +200,45 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, f := range removed {
 		fmt.Fprintf(stdout, "removed %s\n", filepath.Join(*out, f))
+	}
+	return exitOK
+}
+
+func providerNames() string {
+	names := make([]string, len(provider.All))
+	for i, p := range provider.All {
+		names[i] = string(p)
+	}
+	return strings.Join(names, ", ")
+}
+
+// export prints the definitions of tools for p as an indented JSON array.
+func export(p provider.Provider, tools []*gen.Tool, opts gen.Options, stdout, stderr io.Writer) int {
+	if !slices.Contains(provider.All, p) {
+		fmt.Fprintf(stderr, "toolgate export: --provider must be one of %s\n", providerNames())
+		return exitUsage
+	}
+	defs, refused, err := gen.Export(tools, opts, p)
+	if err != nil {
+		return reportLoad("export", err, stderr)
+	}
+	list := make([]string, len(defs))
+	for i, d := range defs {
+		list[i] = d.JSON
+	}
+	// json.Indent keeps the bytes of each definition (no HTML escaping).
+	var out bytes.Buffer
+	if err := json.Indent(&out, []byte("["+strings.Join(list, ",")+"]"), "", "  "); err != nil {
+		fmt.Fprintf(stderr, "toolgate export: %v\n", err)
+		return exitFailure
+	}
+	fmt.Fprintf(stdout, "%s\n", out.Bytes())
+	for _, r := range refused {
+		fmt.Fprintf(stderr, "%v\n", r)
+	}
+	if len(refused) > 0 {
+		fmt.Fprintf(stderr, "toolgate export: %d tool(s) cannot be sent to %s\n", len(refused), p)
+		return exitInvalid
 	}
 	return exitOK
 }

@@ -149,6 +149,10 @@ func TestExitCodes(t *testing.T) {
 		{"invalid schema", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"a": {"oneOf": []}}}}`}, []string{"generate"}, exitInvalid, "schemas/t.json#/parameters"},
 		{"unknown keyword", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"a": {"type": "string", "foo": 1}}}}`}, []string{"check"}, exitInvalid, `keyword "foo" is not enforced`},
 		{"missing folder", nil, []string{"generate", "--schemas", "nowhere"}, exitFailure, "nowhere"},
+		{"export without provider", nil, []string{"export"}, exitUsage, "--provider is required"},
+		{"export unknown provider", map[string]string{"schemas/t.json": toolFile}, []string{"export", "--provider", "cohere"}, exitUsage, "--provider must be one of"},
+		{"export", map[string]string{"schemas/t.json": toolFile}, []string{"export", "--provider", "openai-chat"}, exitOK, `"strict": true`},
+		{"export refused", map[string]string{"schemas/t.json": `{"name": "t.v2", "description": "", "parameters": {"type": "object"}}`}, []string{"export", "--provider", "anthropic"}, exitInvalid, "tool t.v2 cannot be sent to anthropic: the name does not match"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

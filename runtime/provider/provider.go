@@ -330,6 +330,48 @@ func types(s *jsonval.Value) []string {
 	return out
 }
 
+// inferType gives a schema without a type keyword the type its enum or
+// const implies, when all their values are of one JSON type (with null
+// allowed beside it): {"const": "fast"} is {"type": "string", "const":
+// "fast"}. That changes nothing that is accepted.
+func inferType(s *jsonval.Value) {
+	if s.Kind != jsonval.Object || s.Has("type") {
+		return
+	}
+	var vals []*jsonval.Value
+	if c := s.Get("const"); c != nil {
+		vals = []*jsonval.Value{c}
+	} else if e := s.Get("enum"); e != nil {
+		vals = e.Items
+	}
+	var names []string
+	for _, v := range vals {
+		name := v.Kind.String()
+		if v.Kind == jsonval.Number {
+			name = "number"
+			if _, err := strconv.ParseInt(v.Str, 10, 64); err == nil {
+				name = "integer"
+			}
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	if slices.Contains(names, "integer") && slices.Contains(names, "number") {
+		names = slices.DeleteFunc(names, func(n string) bool { return n == "integer" })
+	}
+	nonNull := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "null" })
+	switch {
+	case len(nonNull) != 1:
+		return
+	case len(names) == 1:
+		s.Members = append([]jsonval.Member{{Key: "type", Value: str(names[0])}}, s.Members...)
+	default:
+		t := &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{str(nonNull[0]), str("null")}}
+		s.Members = append([]jsonval.Member{{Key: "type", Value: t}}, s.Members...)
+	}
+}
+
 func isNullable(s *jsonval.Value) bool {
 	if slices.Contains(types(s), "null") {
 		return true
@@ -378,9 +420,19 @@ func (pr *projection) openAINode(s *jsonval.Value, ptr string, depth int) error 
 	if s.Has("$ref") {
 		return nil // the referenced schema is projected under $defs
 	}
+	if any := s.Get("anyOf"); any != nil {
+		// Only made by orNull: a reference or null.
+		for i, alt := range any.Items {
+			if err := pr.openAINode(alt, ptr+"/anyOf/"+strconv.Itoa(i), depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if s.Has("definitions") {
 		return pr.refuse(ptr+"/definitions", "strict mode takes definitions under $defs")
 	}
+	inferType(s)
 	ts := types(s)
 	nonNull := slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return t == "null" })
 	switch {
@@ -457,6 +509,7 @@ func (pr *projection) orNull(s *jsonval.Value, ptr string) (*jsonval.Value, erro
 		return wrapped, nil
 	}
 	out := s.Clone()
+	inferType(out)
 	if c := out.Get("const"); c != nil {
 		out.Delete("const")
 		out.Set("enum", &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{c}})
@@ -597,6 +650,8 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 		}
 		return pr.geminiLegacy(t, target, append(refs, target))
 	}
+	s = s.Clone()
+	inferType(s)
 	ts := types(s)
 	nonNull := slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return t == "null" })
 	if len(nonNull) != 1 {
