@@ -65,7 +65,6 @@ type toolModel struct {
 	t         *Tool
 	draft7    bool
 	effective *jsonval.Value
-	implied   []string
 	// defs are the provider definitions, in provider.All order; refused
 	// says why the tool cannot be sent to the other providers.
 	defs     []provider.Definition
@@ -144,7 +143,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	if err := compileCheck(t, tm.draft7); err != nil {
 		return nil, schemaError(t, err)
 	}
-	tm.effective, tm.implied = effectiveSchema(t.params, tm.draft7, opts.OpenObjects)
+	tm.effective = provider.Effective(t.params, opts.OpenObjects)
 	b := &builder{tool: t, root: tm.effective, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}}
 	tm.root = b.build("", tm.effective, tm.goName+"Args")
 	if !opts.ValueRoots {
