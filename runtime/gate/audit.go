@@ -41,7 +41,8 @@ type ViolationRef struct {
 // OK is the Code of an event for a call that ran and succeeded.
 const OK toolerr.Code = "ok"
 
-// Auditor receives one event per call.
+// Auditor receives one event per call. Audit may be called from several
+// goroutines at once (concurrent dispatches, parallel batches).
 type Auditor interface {
 	Audit(ctx context.Context, e Event)
 }

@@ -10,9 +10,14 @@
 //  2. refuses an incomplete call (streaming unfinished, cut by a token
 //     limit);
 //  3. refuses a call ID already executed in the caller's scope;
-//  4. decodes the arguments once with the tool's generated decoder;
+//  4. decodes the arguments once with the tool's generated decoder (its
+//     null-as-absent variant for calls in the OpenAI dialects, whose strict
+//     mode sends null for an absent optional member);
 //  5. runs the tool's policy with the principal and the typed arguments;
 //  6. runs the executor under the context, with the tool's timeout.
+//
+// A panic in a decoder, policy or executor does not escape the gate: it is
+// an execution_failed error (before the executor, nothing has run).
 //
 // Every step can stop the call, always with a *toolerr.Error carrying a
 // stable code, and never after a side effect: the executor is the only step

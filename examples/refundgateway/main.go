@@ -1,0 +1,305 @@
+// Command refundgateway is a runnable refund gateway: the tools generated in
+// github.com/toolgate/toolgate/generated bound to fake executors over an
+// in-memory order book, behind the toolgate gate. It feeds the gate a
+// handful of good and bad calls, as a model might propose them, and prints
+// what happens to each: the executor's result, or the refusal sent back to
+// the model as toolerr JSON. The audit log (one slog JSON line per call)
+// goes to stderr.
+//
+//	go run ./refundgateway
+//
+// The wiring is what a service writes:
+//
+//   - a policy per tool, typed on the tool's arguments: here refunds above
+//     50000 cents need the "finance" role (roles come from the service's own
+//     authentication, never from the model);
+//   - an executor per tool: refunding an order twice is a gate.Conflict;
+//   - generated.NewRegistry, which refuses to build with any tool unbound;
+//   - gate.SlogAuditor for the audit events.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/toolgate/toolgate/generated"
+	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// refundLimit is the largest refund, in cents, that a principal without the
+// finance role may make.
+const refundLimit = 50000
+
+// order is one order of the book.
+type order struct {
+	PaidCents     int64
+	RefundedCents int64
+	Status        string // paid, packed, dispatched, cancelled, refunded
+}
+
+// orderBook is the fake back end: an in-memory set of orders.
+type orderBook struct {
+	mu     sync.Mutex
+	orders map[string]*order
+}
+
+func newOrderBook() *orderBook {
+	return &orderBook{orders: map[string]*order{
+		"A-19": {PaidCents: 4200, Status: "paid"},
+		"B-7":  {PaidCents: 90000, Status: "paid"},
+		"C-3":  {PaidCents: 1500, Status: "packed"},
+	}}
+}
+
+// refundReceipt is what refund_order returns.
+type refundReceipt struct {
+	OrderID        string `json:"orderId"`
+	RefundedCents  int64  `json:"refundedCents"`
+	NotifyCustomer bool   `json:"notifyCustomer"`
+}
+
+func (b *orderBook) refund(_ context.Context, a generated.RefundOrderArgs) (any, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o, ok := b.orders[a.OrderID]
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("no order %s", a.OrderID)
+	case o.Status == "refunded":
+		return nil, gate.Conflict(fmt.Sprintf("order %s was already refunded", a.OrderID))
+	case a.AmountInCents > o.PaidCents:
+		return nil, gate.Conflict(fmt.Sprintf("order %s was paid %d cents; a refund cannot exceed that", a.OrderID, o.PaidCents))
+	}
+	o.RefundedCents, o.Status = a.AmountInCents, "refunded"
+	return refundReceipt{OrderID: a.OrderID, RefundedCents: a.AmountInCents, NotifyCustomer: a.NotifyCustomerOrDefault()}, nil
+}
+
+func (b *orderBook) status(_ context.Context, a generated.GetOrderStatusArgs) (any, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o, ok := b.orders[a.OrderID]
+	if !ok {
+		return nil, fmt.Errorf("no order %s", a.OrderID)
+	}
+	return map[string]string{"orderId": a.OrderID, "status": o.Status}, nil
+}
+
+func (b *orderBook) cancel(_ context.Context, a generated.CancelOrderArgs) (any, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o, ok := b.orders[a.OrderID]
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("no order %s", a.OrderID)
+	case o.Status != "paid" && o.Status != "packed":
+		return nil, gate.Conflict(fmt.Sprintf("order %s is %s and cannot be cancelled", a.OrderID, o.Status))
+	}
+	o.Status = "cancelled"
+	return map[string]string{"orderId": a.OrderID, "status": o.Status}, nil
+}
+
+func (b *orderBook) ship(_ context.Context, a generated.CreateShipmentArgs) (any, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.orders[a.OrderID]; !ok {
+		return nil, fmt.Errorf("no order %s", a.OrderID)
+	}
+	return map[string]any{"orderId": a.OrderID, "shipment": "SHP-" + a.OrderID, "items": len(a.LineItems)}, nil
+}
+
+func (b *orderBook) schedule(_ context.Context, a generated.ScheduleOrderDispatchArgs) (any, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o, ok := b.orders[a.OrderID]
+	if !ok {
+		return nil, fmt.Errorf("no order %s", a.OrderID)
+	}
+	o.Status = "dispatched"
+	return map[string]string{"orderId": a.OrderID, "date": a.DispatchDate}, nil
+}
+
+// snapshot returns each order's status, for printing.
+func (b *orderBook) snapshot() map[string]order {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]order{}
+	for id, o := range b.orders {
+		out[id] = *o
+	}
+	return out
+}
+
+// errOverLimit is the refund policy's denial; it stays in the service's
+// logs (the model sees only "unauthorized").
+var errOverLimit = errors.New("refunds above 50000 cents need the finance role")
+
+// refundPolicy lets only the finance role refund more than refundLimit.
+func refundPolicy(_ context.Context, p gate.Principal, a generated.RefundOrderArgs) error {
+	if a.AmountInCents > refundLimit && !slices.Contains(p.Roles, "finance") {
+		return errOverLimit
+	}
+	return nil
+}
+
+// newGateway binds every generated tool to the order book and returns the
+// registry, auditing to audit.
+func newGateway(b *orderBook, audit io.Writer) (*gate.Registry, error) {
+	logger := slog.New(slog.NewJSONHandler(audit, nil))
+	return generated.NewRegistry(generated.Bindings{
+		RefundOrder:           gate.Binding[generated.RefundOrderArgs]{Policy: refundPolicy, Execute: b.refund},
+		GetOrderStatus:        gate.Binding[generated.GetOrderStatusArgs]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: b.status},
+		CancelOrder:           gate.Binding[generated.CancelOrderArgs]{Policy: gate.AllowAll[generated.CancelOrderArgs], Execute: b.cancel},
+		CreateShipment:        gate.Binding[generated.CreateShipmentArgs]{Policy: gate.AllowAll[generated.CreateShipmentArgs], Execute: b.ship},
+		ScheduleOrderDispatch: gate.Binding[generated.ScheduleOrderDispatchArgs]{Policy: gate.AllowAll[generated.ScheduleOrderDispatchArgs], Execute: b.schedule},
+	}, gate.WithAuditor(gate.SlogAuditor(logger)))
+}
+
+// The principals: who the service authenticated. Nothing here comes from
+// the model.
+var (
+	supportAgent = gate.Principal{ID: "sam", Tenant: "acme", Roles: []string{"support"}}
+	financeAgent = gate.Principal{ID: "fay", Tenant: "acme", Roles: []string{"finance"}}
+)
+
+// step is one model turn: one call, or a batch.
+type step struct {
+	label string
+	who   gate.Principal
+	calls []gate.Call
+	batch bool
+}
+
+func call(id, name, args string) gate.Call {
+	return gate.Call{ID: id, Name: name, Args: []byte(args), Complete: true}
+}
+
+// script is the turns the demo plays.
+func script() []step {
+	return []step{
+		{label: "support refunds 2500 cents of A-19", who: supportAgent, calls: []gate.Call{
+			call("call_1", "refund_order", `{"orderId":"A-19","amountInCents":2500,"reason":"requested_by_customer"}`)}},
+		{label: "the model replays call_1", who: supportAgent, calls: []gate.Call{
+			call("call_1", "refund_order", `{"orderId":"A-19","amountInCents":2500,"reason":"requested_by_customer"}`)}},
+		{label: "a new call refunds A-19 again", who: supportAgent, calls: []gate.Call{
+			call("call_2", "refund_order", `{"orderId":"A-19","amountInCents":1700,"reason":"duplicate"}`)}},
+		{label: "unknown name (case differs)", who: supportAgent, calls: []gate.Call{
+			call("call_3", "Refund_Order", `{"orderId":"B-7","amountInCents":100,"reason":"duplicate"}`)}},
+		{label: "invalid arguments (amount as a string, a field the model made up)", who: supportAgent, calls: []gate.Call{
+			call("call_4", "refund_order", `{"orderId":"B-7","amountInCents":"100","reason":"duplicate","approvedBy":"manager"}`)}},
+		{label: "invalid JSON (duplicate member)", who: supportAgent, calls: []gate.Call{
+			call("call_5", "refund_order", `{"orderId":"B-7","amountInCents":100,"reason":"duplicate","orderId":"A-19"}`)}},
+		{label: "support refunds 75000 cents of B-7 (over the limit)", who: supportAgent, calls: []gate.Call{
+			call("call_6", "refund_order", `{"orderId":"B-7","amountInCents":75000,"reason":"fraudulent"}`)}},
+		{label: "finance refunds 75000 cents of B-7", who: financeAgent, calls: []gate.Call{
+			call("call_7", "refund_order", `{"orderId":"B-7","amountInCents":75000,"reason":"fraudulent"}`)}},
+		{label: "support calls a tool only operations may see", who: supportAgent, calls: []gate.Call{
+			call("call_8", "schedule_order_dispatch", `{"order_id":"C-3","dispatch_date":"2026-03-02","amount_pence":450,"currency":"GBP"}`)}},
+		{label: "a call cut off by the token limit", who: supportAgent, calls: []gate.Call{
+			{ID: "call_9", Name: "refund_order", Args: []byte(`{"orderId":"C-3","amountIn`), Complete: false}}},
+		{label: "a batch whose third call is invalid", who: supportAgent, batch: true, calls: []gate.Call{
+			call("call_10", "get_order_status", `{"orderId":"C-3"}`),
+			call("call_11", "refund_order", `{"orderId":"C-3","amountInCents":1500,"reason":"duplicate"}`),
+			call("call_12", "refund_order", `{"orderId":"C-3","amountInCents":0,"reason":"duplicate"}`),
+			call("call_13", "cancel_order", `{"orderId":"C-3","reason":"customer asked"}`)}},
+		{label: "a batch with a duplicate call ID", who: supportAgent, batch: true, calls: []gate.Call{
+			call("call_14", "get_order_status", `{"orderId":"C-3"}`),
+			call("call_14", "refund_order", `{"orderId":"C-3","amountInCents":1500,"reason":"duplicate"}`)}},
+		{label: "the corrected batch", who: supportAgent, batch: true, calls: []gate.Call{
+			call("call_15", "get_order_status", `{"orderId":"C-3"}`),
+			call("call_16", "refund_order", `{"orderId":"C-3","amountInCents":1500,"reason":"duplicate"}`)}},
+	}
+}
+
+// outcome is what happened to one call.
+type outcome struct {
+	step     string
+	callID   string
+	tool     string
+	code     toolerr.Code // gate.OK when it ran and succeeded
+	executed bool
+	detail   string // the result as JSON, or the refusal's toolerr JSON
+}
+
+// play runs the script against reg in one conversation and returns one
+// outcome per call.
+func play(ctx context.Context, reg *gate.Registry, steps []step) []outcome {
+	var outs []outcome
+	for _, s := range steps {
+		caller := gate.Caller{Principal: s.who, Scope: "conversation-1", RequestID: "req-" + s.calls[0].ID}
+		var results []gate.Result
+		if s.batch {
+			results = reg.DispatchBatch(ctx, caller, s.calls, gate.BatchOptions{})
+		} else {
+			res, _ := reg.Dispatch(ctx, caller, s.calls[0]) // the error is res.Err
+			results = []gate.Result{res}
+		}
+		for _, r := range results {
+			o := outcome{step: s.label, callID: r.CallID, tool: r.Tool, code: gate.OK, executed: r.Executed}
+			var b []byte
+			if r.Err != nil {
+				o.code = r.Err.Code
+				b, _ = json.Marshal(r.Err)
+			} else {
+				b, _ = json.Marshal(r.Value)
+			}
+			o.detail = string(b)
+			outs = append(outs, o)
+		}
+	}
+	return outs
+}
+
+// report writes the outcomes and the final order book for a reader.
+func report(w io.Writer, outs []outcome, book *orderBook) {
+	last := ""
+	for _, o := range outs {
+		if o.step != last {
+			fmt.Fprintf(w, "\n%s\n", o.step)
+			last = o.step
+		}
+		verdict := "ran: "
+		if o.code != gate.OK {
+			verdict = fmt.Sprintf("refused (%s, %s), sent to the model: ", o.code, o.code.Category())
+			if o.executed {
+				verdict = fmt.Sprintf("ran and failed (%s, %s), sent to the model: ", o.code, o.code.Category())
+			}
+		}
+		fmt.Fprintf(w, "  %s %q → %s%s\n", o.callID, o.tool, verdict, o.detail)
+	}
+	snap := book.snapshot()
+	ids := make([]string, 0, len(snap))
+	for id := range snap {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	fmt.Fprintf(w, "\norder book:\n")
+	for _, id := range ids {
+		o := snap[id]
+		fmt.Fprintf(w, "  %-5s paid %6d  refunded %6d  %s\n", id, o.PaidCents, o.RefundedCents, o.Status)
+	}
+}
+
+func main() {
+	book := newOrderBook()
+	reg, err := newGateway(book, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	var names []string
+	for _, t := range reg.Tools(supportAgent) {
+		names = append(names, t.Name)
+	}
+	fmt.Printf("tools exported to the support agent's model: %s\n", strings.Join(names, ", "))
+	report(os.Stdout, play(context.Background(), reg, script()), book)
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+func TestRefundGateway(t *testing.T) {
+	book := newOrderBook()
+	var audit bytes.Buffer
+	reg, err := newGateway(book, &audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := play(context.Background(), reg, script())
+
+	want := []struct {
+		callID   string
+		code     toolerr.Code
+		executed bool
+		detail   string // substring of the detail
+	}{
+		{"call_1", gate.OK, true, `"refundedCents":2500`},
+		{"call_1", toolerr.DuplicateCall, false, "already executed"},
+		{"call_2", toolerr.Conflict, true, "order A-19 was already refunded"},
+		{"call_3", toolerr.UnknownTool, false, "the tools you can call are: cancel_order, create_shipment, get_order_status, refund_order"},
+		{"call_4", toolerr.InvalidArguments, false, `"instancePath":"/approvedBy"`},
+		{"call_5", toolerr.InvalidJSON, false, `duplicate member name`},
+		{"call_6", toolerr.Unauthorized, false, `"category":"permission"`},
+		{"call_7", gate.OK, true, `"refundedCents":75000`},
+		{"call_8", toolerr.UnknownTool, false, "the tools you can call are: cancel_order, create_shipment, get_order_status, refund_order"},
+		{"call_9", toolerr.IncompleteCall, false, "incomplete"},
+		{"call_10", toolerr.BatchAborted, false, "none was run"},
+		{"call_11", toolerr.BatchAborted, false, "none was run"},
+		{"call_12", toolerr.InvalidArguments, false, `"instancePath":"/amountInCents"`},
+		{"call_13", toolerr.BatchAborted, false, "none was run"},
+		{"call_14", toolerr.BatchAborted, false, "none was run"},
+		{"call_14", toolerr.DuplicateCall, false, "twice in one batch"},
+		{"call_15", gate.OK, true, `"status":"packed"`}, // not cancelled by the aborted batch
+		{"call_16", gate.OK, true, `"refundedCents":1500`},
+	}
+	if len(outs) != len(want) {
+		t.Fatalf("%d outcomes, want %d: %+v", len(outs), len(want), outs)
+	}
+	for i, w := range want {
+		o := outs[i]
+		if o.callID != w.callID || o.code != w.code || o.executed != w.executed || !strings.Contains(o.detail, w.detail) {
+			t.Errorf("outcome %d (%s) = %s %s executed=%v %s\nwant %s %s executed=%v, detail containing %s",
+				i, o.step, o.callID, o.code, o.executed, o.detail, w.callID, w.code, w.executed, w.detail)
+		}
+		if o.code != gate.OK {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(o.detail), &m); err != nil || m["code"] != string(o.code) {
+				t.Errorf("outcome %d: refusal is not toolerr JSON: %s", i, o.detail)
+			}
+		}
+	}
+	// The denial reason stays in the service; the hidden tool's schema
+	// never reaches the support agent's model.
+	for _, o := range outs {
+		if strings.Contains(o.detail, errOverLimit.Error()) {
+			t.Errorf("%s: the policy's reason reached the model: %s", o.callID, o.detail)
+		}
+		if o.callID == "call_8" && (strings.Contains(o.detail, "order_id") || strings.Contains(o.detail, "dispatch_date")) {
+			t.Errorf("hidden tool's schema leaked: %s", o.detail)
+		}
+	}
+
+	snap := book.snapshot()
+	if a, b, c := snap["A-19"], snap["B-7"], snap["C-3"]; a.RefundedCents != 2500 || b.RefundedCents != 75000 || c.RefundedCents != 1500 || c.Status != "refunded" {
+		t.Errorf("order book %+v", snap)
+	}
+
+	// One audit line per call, with no argument value in it.
+	lines := strings.Split(strings.TrimSpace(audit.String()), "\n")
+	if len(lines) != len(outs) {
+		t.Errorf("%d audit lines for %d calls", len(lines), len(outs))
+	}
+	for _, v := range []string{"manager", `"reason":"fraudulent"`, "requested_by_customer"} {
+		if strings.Contains(audit.String(), v) {
+			t.Errorf("audit log contains argument value %s", v)
+		}
+	}
+
+	var out bytes.Buffer
+	report(&out, outs, book)
+	for _, s := range []string{"refused (unauthorized, permission)", "ran and failed (conflict, conflict)", "C-3   paid   1500  refunded   1500  refunded"} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("report lacks %q:\n%s", s, out.String())
+		}
+	}
+}
+
+// TestRefundPolicy: the limit holds at the boundary and only finance passes it.
+func TestRefundPolicy(t *testing.T) {
+	tests := []struct {
+		p      gate.Principal
+		amount string
+		code   toolerr.Code
+	}{
+		{supportAgent, "50000", gate.OK},
+		{supportAgent, "50001", toolerr.Unauthorized},
+		{financeAgent, "50001", gate.OK},
+		{financeAgent, "100000", gate.OK},
+		{gate.Principal{ID: "x", Roles: []string{"Finance", "support"}}, "50001", toolerr.Unauthorized},
+	}
+	for _, tt := range tests {
+		book := newOrderBook()
+		book.orders["Z-1"] = &order{PaidCents: 100000, Status: "paid"}
+		reg, err := newGateway(book, &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs := play(context.Background(), reg, []step{{label: "x", who: tt.p, calls: []gate.Call{
+			call("c", "refund_order", `{"orderId":"Z-1","amountInCents":`+tt.amount+`,"reason":"duplicate"}`)}}})
+		if outs[0].code != tt.code {
+			t.Errorf("%v refunding %s: %s, want %s", tt.p.Roles, tt.amount, outs[0].code, tt.code)
+		}
+		if refunded := book.snapshot()["Z-1"].RefundedCents != 0; refunded != (tt.code == gate.OK) {
+			t.Errorf("%v refunding %s: refunded %v", tt.p.Roles, tt.amount, refunded)
+		}
+	}
+}
