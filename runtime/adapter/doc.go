@@ -1,0 +1,153 @@
+// Package adapter turns model providers' tool-call envelopes — whole
+// responses and streams — into the gate's normalized calls, and the gate's
+// results back into each provider's tool-result message.
+//
+// A service reads a response body, hands the calls of the turn to the gate
+// as one batch, and sends the results back:
+//
+//	turn, err := adapter.ParseAnthropic(body)
+//	if err != nil {
+//		return err // *adapter.Error: a stable code, nothing runs
+//	}
+//	results := reg.DispatchBatch(ctx, caller, turn.Calls, gate.BatchOptions{})
+//	msg, err := adapter.AnthropicResults(results) // the next user message
+//
+// Streams are assembled from the JSON payload of each server-sent event:
+//
+//	var s adapter.AnthropicStream
+//	for ev := range events {
+//		if err := s.Push(ev.Data); err != nil {
+//			return err
+//		}
+//	}
+//	turn, err := s.Turn() // calls are Complete only if the stream completed them
+//
+// The adapters are ParseOpenAIChat, ParseOpenAIResponses, ParseAnthropic,
+// ParseGemini and ParseMCP (Parse picks one by gate.Dialect); the stream
+// assemblers are OpenAIChatStream, OpenAIResponsesStream and AnthropicStream
+// (NewStream picks one). The result builders are OpenAIChatResults,
+// OpenAIResponsesResults, AnthropicResults, GeminiResults and MCPResult.
+//
+// # Reading envelopes
+//
+// Every body and event is read with the strict reader of package jsonread:
+// duplicate member names (anywhere: a second "name" or "arguments" could
+// smuggle another call), invalid UTF-8, lone surrogates and trailing data
+// are invalid_envelope. Members a provider adds are skipped (and still
+// validated); an item, content block, part or delta type the adapter does
+// not know fails with unknown_type instead of becoming "no tool selected".
+// Argument bytes are kept exactly as received: a string-typed arguments
+// (OpenAI) is unquoted once and its contents are the arguments; an embedded
+// object (Anthropic input, Gemini args, MCP params.arguments) is sliced out
+// of the body with its original bytes. Whole-response arguments alias the
+// body (do not modify it while the calls are in use); stream arguments are
+// copies.
+//
+// # Decisions
+//
+// Every awkward shape has one outcome. "Incomplete" means Complete is false,
+// so the gate refuses the call with incomplete_call and, in a batch, runs
+// none of the turn.
+//
+//	case                                         outcome
+//	-------------------------------------------  ---------------------------------------------------
+//	several tool calls in one turn               all returned, in the provider's order (streams:
+//	                                             by tool_calls index / output_index / block index)
+//	text or refusal alongside calls              Text and Refusal set; the calls are unaffected
+//	calls present, finish reason "stop"          calls returned, complete: the content decides
+//	  (a named tool_choice), "end_turn"            whether calls exist, not the finish reason
+//	tool-use finish reason, no call found        error missing_calls ("tool_calls", "tool_use")
+//	  (OpenAI Chat "tool_calls", Anthropic
+//	  "tool_use")
+//	token limit: Chat "length", Responses        every call incomplete, Truncated set
+//	  status "incomplete" (max_output_tokens),
+//	  Anthropic "max_tokens" or
+//	  "model_context_window_exceeded",
+//	  Gemini "MAX_TOKENS"
+//	other or unknown finish reason, or none      every call incomplete (fail closed): Chat
+//	  (content_filter, refusal, pause_turn,        content_filter; Anthropic refusal, pause_turn;
+//	  SAFETY, null, a value added later)           Gemini SAFETY, MALFORMED_FUNCTION_CALL, ...;
+//	                                             Responses status other than "completed"
+//	complete finish reasons                      Chat stop, tool_calls; Anthropic end_turn,
+//	                                             tool_use, stop_sequence; Gemini STOP; Responses
+//	                                             status completed (and every function_call item
+//	                                             completed, or without status)
+//	Responses item status in_progress or         every call of the turn incomplete
+//	  incomplete
+//	empty arguments string (""), or a stream     {} when the call is complete (a tool without
+//	  whose argument deltas are all empty          parameters; a tool with required parameters
+//	                                             refuses {} as invalid_arguments); left empty
+//	                                             when incomplete
+//	{} for a tool without parameters             passed through; the tool's decoder accepts it
+//	Gemini functionCall without args,            {}: both members are optional in those formats
+//	  MCP tools/call without arguments
+//	Anthropic tool_use without input             invalid_envelope: input is required
+//	arguments string holding a JSON string       passed through unquoted once; the decoder
+//	  ("\"{...}\"")                                refuses it (not an object): never parsed twice
+//	embedded args not an object (input: "x")     passed through; the decoder refuses it
+//	missing or empty call ID                     error missing_call_id (OpenAI, Responses,
+//	                                             Anthropic, MCP): without an ID the result cannot
+//	                                             be matched and the replay guard cannot work;
+//	                                             streams check it at the end of the stream
+//	Gemini call without id                       synthesized: GeminiIDPrefix+responseId (or body
+//	                                             hash)+":0:"+part index; deterministic
+//	MCP id                                       the JSON-RPC id in JSON form: 7, "req-7" (a
+//	                                             string re-encoded by encoding/json), so 7 and
+//	                                             "7" differ and MCPResult echoes it
+//	the same call ID twice in one response       error duplicate_call (toolerr's code)
+//	more than one choice / candidate             invalid_envelope: request n=1 / candidateCount 1
+//	unknown item / block / part type             error unknown_type; Responses items the provider
+//	                                             runs itself (reasoning, web_search_call,
+//	                                             file_search_call, code_interpreter_call,
+//	                                             image_generation_call, mcp_call, mcp_list_tools)
+//	                                             and Anthropic thinking and server-tool blocks
+//	                                             are skipped; client items that are not function
+//	                                             calls (computer_call, custom_tool_call,
+//	                                             local_shell_call, ...) are unknown_type
+//	OpenAI legacy function_call                  unknown_type (it has no call ID)
+//	Gemini partialArgs / willContinue            unknown_type (streamed arguments unsupported)
+//	a body that is an error report               error provider_error
+//	MCP method other than tools/call             unknown_type; a notification (no id) is
+//	                                             missing_call_id; jsonrpc must be "2.0"
+//
+// Streams:
+//
+//	case                                         outcome
+//	-------------------------------------------  ---------------------------------------------------
+//	fragment ends mid-string or splits an        fragments are concatenated as bytes; only the
+//	  escape (\u00e9, \") of the arguments         whole is decoded, by the gate
+//	Turn before the end of the stream            calls returned, all incomplete
+//	stream stops before completion               the same: Turn reports incomplete calls
+//	interleaved parallel calls                   assembled by key (index, item id), never by
+//	                                             "the last call seen"
+//	an index below one already seen (Chat,       allowed: deltas append to the call with that
+//	  Anthropic)                                   index; calls are reported in index order
+//	a call ID or name that changes               error invalid_stream (the first value stays)
+//	a delta for a call never started, or         error invalid_stream
+//	  after its end (Responses, Anthropic)
+//	a Chat choice after its finish_reason        error invalid_stream (usage-only chunks are fine)
+//	a Responses .done whose arguments, call_id   error invalid_stream
+//	  or name differ from the assembled ones
+//	Anthropic content_block_start input other    error invalid_stream: it is a placeholder, never
+//	  than {}                                      data
+//	Anthropic empty partial_json only            {} (a tool without parameters)
+//	an event after message_stop / the final      error invalid_stream
+//	  Responses event
+//	unknown event types, ping, "[DONE]"          ignored (providers add event types; a call
+//	                                             cannot start without a known start event)
+//	an error event                               error provider_error
+//
+// Errors are *Error values with a stable Code (InvalidEnvelope, UnknownType,
+// MissingCalls, MissingCallID, InvalidStream, ProviderError, or
+// toolerr.DuplicateCall), the byte offset in the body or event, and a reason.
+// A stream's errors are sticky.
+//
+// # Results
+//
+// The builders render each gate.Result as the provider's tool-result
+// message. A success carries the executor's value as JSON; a refusal or
+// failure carries the *toolerr.Error JSON (code, category, message,
+// violations) and the provider's error flag where it has one (Anthropic
+// is_error, MCP isError, Gemini's "error" response key). OpenAI Chat and
+// Responses have no flag: the content is the toolerr JSON.
+package adapter

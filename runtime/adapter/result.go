@@ -1,0 +1,158 @@
+package adapter
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/gate"
+)
+
+// Content returns what a gate result tells the model, as JSON text: the
+// executor's value on success, the *toolerr.Error (code, category, message,
+// violations) when the call was refused or failed; isError reports the
+// latter. It fails only when the executor's value cannot be marshalled.
+func Content(res gate.Result) (text []byte, isError bool, err error) {
+	if res.Err != nil {
+		b, err := json.Marshal(res.Err)
+		return b, true, err
+	}
+	b, err := json.Marshal(res.Value)
+	return b, false, err
+}
+
+// OpenAIChatResults returns one Chat Completions tool message per result,
+// in order: {"role":"tool","tool_call_id":...,"content":"<Content>"}. Chat
+// has no error flag; an error result's content is the toolerr JSON.
+func OpenAIChatResults(results []gate.Result) ([]json.RawMessage, error) {
+	type message struct {
+		Role       string `json:"role"`
+		ToolCallID string `json:"tool_call_id"`
+		Content    string `json:"content"`
+	}
+	return each(results, func(r gate.Result, text []byte, _ bool) any {
+		return message{Role: "tool", ToolCallID: r.CallID, Content: string(text)}
+	})
+}
+
+// OpenAIResponsesResults returns one Responses input item per result, in
+// order: {"type":"function_call_output","call_id":...,"output":"<Content>"}.
+func OpenAIResponsesResults(results []gate.Result) ([]json.RawMessage, error) {
+	type item struct {
+		Type   string `json:"type"`
+		CallID string `json:"call_id"`
+		Output string `json:"output"`
+	}
+	return each(results, func(r gate.Result, text []byte, _ bool) any {
+		return item{Type: "function_call_output", CallID: r.CallID, Output: string(text)}
+	})
+}
+
+// AnthropicResults returns the user message that answers a turn's tool_use
+// blocks: {"role":"user","content":[{"type":"tool_result","tool_use_id":...,
+// "content":"<Content>","is_error":true}, ...]}, one block per result in
+// order; is_error is present only for error results.
+func AnthropicResults(results []gate.Result) (json.RawMessage, error) {
+	type block struct {
+		Type      string `json:"type"`
+		ToolUseID string `json:"tool_use_id"`
+		Content   string `json:"content"`
+		IsError   bool   `json:"is_error,omitempty"`
+	}
+	blocks, err := each(results, func(r gate.Result, text []byte, isErr bool) any {
+		return block{Type: "tool_result", ToolUseID: r.CallID, Content: string(text), IsError: isErr}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(struct {
+		Role    string            `json:"role"`
+		Content []json.RawMessage `json:"content"`
+	}{"user", blocks})
+}
+
+// GeminiResults returns the content that answers a turn's functionCall
+// parts: {"role":"user","parts":[{"functionResponse":{"id":...,"name":...,
+// "response":{"output":<value>}}}, ...]}, with {"error":<toolerr>} as the
+// response of an error result. The id is left out when the adapter
+// synthesized it (GeminiIDPrefix): Gemini did not send one.
+func GeminiResults(results []gate.Result) (json.RawMessage, error) {
+	type response struct {
+		Output json.RawMessage `json:"output,omitempty"`
+		Error  json.RawMessage `json:"error,omitempty"`
+	}
+	type functionResponse struct {
+		ID       string   `json:"id,omitempty"`
+		Name     string   `json:"name"`
+		Response response `json:"response"`
+	}
+	type part struct {
+		FunctionResponse functionResponse `json:"functionResponse"`
+	}
+	parts, err := each(results, func(r gate.Result, text []byte, isErr bool) any {
+		fr := functionResponse{ID: r.CallID, Name: r.Tool}
+		if strings.HasPrefix(fr.ID, GeminiIDPrefix) {
+			fr.ID = ""
+		}
+		if isErr {
+			fr.Response.Error = text
+		} else {
+			fr.Response.Output = text
+		}
+		return part{fr}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(struct {
+		Role  string            `json:"role"`
+		Parts []json.RawMessage `json:"parts"`
+	}{"user", parts})
+}
+
+// MCPResult returns the JSON-RPC response to a tools/call request read by
+// ParseMCP: {"jsonrpc":"2.0","id":<id>,"result":{"content":[{"type":"text",
+// "text":"<Content>"}],"isError":true}}, with structuredContent holding a
+// successful value that is a JSON object. Every refusal, unknown_tool
+// included, is a tool result with isError rather than a JSON-RPC error, so
+// that the model sees the toolerr JSON and can correct its call.
+func MCPResult(res gate.Result) (json.RawMessage, error) {
+	type text struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	type result struct {
+		Content           []text          `json:"content"`
+		StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+		IsError           bool            `json:"isError,omitempty"`
+	}
+	out, isErr, err := Content(res)
+	if err != nil {
+		return nil, err
+	}
+	r := result{Content: []text{{"text", string(out)}}, IsError: isErr}
+	if !isErr && len(out) > 0 && out[0] == '{' {
+		r.StructuredContent = out
+	}
+	return json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  result          `json:"result"`
+	}{"2.0", json.RawMessage(res.CallID), r})
+}
+
+// each marshals msg(result, Content, isError) for every result.
+func each(results []gate.Result, msg func(r gate.Result, text []byte, isErr bool) any) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, 0, len(results))
+	for _, r := range results {
+		text, isErr, err := Content(r)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(msg(r, text, isErr))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}

@@ -1,0 +1,76 @@
+package adapter
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+var (
+	okResult  = gate.Result{CallID: "call_1", Tool: "get_order", Value: map[string]string{"status": "shipped"}, Executed: true}
+	errResult = gate.Result{CallID: "call_2", Tool: "get_order", Err: &toolerr.Error{Code: toolerr.IncompleteCall, Tool: "get_order", CallID: "call_2", Reason: "the call is incomplete"}}
+	errJSON   = `{"code":"incomplete_call","category":"validation","tool":"get_order","callId":"call_2","message":"incomplete_call for tool get_order: the call is incomplete","reason":"the call is incomplete"}`
+)
+
+func TestResultBuilders(t *testing.T) {
+	join := func(ms []json.RawMessage, err error) (string, error) {
+		var s []string
+		for _, m := range ms {
+			s = append(s, string(m))
+		}
+		return strings.Join(s, "\n"), err
+	}
+	one := func(m json.RawMessage, err error) (string, error) { return string(m), err }
+	gemOK := okResult
+	gemOK.CallID = GeminiIDPrefix + "r:0:0"
+	tests := []struct {
+		name string
+		got  func() (string, error)
+		want string
+	}{
+		{"openai chat", func() (string, error) { return join(OpenAIChatResults([]gate.Result{okResult, errResult})) },
+			`{"role":"tool","tool_call_id":"call_1","content":"{\"status\":\"shipped\"}"}` + "\n" +
+				`{"role":"tool","tool_call_id":"call_2","content":` + js(errJSON) + `}`},
+		{"openai responses", func() (string, error) { return join(OpenAIResponsesResults([]gate.Result{okResult, errResult})) },
+			`{"type":"function_call_output","call_id":"call_1","output":"{\"status\":\"shipped\"}"}` + "\n" +
+				`{"type":"function_call_output","call_id":"call_2","output":` + js(errJSON) + `}`},
+		{"anthropic", func() (string, error) { return one(AnthropicResults([]gate.Result{okResult, errResult})) },
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_1","content":"{\"status\":\"shipped\"}"},` +
+				`{"type":"tool_result","tool_use_id":"call_2","content":` + js(errJSON) + `,"is_error":true}]}`},
+		{"gemini", func() (string, error) { return one(GeminiResults([]gate.Result{gemOK, errResult})) },
+			`{"role":"user","parts":[{"functionResponse":{"name":"get_order","response":{"output":{"status":"shipped"}}}},` +
+				`{"functionResponse":{"id":"call_2","name":"get_order","response":{"error":` + errJSON + `}}}]}`},
+		{"mcp ok", func() (string, error) {
+			r := okResult
+			r.CallID = `"req-7"`
+			return one(MCPResult(r))
+		}, `{"jsonrpc":"2.0","id":"req-7","result":{"content":[{"type":"text","text":"{\"status\":\"shipped\"}"}],"structuredContent":{"status":"shipped"}}}`},
+		{"mcp error", func() (string, error) {
+			r := errResult
+			r.CallID = "7"
+			return one(MCPResult(r))
+		}, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":` + js(errJSON) + `}],"isError":true}}`},
+	}
+	for _, tt := range tests {
+		got, err := tt.got()
+		if err != nil || got != tt.want {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", tt.name, got, err, tt.want)
+		}
+	}
+}
+
+func TestResultUnmarshallable(t *testing.T) {
+	bad := gate.Result{CallID: "c", Value: func() {}, Executed: true}
+	if _, err := OpenAIChatResults([]gate.Result{bad}); err == nil {
+		t.Error("a value that cannot be marshalled gave no error")
+	}
+	if _, err := AnthropicResults([]gate.Result{bad}); err == nil {
+		t.Error("a value that cannot be marshalled gave no error")
+	}
+	if _, err := MCPResult(bad); err == nil {
+		t.Error("a value that cannot be marshalled gave no error")
+	}
+}

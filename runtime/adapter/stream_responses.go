@@ -1,0 +1,188 @@
+package adapter
+
+import (
+	"github.com/toolgate/toolgate/runtime/gate"
+)
+
+// OpenAIResponsesStream assembles a streamed Responses API turn from its
+// events. A function call starts with response.output_item.added (its item
+// id, call_id, name and output_index), grows by
+// response.function_call_arguments.delta events keyed by item_id, and is
+// closed by response.output_item.done; the arguments of
+// response.function_call_arguments.done and of the done item, and the
+// done item's call_id and name, must equal what was assembled. Calls are
+// reported in output_index order. The turn ends with response.completed,
+// response.incomplete or response.failed; the calls are complete only when
+// the final status is "completed" and every call's done item has status
+// "completed". An error event is a provider_error. Other event types are
+// ignored (the provider adds event types; a call cannot start without
+// output_item.added). The zero value is ready to use.
+type OpenAIResponsesStream struct {
+	s          streamState
+	byItem     map[string]*pending
+	argsDone   map[*pending]bool
+	incomplete string // incomplete_details.reason of the final response
+}
+
+// Push feeds the payload of one event.
+func (st *OpenAIResponsesStream) Push(event []byte) error {
+	s := &st.s
+	return s.push(gate.OpenAIResponses, event, func(p *parser) {
+		if s.ended {
+			p.failf(InvalidStream, 0, "an event after the end of the stream")
+			return
+		}
+		m := p.fields("the event")
+		typ := p.fieldStr(m, "type", "the event's")
+		if !p.ok() || !p.require(m, "type", "the event", 0) {
+			return
+		}
+		switch typ {
+		case "response.output_item.added":
+			st.added(p, m)
+		case "response.function_call_arguments.delta":
+			if c := st.item(p, m); c != nil {
+				frag, _ := p.fieldBytes(m, "delta", "the event's")
+				c.args = append(c.args, frag...)
+			}
+		case "response.function_call_arguments.done":
+			if c := st.item(p, m); c != nil && p.require(m, "arguments", "the event", 0) {
+				args, _ := p.fieldBytes(m, "arguments", "the event's")
+				st.same(p, m["arguments"].off, "arguments", string(args), string(c.args))
+				st.argsDone[c] = true
+			}
+		case "response.output_item.done":
+			st.itemDone(p, m)
+		case "response.output_text.delta":
+			s.text = append(s.text, p.fieldStr(m, "delta", "the event's")...)
+		case "response.refusal.delta":
+			s.refusal = append(s.refusal, p.fieldStr(m, "delta", "the event's")...)
+		case "response.completed", "response.incomplete", "response.failed":
+			if p.require(m, "response", "the event", 0) {
+				p.sub(m["response"], func(q *parser) {
+					q.object("the response", func(name string) {
+						switch name {
+						case "status":
+							s.stop = q.optStr("status")
+						case "incomplete_details":
+							st.incomplete = q.incompleteReason()
+						default:
+							q.r.Skip()
+						}
+					})
+				})
+				s.ended = true
+			}
+		case "error":
+			p.failf(ProviderError, 0, "the provider reported an error: %q", p.fieldStr(m, "message", "the error's"))
+		}
+	})
+}
+
+// added registers the item of response.output_item.added.
+func (st *OpenAIResponsesStream) added(p *parser, m map[string]field) {
+	s := &st.s
+	if !p.require(m, "item", "the event", 0) || !p.require(m, "output_index", "the event", 0) {
+		return
+	}
+	var k int
+	p.sub(m["output_index"], func(q *parser) { k = q.index("output_index") })
+	var t Turn
+	var id string
+	p.sub(m["item"], func(q *parser) {
+		// The item is read as in a whole response, then its item id.
+		at := q.r.Offset()
+		im := q.fields("the item")
+		q.responsesItemOf(&t, im, at)
+		id = q.fieldStr(im, "id", "the item's")
+	})
+	if !p.ok() || len(t.Calls) == 0 {
+		return
+	}
+	if id == "" {
+		p.failf(InvalidEnvelope, m["item"].off, "a function_call item has no id; its deltas could not be matched")
+		return
+	}
+	if st.byItem[id] != nil || s.call(k) != nil {
+		p.failf(InvalidStream, m["item"].off, "item %s or output_index %d was already added", quote(id), k)
+		return
+	}
+	if st.byItem == nil {
+		st.byItem, st.argsDone = make(map[string]*pending), make(map[*pending]bool)
+	}
+	c := s.add(k)
+	c.id, c.name = t.Calls[0].ID, t.Calls[0].Name
+	c.args = append(c.args, t.Calls[0].Args...)
+	st.byItem[id] = c
+}
+
+// item returns the open call named by the event's item_id. An unknown or
+// closed item is invalid_stream.
+func (st *OpenAIResponsesStream) item(p *parser, m map[string]field) *pending {
+	if !p.require(m, "item_id", "the event", 0) {
+		return nil
+	}
+	id := p.fieldStr(m, "item_id", "the event's")
+	c := st.byItem[id]
+	switch {
+	case !p.ok():
+		return nil
+	case c == nil:
+		p.failf(InvalidStream, m["item_id"].off, "item %s was never added as a function_call", quote(id))
+		return nil
+	case c.closed:
+		p.failf(InvalidStream, m["item_id"].off, "item %s is already done", quote(id))
+		return nil
+	}
+	return c
+}
+
+// itemDone closes the call of response.output_item.done, checking the done
+// item against what was assembled.
+func (st *OpenAIResponsesStream) itemDone(p *parser, m map[string]field) {
+	if !p.require(m, "item", "the event", 0) {
+		return
+	}
+	var t Turn
+	var id, status string
+	p.sub(m["item"], func(q *parser) {
+		at := q.r.Offset()
+		im := q.fields("the item")
+		status, _ = q.responsesItemOf(&t, im, at)
+		id = q.fieldStr(im, "id", "the item's")
+	})
+	if !p.ok() || len(t.Calls) == 0 {
+		return
+	}
+	c := st.byItem[id]
+	switch {
+	case c == nil:
+		p.failf(InvalidStream, m["item"].off, "item %s was never added as a function_call", quote(id))
+		return
+	case c.closed:
+		p.failf(InvalidStream, m["item"].off, "item %s is already done", quote(id))
+		return
+	}
+	at := m["item"].off
+	st.same(p, at, "call_id", t.Calls[0].ID, c.id)
+	st.same(p, at, "name", t.Calls[0].Name, c.name)
+	st.same(p, at, "arguments", string(t.Calls[0].Args), string(c.args))
+	c.closed, c.status = true, status
+}
+
+// same reports a done event that contradicts the deltas.
+func (st *OpenAIResponsesStream) same(p *parser, at int, what, done, assembled string) {
+	if p.ok() && done != assembled {
+		p.failf(InvalidStream, at, "the done event's %s differ from what the stream assembled", what)
+	}
+}
+
+// Turn returns the turn assembled so far.
+func (st *OpenAIResponsesStream) Turn() (Turn, error) {
+	complete := st.s.stop == "completed"
+	for _, c := range st.s.calls {
+		complete = complete && c.status == "completed"
+	}
+	truncated := st.s.stop == "incomplete" && st.incomplete == "max_output_tokens"
+	return st.s.turn(gate.OpenAIResponses, complete, truncated, false)
+}
