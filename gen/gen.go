@@ -17,12 +17,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/templates"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -121,8 +123,36 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	if !opts.ValueRoots && len(models) > 0 {
+		test, err := contractTest(opts, models)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, test)
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// contractTest renders the package's contract test from its template.
+func contractTest(opts Options, models []*toolModel) (File, error) {
+	data := templates.ContractData{Header: Header, Package: opts.Package}
+	for _, tm := range models {
+		data.Tools = append(data.Tools, templates.ContractTool{
+			GoName:      tm.goName,
+			MCP:         strconv.Quote(tm.providerTool().MCP),
+			OpenObjects: opts.OpenObjects,
+		})
+	}
+	var buf bytes.Buffer
+	if err := templates.Contract.Execute(&buf, data); err != nil {
+		return File{}, err
+	}
+	src, err := format.Source(buf.Bytes())
+	if err != nil {
+		return File{}, fmt.Errorf("formatting the contract test: %w", err)
+	}
+	return File{Name: "toolgate_contract_test.go", Data: src}, nil
 }
 
 // model checks a tool's schema and builds its model.
@@ -497,6 +527,9 @@ func (e *emitter) emitSpec() {
 		jen.Id("Schema"):      jen.Id(g + "Schema"),
 		jen.Id("Version"):     jen.Lit(tm.version()),
 		jen.Id("Decode"):      jen.Id("Decode" + tm.root.goName),
+	}
+	if tm.nullAsAbsent() {
+		fields[jen.Id("DecodeNullAsAbsent")] = jen.Id("Decode" + tm.root.goName + "NullAsAbsent")
 	}
 	if len(tm.t.Meta.Roles) > 0 {
 		var roles []jen.Code

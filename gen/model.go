@@ -92,13 +92,12 @@ type node struct {
 	hasStruct bool   // decoded into a struct (else a map or raw)
 
 	// arrays
-	prefix           []*node
-	items            *node // nil: any items allowed after prefix
-	minItems         int64
-	maxItems         int64
-	unique           bool
-	itemsPtr         string
-	itemName, tupled bool
+	prefix   []*node
+	items    *node // nil: any items allowed after prefix
+	minItems int64
+	maxItems int64
+	unique   bool
+	tupled   bool // prefixItems: kept raw, each position checked
 
 	// unions
 	variants []*node
@@ -126,14 +125,12 @@ type prop struct {
 
 // builder turns an effective schema into nodes.
 type builder struct {
-	tool    *Tool
-	root    *jsonval.Value
-	draft7  bool
-	opts    Options
-	nodes   map[string]*node // by schema pointer, so refs share nodes and recursion ends
-	errs    ErrorList
-	regexps map[string]string // pattern → Go variable name
-	names   *namespace
+	tool   *Tool
+	root   *jsonval.Value
+	draft7 bool
+	opts   Options
+	nodes  map[string]*node // by schema pointer, so refs share nodes and recursion ends
+	errs   ErrorList
 }
 
 func (b *builder) fail(ptr, keyword, format string, args ...any) {
@@ -676,8 +673,7 @@ func (b *builder) fillArray(n *node, ptr string, s *jsonval.Value, name string) 
 		}
 	}
 	if it := s.Get(itemsKw); it != nil {
-		n.itemsPtr = ptr + "/" + itemsKw
-		n.items = b.build(n.itemsPtr, it, itemName)
+		n.items = b.build(ptr+"/"+itemsKw, it, itemName)
 	}
 	n.tupled = len(n.prefix) > 0
 }

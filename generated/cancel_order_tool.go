@@ -171,13 +171,14 @@ var CancelOrderDefinitions = []provider.Definition{
 // CancelOrderSpec describes the cancel_order tool to a gate registry: its
 // name, schema, version, metadata and decoder.
 var CancelOrderSpec = gate.Spec[CancelOrderArgs]{
-	Decode:      DecodeCancelOrderArgs,
-	Description: CancelOrderDescription,
-	Destructive: true,
-	Name:        CancelOrderToolName,
-	Roles:       []string{"support"},
-	Schema:      CancelOrderSchema,
-	Version:     "sha256:6ef240c72fd92d2d",
+	Decode:             DecodeCancelOrderArgs,
+	DecodeNullAsAbsent: DecodeCancelOrderArgsNullAsAbsent,
+	Description:        CancelOrderDescription,
+	Destructive:        true,
+	Name:               CancelOrderToolName,
+	Roles:              []string{"support"},
+	Schema:             CancelOrderSchema,
+	Version:            "sha256:6ef240c72fd92d2d",
 }
 
 // CancelOrderArgs are the arguments of the cancel_order tool.

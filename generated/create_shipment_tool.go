@@ -348,11 +348,12 @@ var CreateShipmentDefinitions = []provider.Definition{
 // CreateShipmentSpec describes the create_shipment tool to a gate registry:
 // its name, schema, version, metadata and decoder.
 var CreateShipmentSpec = gate.Spec[CreateShipmentArgs]{
-	Decode:      DecodeCreateShipmentArgs,
-	Description: CreateShipmentDescription,
-	Name:        CreateShipmentToolName,
-	Schema:      CreateShipmentSchema,
-	Version:     "sha256:7e6b6769160c42ce",
+	Decode:             DecodeCreateShipmentArgs,
+	DecodeNullAsAbsent: DecodeCreateShipmentArgsNullAsAbsent,
+	Description:        CreateShipmentDescription,
+	Name:               CreateShipmentToolName,
+	Schema:             CreateShipmentSchema,
+	Version:            "sha256:7e6b6769160c42ce",
 }
 
 // CreateShipmentArgs are the arguments of the create_shipment tool.

@@ -126,11 +126,12 @@ var GetOrderStatusDefinitions = []provider.Definition{
 // GetOrderStatusSpec describes the get_order_status tool to a gate registry:
 // its name, schema, version, metadata and decoder.
 var GetOrderStatusSpec = gate.Spec[GetOrderStatusArgs]{
-	Decode:      DecodeGetOrderStatusArgs,
-	Description: GetOrderStatusDescription,
-	Name:        GetOrderStatusToolName,
-	Schema:      GetOrderStatusSchema,
-	Version:     "sha256:6831a51e6cb1b3f8",
+	Decode:             DecodeGetOrderStatusArgs,
+	DecodeNullAsAbsent: DecodeGetOrderStatusArgsNullAsAbsent,
+	Description:        GetOrderStatusDescription,
+	Name:               GetOrderStatusToolName,
+	Schema:             GetOrderStatusSchema,
+	Version:            "sha256:6831a51e6cb1b3f8",
 }
 
 // GetOrderStatusArgs are the arguments of the get_order_status tool.

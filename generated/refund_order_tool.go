@@ -138,14 +138,15 @@ var RefundOrderDefinitions = []provider.Definition{
 // RefundOrderSpec describes the refund_order tool to a gate registry: its
 // name, schema, version, metadata and decoder.
 var RefundOrderSpec = gate.Spec[RefundOrderArgs]{
-	Decode:      DecodeRefundOrderArgs,
-	Description: RefundOrderDescription,
-	Destructive: true,
-	Name:        RefundOrderToolName,
-	Roles:       []string{"support", "finance"},
-	Schema:      RefundOrderSchema,
-	Timeout:     10 * time.Second,
-	Version:     "sha256:f9caba60845c03e4",
+	Decode:             DecodeRefundOrderArgs,
+	DecodeNullAsAbsent: DecodeRefundOrderArgsNullAsAbsent,
+	Description:        RefundOrderDescription,
+	Destructive:        true,
+	Name:               RefundOrderToolName,
+	Roles:              []string{"support", "finance"},
+	Schema:             RefundOrderSchema,
+	Timeout:            10 * time.Second,
+	Version:            "sha256:f9caba60845c03e4",
 }
 
 // RefundOrderArgs are the arguments of the refund_order tool.

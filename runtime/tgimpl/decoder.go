@@ -12,7 +12,6 @@ package tgimpl
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -109,10 +108,6 @@ func (d *Decoder) Finish() error {
 	}
 	return &toolerr.Error{Code: toolerr.InvalidArguments, Tool: d.tool, Violations: d.violations, Truncated: d.truncated}
 }
-
-// Valid reports whether no violation and no syntax error has been recorded
-// so far.
-func (d *Decoder) Valid() bool { return len(d.violations) == 0 && d.R.Err() == nil }
 
 // PushName records that the value of the member just read by NextMember is
 // being decoded.
@@ -249,15 +244,4 @@ func article(s string) string {
 		return "an " + s
 	}
 	return "a " + s
-}
-
-// joinOr renders "a", "a or b", "a, b or c".
-func joinOr(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
