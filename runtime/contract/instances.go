@@ -68,7 +68,7 @@ func Instances(schema []byte, max int) ([]Instance, error) {
 	if root.Kind != jsonval.Object {
 		return nil, errors.New("contract: schema root is not an object schema")
 	}
-	d := &deriver{root: root, res: map[string]*regexp.Regexp{}}
+	d := &deriver{root: root, res: map[string]*regexp.Regexp{}, pools: map[string][]*jsonval.Value{}}
 	if err := d.setDraft(); err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func Instances(schema []byte, max int) ([]Instance, error) {
 			continue
 		}
 		seen[string(data)] = true
-		out = append(out, Instance{Name: e.name, JSON: data, Valid: d.check(root, doc, 0)})
+		out = append(out, Instance{Name: instName(e.where, e.what), JSON: data, Valid: d.check(root, doc, 0)})
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("contract: %w", d.err)
@@ -126,17 +126,19 @@ var errRecursive = errors.New("recursive schema")
 type deriver struct {
 	root   *jsonval.Value
 	draft7 bool
-	res    map[string]*regexp.Regexp // compiled patterns
-	err    error                     // first error found while checking
+	res    map[string]*regexp.Regexp   // compiled patterns
+	pools  map[string][]*jsonval.Value // variants, by schema and value
+	err    error                       // first error found while checking
 }
 
 // edit is one change to the base instance: the value at path replaced (or added, for a new member), or
 // removed when val is nil.
 type edit struct {
-	path []string
-	val  *jsonval.Value
-	name string
-	tier int
+	path  []string
+	val   *jsonval.Value
+	where []string // the value the name is about (path, or its parent for a member removed or added)
+	what  string   // what the edit exercises
+	tier  int
 }
 
 // The tiers of the matrix, most important first.
@@ -146,6 +148,7 @@ const (
 	tierMutate             // mutations of the base
 )
 
+// setDraft reads $schema: draft 2020-12 when absent.
 func (d *deriver) setDraft() error {
 	s := d.root.Get("$schema")
 	if s == nil {
@@ -417,6 +420,7 @@ func (d *deriver) keyword(s *jsonval.Value, key string, kw, v *jsonval.Value, de
 	return true
 }
 
+// numberKeyword checks a numeric keyword against the number v.
 func (d *deriver) numberKeyword(key string, kw, v *jsonval.Value) bool {
 	var c func(x, b *big.Rat) bool
 	switch key {
@@ -437,6 +441,7 @@ func (d *deriver) numberKeyword(key string, kw, v *jsonval.Value) bool {
 	return x != nil && b != nil && c(x, b)
 }
 
+// stringKeyword checks a string keyword against the string v.
 func (d *deriver) stringKeyword(key string, kw, v *jsonval.Value) bool {
 	switch key {
 	case "minLength":
@@ -453,6 +458,7 @@ func (d *deriver) stringKeyword(key string, kw, v *jsonval.Value) bool {
 	return true
 }
 
+// arrayKeyword checks an array keyword of s against the array v.
 func (d *deriver) arrayKeyword(s *jsonval.Value, key string, kw, v *jsonval.Value, depth int) bool {
 	switch key {
 	case "minItems":
@@ -494,6 +500,7 @@ func (d *deriver) arrayKeyword(s *jsonval.Value, key string, kw, v *jsonval.Valu
 	return true
 }
 
+// objectKeyword checks an object keyword of s against the object v.
 func (d *deriver) objectKeyword(s *jsonval.Value, key string, kw, v *jsonval.Value, depth int) bool {
 	switch key {
 	case "required":
@@ -613,6 +620,12 @@ func sameValue(a, b *jsonval.Value) bool {
 	case jsonval.Bool:
 		return a.Bool == b.Bool
 	case jsonval.Number:
+		if a.Str == b.Str {
+			return true
+		}
+		if plainInt(a.Str) && plainInt(b.Str) {
+			return a.Str == b.Str || a.Str == "-0" && b.Str == "0" || a.Str == "0" && b.Str == "-0"
+		}
 		x, y := numRat(a), numRat(b)
 		if x == nil || y == nil {
 			return a.Str == b.Str
@@ -658,6 +671,12 @@ func numRat(v *jsonval.Value) *big.Rat {
 	if v == nil || v.Kind != jsonval.Number {
 		return nil
 	}
+	if plainInt(v.Str) && len(v.Str) < 19 {
+		n, err := strconv.ParseInt(v.Str, 10, 64)
+		if err == nil {
+			return big.NewRat(n, 1)
+		}
+	}
 	if i := strings.IndexAny(v.Str, "eE"); i >= 0 {
 		e, err := strconv.Atoi(strings.TrimPrefix(v.Str[i+1:], "+"))
 		if err != nil || e > maxExp || e < -maxExp {
@@ -670,6 +689,9 @@ func numRat(v *jsonval.Value) *big.Rat {
 	}
 	return r
 }
+
+// plainInt reports whether the JSON number text s has neither fraction nor exponent.
+func plainInt(s string) bool { return !strings.ContainsAny(s, ".eE") }
 
 // intOf returns a scanned count keyword as an int, saturating.
 func intOf(v *jsonval.Value) int {
@@ -722,12 +744,15 @@ func membersOf(v *jsonval.Value) []jsonval.Member {
 // isTrue reports whether v is the JSON value true.
 func isTrue(v *jsonval.Value) bool { return v != nil && v.Kind == jsonval.Bool && v.Bool }
 
+// jsonNumber returns the exact decimal r as a JSON number.
 func jsonNumber(r *big.Rat) *jsonval.Value {
 	return &jsonval.Value{Kind: jsonval.Number, Str: ratText(r)}
 }
 
+// jsonString returns s as a JSON string.
 func jsonString(s string) *jsonval.Value { return &jsonval.Value{Kind: jsonval.String, Str: s} }
 
+// emptyObject returns a new {}.
 func emptyObject() *jsonval.Value {
 	return &jsonval.Value{Kind: jsonval.Object, Members: []jsonval.Member{}}
 }
@@ -1038,6 +1063,8 @@ var formatMisses = map[string]string{
 	"duration":  "1D",
 }
 
+// synthString picks a string for the flat schema f: the format sample, else a pattern match of at
+// least minLength code points (or "a" padded to minLength), else the first of a few candidates that passes.
 func (d *deriver) synthString(f *jsonval.Value, ptr string) (*jsonval.Value, error) {
 	lo, hi := 0, -1
 	if m := f.Get("minLength"); m != nil {
@@ -1143,6 +1170,7 @@ type patternWalk struct {
 	b     *strings.Builder
 }
 
+// walk writes a string re matches and reports false when it matches nothing.
 func (w *patternWalk) walk(re *syntax.Regexp) bool {
 	switch re.Op {
 	case syntax.OpNoMatch:
@@ -1246,6 +1274,8 @@ type numBounds struct {
 	step           *big.Rat // multipleOf, made integral for integers
 }
 
+// boundsOf reads the numeric limits of f; for integers the step is the least integer multiple of
+// multipleOf (1 without it).
 func boundsOf(f *jsonval.Value, integer bool) numBounds {
 	var b numBounds
 	set := func(key string, r *big.Rat, low bool) {
@@ -1276,6 +1306,7 @@ func boundsOf(f *jsonval.Value, integer bool) numBounds {
 	return b
 }
 
+// admits reports whether x is within the bounds and a multiple of the step.
 func (b numBounds) admits(x *big.Rat) bool {
 	if b.lo != nil && (x.Cmp(b.lo) < 0 || b.loExcl && x.Cmp(b.lo) == 0) {
 		return false
@@ -1330,6 +1361,8 @@ func synthNumber(f *jsonval.Value, integer bool, ptr string) (*jsonval.Value, er
 	return nil, fmt.Errorf("no number satisfies the bounds at %s", ptrText(ptr))
 }
 
+// synthArray builds max(minItems, 1) items (every prefixItems position, at most maxItems), distinct
+// when uniqueItems, and one more item when contains is not yet satisfied.
 func (d *deriver) synthArray(f *jsonval.Value, ptr string, stack []string, depth int) (*jsonval.Value, error) {
 	lo, hi := 0, -1
 	if m := f.Get("minItems"); m != nil {
@@ -1355,26 +1388,11 @@ func (d *deriver) synthArray(f *jsonval.Value, ptr string, stack []string, depth
 	if hi >= 0 {
 		target = min(target, hi)
 	}
-	arr := &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{}}
-	unique := isTrue(f.Get("uniqueItems"))
-	for i := 0; i < target; i++ {
-		itemPtr := ptr + "/" + strconv.Itoa(i)
-		s, _ := d.itemSchema(f, i)
-		v, err := d.synth(s, itemPtr, stack, depth+1)
-		if err == nil && unique {
-			v = d.distinct(s, v, arr.Items, depth+1)
-			if v == nil {
-				err = fmt.Errorf("cannot build %d distinct items at %s", lo, ptrText(ptr))
-			}
-		}
-		if err != nil {
-			if i < lo {
-				return nil, err
-			}
-			break
-		}
-		arr.Items = append(arr.Items, v)
+	items, err := d.extend(f, []*jsonval.Value{}, target, ptr, stack, depth)
+	if err != nil && len(items) < lo {
+		return nil, err
 	}
+	arr := &jsonval.Value{Kind: jsonval.Array, Items: items}
 	if c := f.Get("contains"); c != nil && !d.check(f, arr, depth) && (hi < 0 || len(arr.Items) < hi) {
 		if v, err := d.synth(c, ptr+"/"+strconv.Itoa(len(arr.Items)), stack, depth+1); err == nil {
 			arr.Items = append(arr.Items, v)
@@ -1383,36 +1401,80 @@ func (d *deriver) synthArray(f *jsonval.Value, ptr string, stack []string, depth
 	return arr, nil
 }
 
-// distinct returns v, or a valid variant of it, that equals none of have; nil if it finds none.
-func (d *deriver) distinct(s, v *jsonval.Value, have []*jsonval.Value, depth int) *jsonval.Value {
-	fresh := func(x *jsonval.Value) bool {
-		return !slices.ContainsFunc(have, func(h *jsonval.Value) bool { return sameValue(h, x) })
-	}
-	if fresh(v) {
-		return v
-	}
-	for _, e := range d.edits(s, v, nil, depth) {
-		if x := applyEdit(v, e); fresh(x) && d.check(s, x, depth) {
-			return x
-		}
-	}
-	for k := 1; k <= len(have)+2; k++ {
-		var x *jsonval.Value
-		switch v.Kind {
-		case jsonval.String:
-			x = jsonString(v.Str + strconv.Itoa(k))
-		case jsonval.Number:
-			if r := numRat(v); r != nil {
-				x = jsonNumber(r.Add(r, big.NewRat(int64(k), 1)))
+// extend appends to items values valid at their positions in the flat array schema f until there are n,
+// distinct when f says uniqueItems. On an error it returns the items it has.
+func (d *deriver) extend(f *jsonval.Value, items []*jsonval.Value, n int, ptr string, stack []string, depth int) ([]*jsonval.Value, error) {
+	unique := isTrue(f.Get("uniqueItems"))
+	var last, seed *jsonval.Value
+	var pool []*jsonval.Value
+	next := 0
+	for i := len(items); i < n; i++ {
+		s, _ := d.itemSchema(f, i)
+		if s != last {
+			var err error
+			if seed, err = d.synth(s, ptr+"/"+strconv.Itoa(i), stack, depth+1); err != nil {
+				return items, err
+			}
+			last, pool, next = s, nil, 0
+			if unique {
+				pool = d.variants(s, seed, depth+1)
 			}
 		}
-		if x != nil && fresh(x) && d.check(s, x, depth) {
-			return x
+		it := seed
+		if unique {
+			for next < len(pool) && slices.ContainsFunc(items, func(h *jsonval.Value) bool { return sameValue(h, pool[next]) }) {
+				next++
+			}
+			if next == len(pool) {
+				return items, fmt.Errorf("cannot build %d distinct items at %s", n, ptrText(ptr))
+			}
+			it = pool[next]
+			next++
 		}
+		items = append(items, it)
 	}
-	return nil
+	return items, nil
 }
 
+// variants returns up to maxItemsLen+1 distinct values valid against s, v first: then the valid
+// instances of v's own matrix, then v with a counter appended (strings) or added (numbers). Results are
+// kept per schema and value, so nested arrays of distinct items cost one matrix per level.
+func (d *deriver) variants(s, v *jsonval.Value, depth int) []*jsonval.Value {
+	key := fmt.Sprintf("%p %s", s, v.Marshal())
+	if p, ok := d.pools[key]; ok {
+		return p
+	}
+	out := []*jsonval.Value{v}
+	add := func(x *jsonval.Value) {
+		if x != nil && len(out) <= maxItemsLen &&
+			!slices.ContainsFunc(out, func(h *jsonval.Value) bool { return sameValue(h, x) }) && d.check(s, x, depth) {
+			out = append(out, x)
+		}
+	}
+	for _, e := range d.edits(s, v, nil, depth) {
+		add(applyEdit(v, e))
+	}
+	for k := 1; k <= maxItemsLen && len(out) <= maxItemsLen; k++ {
+		switch v.Kind {
+		case jsonval.String:
+			add(jsonString(v.Str + strconv.Itoa(k)))
+		case jsonval.Number:
+			if r := numRat(v); r != nil {
+				add(jsonNumber(new(big.Rat).Add(r, big.NewRat(int64(k), 1))))
+				add(jsonNumber(new(big.Rat).Sub(r, big.NewRat(int64(k), 1))))
+			}
+		default:
+			k = maxItemsLen // no counter for other kinds
+		}
+	}
+	d.pools[key] = out
+	return out
+}
+
+// synthObject builds an object with every property it can build (required ones must succeed; an
+// optional recursive one is left out), the required members without a property schema, one member per
+// patternProperties pattern, one extra member when additionalProperties is a schema, the members that
+// dependentRequired asks for, and as many members as minProperties and maxProperties want.
 func (d *deriver) synthObject(f *jsonval.Value, ptr string, stack []string, depth int) (*jsonval.Value, error) {
 	obj := emptyObject()
 	required := map[string]bool{}
@@ -1591,7 +1653,7 @@ func (d *deriver) edits(s, v *jsonval.Value, path []string, depth int) []edit {
 	f := d.shape(s, v, depth)
 	var out []edit
 	at := func(tier int, what string, val *jsonval.Value) {
-		out = append(out, edit{path: path, val: val, name: instName(path, what), tier: tier})
+		out = append(out, edit{path: path, val: val, where: path, what: what, tier: tier})
 	}
 	at(tierKeyword, "null", &jsonval.Value{Kind: jsonval.Null})
 	for _, key := range []string{"enum", "const"} {
@@ -1675,10 +1737,11 @@ func otherCase(s string) string {
 	return s
 }
 
+// stringEdits returns the length, pattern and format cases of the string v.
 func (d *deriver) stringEdits(f, v *jsonval.Value, path []string) []edit {
 	var out []edit
 	at := func(tier int, what, s string) {
-		out = append(out, edit{path: path, val: jsonString(s), name: instName(path, what), tier: tier})
+		out = append(out, edit{path: path, val: jsonString(s), where: path, what: what, tier: tier})
 	}
 	plain := !f.Has("pattern") && !f.Has("format")
 	if m := f.Get("minLength"); m != nil && intOf(m) <= maxLen {
@@ -1727,6 +1790,7 @@ func (d *deriver) stringEdits(f, v *jsonval.Value, path []string) []edit {
 	return out
 }
 
+// numberEdits returns the bound, multipleOf and integer cases of the number v.
 func numberEdits(f, v *jsonval.Value, path []string, integer bool) []edit {
 	x := numRat(v)
 	if x == nil {
@@ -1734,7 +1798,7 @@ func numberEdits(f, v *jsonval.Value, path []string, integer bool) []edit {
 	}
 	var out []edit
 	at := func(tier int, what string, r *big.Rat) {
-		out = append(out, edit{path: path, val: jsonNumber(r), name: instName(path, what), tier: tier})
+		out = append(out, edit{path: path, val: jsonNumber(r), where: path, what: what, tier: tier})
 	}
 	b := boundsOf(f, integer)
 	delta := b.step
@@ -1768,19 +1832,21 @@ func numberEdits(f, v *jsonval.Value, path []string, integer bool) []edit {
 	if integer {
 		at(tierKeyword, "fraction", new(big.Rat).Add(x, big.NewRat(1, 2)))
 		if x.IsInt() {
-			out = append(out, edit{path: path, val: &jsonval.Value{Kind: jsonval.Number, Str: ratText(x) + ".0"}, name: instName(path, "integer written as decimal"), tier: tierInside})
+			out = append(out, edit{path: path, val: &jsonval.Value{Kind: jsonval.Number, Str: ratText(x) + ".0"}, where: path, what: "integer written as decimal", tier: tierInside})
 		}
 	}
 	return out
 }
 
+// arrayEdits returns the item-count, uniqueness and tuple cases of the array v, then the matrix of
+// every tuple item and of the first item under items.
 func (d *deriver) arrayEdits(f, v *jsonval.Value, path []string, depth int) []edit {
 	var out []edit
 	at := func(tier int, what string, items []*jsonval.Value) {
-		out = append(out, edit{path: path, val: &jsonval.Value{Kind: jsonval.Array, Items: items}, name: instName(path, what), tier: tier})
+		out = append(out, edit{path: path, val: &jsonval.Value{Kind: jsonval.Array, Items: items}, where: path, what: what, tier: tier})
 	}
 	unique := isTrue(f.Get("uniqueItems"))
-	// withLen returns v's items cut or extended to n (distinct when unique), or nil if it cannot.
+	// withLen returns v's items cut or extended to n, or nil if it cannot.
 	withLen := func(n int) []*jsonval.Value {
 		if n <= len(v.Items) {
 			return slices.Clone(v.Items[:n])
@@ -1788,19 +1854,9 @@ func (d *deriver) arrayEdits(f, v *jsonval.Value, path []string, depth int) []ed
 		if n > maxItemsLen || len(v.Items) == 0 {
 			return nil
 		}
-		items := slices.Clone(v.Items)
-		for i := len(items); i < n; i++ {
-			s, _ := d.itemSchema(f, i)
-			it, err := d.synth(s, "", nil, depth+1)
-			if err != nil {
-				it = items[len(items)-1]
-			}
-			if unique {
-				if it = d.distinct(s, it, items, depth+1); it == nil {
-					return nil
-				}
-			}
-			items = append(items, it)
+		items, err := d.extend(f, slices.Clone(v.Items), n, "", nil, depth)
+		if err != nil {
+			return nil
 		}
 		return items
 	}
@@ -1850,19 +1906,21 @@ func (d *deriver) arrayEdits(f, v *jsonval.Value, path []string, depth int) []ed
 	return out
 }
 
+// objectEdits returns the missing-required, unknown-member, member-count and drop-optional cases of
+// the object v, then the matrix of every member.
 func (d *deriver) objectEdits(f, v *jsonval.Value, path []string, depth int) []edit {
 	var out []edit
 	required := map[string]bool{}
 	for _, r := range itemsOf(f.Get("required")) {
 		required[r.Str] = true
 		if v.Has(r.Str) {
-			out = append(out, edit{path: append(slices.Clip(path), r.Str), name: instName(path, "missing required "+r.Str), tier: tierKeyword})
+			out = append(out, edit{path: append(slices.Clip(path), r.Str), where: path, what: "missing required " + r.Str, tier: tierKeyword})
 		}
 	}
 	unknown := d.unknownName(f, v, "unexpected")
-	out = append(out, edit{path: append(slices.Clip(path), unknown), val: jsonString("x"), name: instName(path, "unknown member"), tier: tierKeyword})
+	out = append(out, edit{path: append(slices.Clip(path), unknown), val: jsonString("x"), where: path, what: "unknown member", tier: tierKeyword})
 	whole := func(what string, members []jsonval.Member) {
-		out = append(out, edit{path: path, val: &jsonval.Value{Kind: jsonval.Object, Members: members}, name: instName(path, what), tier: tierKeyword})
+		out = append(out, edit{path: path, val: &jsonval.Value{Kind: jsonval.Object, Members: members}, where: path, what: what, tier: tierKeyword})
 	}
 	if m := f.Get("minProperties"); m != nil && intOf(m) > 0 && intOf(m) <= len(v.Members) {
 		whole("minProperties-1", slices.Clone(v.Members[:intOf(m)-1]))
@@ -1876,7 +1934,7 @@ func (d *deriver) objectEdits(f, v *jsonval.Value, path []string, depth int) []e
 	}
 	for _, m := range v.Members {
 		if !required[m.Key] {
-			out = append(out, edit{path: append(slices.Clip(path), m.Key), name: instName(path, "drop optional "+m.Key), tier: tierMutate})
+			out = append(out, edit{path: append(slices.Clip(path), m.Key), where: path, what: "drop optional " + m.Key, tier: tierMutate})
 		}
 	}
 	for _, m := range v.Members {

@@ -337,6 +337,11 @@ func FuzzInstances(f *testing.F) {
 	}
 	f.Add([]byte(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/x"}},{"type":"null"}]}}}`))
 	f.Add([]byte(`{"type":"object","properties":{"s":{"type":"string","maxLength":0}}}`))
+	nested := `{"type":"integer"}` // once exponential: distinct items at every level
+	for range 4 {
+		nested = `{"type":"array","uniqueItems":true,"minItems":1,"maxItems":200,"items":` + nested + `}`
+	}
+	f.Add([]byte(`{"type":"object","properties":{"a":` + nested + `},"required":["a"]}`))
 	f.Fuzz(func(t *testing.T, schema []byte) {
 		ins, err := Instances(schema, 50)
 		if err != nil {

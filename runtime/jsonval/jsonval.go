@@ -279,12 +279,18 @@ func AppendString(b []byte, s string) []byte {
 
 // EscapeToken escapes one JSON pointer reference token (RFC 6901).
 func EscapeToken(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	if strings.ContainsAny(s, "~/") {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+	}
+	return s
 }
 
 // UnescapeToken undoes EscapeToken.
 func UnescapeToken(s string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+	if strings.Contains(s, "~") {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	}
+	return s
 }
 
 // Resolve returns the value at the JSON pointer ptr in root, or nil.

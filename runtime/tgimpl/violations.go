@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate/runtime/jsonnum"
 	"github.com/toolgate/toolgate/runtime/jsonread"
+	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -216,7 +217,7 @@ func (d *Decoder) pointer() string {
 			continue
 		}
 		name := jsonread.Unquote(d.R.Data(), int(seg))
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(name))
+		b.WriteString(jsonval.EscapeToken(name))
 	}
 	return b.String()
 }
