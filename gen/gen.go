@@ -527,6 +527,7 @@ func (e *emitter) emitSpec() {
 		jen.Id("Schema"):      jen.Id(g + "Schema"),
 		jen.Id("Version"):     jen.Lit(tm.version()),
 		jen.Id("Decode"):      jen.Id("Decode" + tm.root.goName),
+		jen.Id("Definitions"): jen.Id(g + "Definitions"),
 	}
 	if tm.nullAsAbsent() {
 		fields[jen.Id("DecodeNullAsAbsent")] = jen.Id("Decode" + tm.root.goName + "NullAsAbsent")

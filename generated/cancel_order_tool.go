@@ -173,6 +173,7 @@ var CancelOrderDefinitions = []provider.Definition{
 var CancelOrderSpec = gate.Spec[CancelOrderArgs]{
 	Decode:             DecodeCancelOrderArgs,
 	DecodeNullAsAbsent: DecodeCancelOrderArgsNullAsAbsent,
+	Definitions:        CancelOrderDefinitions,
 	Description:        CancelOrderDescription,
 	Destructive:        true,
 	Name:               CancelOrderToolName,

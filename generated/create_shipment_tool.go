@@ -350,6 +350,7 @@ var CreateShipmentDefinitions = []provider.Definition{
 var CreateShipmentSpec = gate.Spec[CreateShipmentArgs]{
 	Decode:             DecodeCreateShipmentArgs,
 	DecodeNullAsAbsent: DecodeCreateShipmentArgsNullAsAbsent,
+	Definitions:        CreateShipmentDefinitions,
 	Description:        CreateShipmentDescription,
 	Name:               CreateShipmentToolName,
 	Schema:             CreateShipmentSchema,

@@ -128,6 +128,7 @@ var GetOrderStatusDefinitions = []provider.Definition{
 var GetOrderStatusSpec = gate.Spec[GetOrderStatusArgs]{
 	Decode:             DecodeGetOrderStatusArgs,
 	DecodeNullAsAbsent: DecodeGetOrderStatusArgsNullAsAbsent,
+	Definitions:        GetOrderStatusDefinitions,
 	Description:        GetOrderStatusDescription,
 	Name:               GetOrderStatusToolName,
 	Schema:             GetOrderStatusSchema,

@@ -140,6 +140,7 @@ var RefundOrderDefinitions = []provider.Definition{
 var RefundOrderSpec = gate.Spec[RefundOrderArgs]{
 	Decode:             DecodeRefundOrderArgs,
 	DecodeNullAsAbsent: DecodeRefundOrderArgsNullAsAbsent,
+	Definitions:        RefundOrderDefinitions,
 	Description:        RefundOrderDescription,
 	Destructive:        true,
 	Name:               RefundOrderToolName,

@@ -155,6 +155,7 @@ var ScheduleOrderDispatchDefinitions = []provider.Definition{
 // gate registry: its name, schema, version, metadata and decoder.
 var ScheduleOrderDispatchSpec = gate.Spec[ScheduleOrderDispatchArgs]{
 	Decode:      DecodeScheduleOrderDispatchArgs,
+	Definitions: ScheduleOrderDispatchDefinitions,
 	Description: ScheduleOrderDispatchDescription,
 	Name:        ScheduleOrderDispatchToolName,
 	Roles:       []string{"operations"},

@@ -99,7 +99,7 @@ func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, r
 		RequestID: c.RequestID, Scope: c.Scope, Principal: c.Principal.ID,
 		CallID: call.ID, Tool: call.Name, Code: OK, Executed: res.Executed, Duration: d, Attempt: attempt,
 	}
-	if t, ok := r.lookup(c.Principal, call.Name); ok {
+	if t, ok := r.lookup(c.Principal, call.Name, call.Dialect); ok {
 		e.Version = t.Version
 	}
 	if p != nil {

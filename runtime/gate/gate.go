@@ -47,6 +47,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -136,6 +137,11 @@ type Spec[A any] struct {
 	// that dialect sends null to mean "absent", and this decoder reads it so.
 	// Calls in any other dialect, and every call when it is nil, use Decode.
 	DecodeNullAsAbsent func(data []byte) (A, error)
+	// Definitions are the tool's definitions for each model provider (see
+	// package provider). When there are any, a call in a provider's dialect
+	// resolves only if the tool has a definition for that provider: a model
+	// that was never sent the tool cannot call it.
+	Definitions []provider.Definition
 }
 
 // Tool is a bound tool, as the registry holds it.
@@ -147,6 +153,7 @@ type Tool struct {
 	Roles       []string
 	Destructive bool
 	Timeout     time.Duration
+	Definitions []provider.Definition
 
 	prepare func(ctx context.Context, p Principal, call Call) (run func(context.Context) (any, error), err error)
 	bindErr error
@@ -158,6 +165,7 @@ type Tool struct {
 func (t *Tool) clone() *Tool {
 	cp := *t
 	cp.Roles = slices.Clone(t.Roles)
+	cp.Definitions = slices.Clone(t.Definitions)
 	return &cp
 }
 
@@ -168,6 +176,7 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		Name: spec.Name, Description: spec.Description, Schema: spec.Schema,
 		Version: spec.Version, Roles: slices.Clone(spec.Roles),
 		Destructive: spec.Destructive, Timeout: spec.Timeout,
+		Definitions: slices.Clone(spec.Definitions),
 	}
 	switch {
 	case spec.Decode == nil:
@@ -215,6 +224,42 @@ func (t *Tool) VisibleTo(p Principal) bool {
 	}
 	for _, r := range p.Roles {
 		if slices.Contains(t.Roles, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// dialectProviders are the provider definitions a model talking each
+// dialect may have been sent.
+var dialectProviders = map[Dialect][]provider.Provider{
+	OpenAIChat:      {provider.OpenAIChat},
+	OpenAIResponses: {provider.OpenAIResponses},
+	Anthropic:       {provider.Anthropic},
+	Gemini:          {provider.Gemini, provider.GeminiLegacy},
+	MCP:             {provider.MCP},
+}
+
+// Definition returns t's definition for provider p.
+func (t *Tool) Definition(p provider.Provider) (provider.Definition, bool) {
+	for _, d := range t.Definitions {
+		if d.Provider == p {
+			return d, true
+		}
+	}
+	return provider.Definition{}, false
+}
+
+// sentIn reports whether a model talking dialect d can have been sent t:
+// always for Plain calls and tools without definitions, else when t has a
+// definition for one of the dialect's providers.
+func (t *Tool) sentIn(d Dialect) bool {
+	ps, ok := dialectProviders[d]
+	if !ok || len(t.Definitions) == 0 {
+		return true
+	}
+	for _, p := range ps {
+		if _, ok := t.Definition(p); ok {
 			return true
 		}
 	}
@@ -308,10 +353,32 @@ func (r *Registry) Tools(p Principal) []*Tool {
 	return out
 }
 
+// Definitions returns the definitions of the tools p may see for provider
+// prov, in name order: what to send to a model on that provider. Dispatch
+// enforces the same role filter, and refuses calls in prov's dialect to
+// tools without a definition for it. A visible tool that prov cannot carry
+// is left out and named in the error (the other definitions are still
+// returned).
+func (r *Registry) Definitions(p Principal, prov provider.Provider) ([]string, error) {
+	var defs []string
+	var missing []string
+	for _, t := range r.Tools(p) {
+		if d, ok := t.Definition(prov); ok {
+			defs = append(defs, d.JSON)
+		} else {
+			missing = append(missing, t.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return defs, fmt.Errorf("gate: no %s definition for %s (see the tools' Definitions documentation for why)", prov, strings.Join(missing, ", "))
+	}
+	return defs, nil
+}
+
 // lookup resolves a name byte-exactly among the tools p may see.
-func (r *Registry) lookup(p Principal, name string) (*Tool, bool) {
+func (r *Registry) lookup(p Principal, name string, d Dialect) (*Tool, bool) {
 	t, ok := r.tools[name]
-	if !ok || !t.VisibleTo(p) {
+	if !ok || !t.VisibleTo(p) || !t.sentIn(d) {
 		return nil, false
 	}
 	return t, true
@@ -322,7 +389,7 @@ func (r *Registry) lookup(p Principal, name string) (*Tool, bool) {
 func (r *Registry) unknownTool(p Principal, call Call) *toolerr.Error {
 	var visible []string
 	for _, n := range r.names {
-		if r.tools[n].VisibleTo(p) {
+		if t := r.tools[n]; t.VisibleTo(p) && t.sentIn(call.Dialect) {
 			visible = append(visible, n)
 		}
 	}
@@ -351,7 +418,7 @@ type prepared struct {
 
 // check runs steps 1 to 5 for one call.
 func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *toolerr.Error) {
-	t, ok := r.lookup(c.Principal, call.Name)
+	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
 		return nil, r.unknownTool(c.Principal, call)
 	}
