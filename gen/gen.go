@@ -107,6 +107,8 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	// Tools are emitted in name order, whatever order they were loaded in.
+	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
 	pkgFile, err := packageFile(opts, models, ns)
 	if err != nil {
 		return nil, err
