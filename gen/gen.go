@@ -328,20 +328,21 @@ func render(f *jen.File) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, err
 	}
-	return groupImports(buf.Bytes())
+	return groupImports(buf.Bytes()), nil
 }
 
 // groupImports puts the standard library's imports before the others, in
-// two groups, as goimports does (jennifer writes one sorted block).
-func groupImports(src []byte) ([]byte, error) {
+// two groups, as goimports does (jennifer writes one gofmt-ed, sorted block;
+// splitting it keeps both groups sorted, so the result is gofmt-ed too).
+func groupImports(src []byte) []byte {
 	start := bytes.Index(src, []byte("\nimport (\n"))
 	if start < 0 {
-		return src, nil
+		return src
 	}
 	start += len("\nimport (\n")
 	end := bytes.Index(src[start:], []byte("\n)\n"))
 	if end < 0 {
-		return src, nil
+		return src
 	}
 	end += start
 	var std, other []string
@@ -358,8 +359,7 @@ func groupImports(src []byte) ([]byte, error) {
 		block += "\n\n"
 	}
 	block += strings.Join(other, "\n")
-	out := append(append(append([]byte(nil), src[:start]...), block...), src[end:]...)
-	return format.Source(out)
+	return append(append(append([]byte(nil), src[:start]...), block...), src[end:]...)
 }
 
 // packageFile holds what the package needs once: the compile-time check that
