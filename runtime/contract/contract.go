@@ -298,7 +298,7 @@ func (s *shape) compare(e, p *jsonval.Value, ptr string, seen []string) {
 		s.fail(ptr, "the provider's schema does not resolve")
 		return
 	}
-	et, pt := typeSet(e), typeSet(p)
+	et, pt := provider.TypeNames(e), provider.TypeNames(p)
 	if s.def.Provider == provider.GeminiLegacy {
 		pt = legacyTypes(p)
 	}
@@ -374,35 +374,20 @@ func (s *shape) compareRequired(e, p *jsonval.Value, ptr string) {
 
 func unwrapProp(e *jsonval.Value, name string) *jsonval.Value { return e.Get("properties").Get(name) }
 
-func isNullableSchema(v *jsonval.Value) bool { return slices.Contains(typeSet(v), "null") }
+func isNullableSchema(v *jsonval.Value) bool { return slices.Contains(provider.TypeNames(v), "null") }
 
 func acceptsNull(v *jsonval.Value) bool {
-	if slices.Contains(typeSet(v), "null") {
+	if slices.Contains(provider.TypeNames(v), "null") {
 		return true
 	}
 	if a := v.Get("anyOf"); a != nil {
 		for _, alt := range a.Items {
-			if slices.Contains(typeSet(alt), "null") {
+			if slices.Contains(provider.TypeNames(alt), "null") {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-func typeSet(v *jsonval.Value) []string {
-	t := v.Get("type")
-	switch {
-	case t == nil:
-		return nil
-	case t.Kind == jsonval.String:
-		return []string{t.Str}
-	}
-	var out []string
-	for _, it := range t.Items {
-		out = append(out, it.Str)
-	}
-	return out
 }
 
 func legacyTypes(v *jsonval.Value) []string {

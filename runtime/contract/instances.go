@@ -377,9 +377,9 @@ func (d *deriver) keyword(s *jsonval.Value, key string, kw, v *jsonval.Value, de
 	case "type":
 		return slices.ContainsFunc(typeList(kw), func(t string) bool { return hasType(v, t) })
 	case "enum":
-		return slices.ContainsFunc(kw.Items, func(e *jsonval.Value) bool { return sameValue(e, v) })
+		return slices.ContainsFunc(kw.Items, func(e *jsonval.Value) bool { return jsonval.Equal(e, v) })
 	case "const":
-		return sameValue(kw, v)
+		return jsonval.Equal(kw, v)
 	case "allOf":
 		for _, b := range kw.Items {
 			if !d.check(b, v, depth+1) {
@@ -469,7 +469,7 @@ func (d *deriver) arrayKeyword(s *jsonval.Value, key string, kw, v *jsonval.Valu
 		if isTrue(kw) {
 			for i := range v.Items {
 				for j := range i {
-					if sameValue(v.Items[i], v.Items[j]) {
+					if jsonval.Equal(v.Items[i], v.Items[j]) {
 						return false
 					}
 				}
@@ -606,46 +606,6 @@ func hasType(v *jsonval.Value, t string) bool {
 		return v.Kind == jsonval.Number
 	}
 	return v.Kind.String() == t
-}
-
-// sameValue reports whether a and b are the same JSON value, numbers compared by value and object members
-// in any order.
-func sameValue(a, b *jsonval.Value) bool {
-	if a.Kind != b.Kind {
-		return false
-	}
-	switch a.Kind {
-	case jsonval.Null:
-		return true
-	case jsonval.Bool:
-		return a.Bool == b.Bool
-	case jsonval.Number:
-		if a.Str == b.Str {
-			return true
-		}
-		if plainInt(a.Str) && plainInt(b.Str) {
-			return a.Str == b.Str || a.Str == "-0" && b.Str == "0" || a.Str == "0" && b.Str == "-0"
-		}
-		x, y := numRat(a), numRat(b)
-		if x == nil || y == nil {
-			return a.Str == b.Str
-		}
-		return x.Cmp(y) == 0
-	case jsonval.String:
-		return a.Str == b.Str
-	case jsonval.Array:
-		return slices.EqualFunc(a.Items, b.Items, sameValue)
-	}
-	if len(a.Members) != len(b.Members) {
-		return false
-	}
-	for _, m := range a.Members {
-		o := b.Get(m.Key)
-		if o == nil || !sameValue(m.Value, o) {
-			return false
-		}
-	}
-	return true
 }
 
 // typeList returns the type names of a "type" keyword value.
@@ -837,7 +797,7 @@ func mergeSchemas(a, b *jsonval.Value) *jsonval.Value {
 		case "required":
 			items := slices.Clone(have.Items)
 			for _, r := range m.Value.Items {
-				if !slices.ContainsFunc(items, func(x *jsonval.Value) bool { return sameValue(x, r) }) {
+				if !slices.ContainsFunc(items, func(x *jsonval.Value) bool { return jsonval.Equal(x, r) }) {
 					items = append(items, r)
 				}
 			}
@@ -864,7 +824,7 @@ func mergeSchemas(a, b *jsonval.Value) *jsonval.Value {
 		case "enum":
 			var both []*jsonval.Value
 			for _, e := range have.Items {
-				if slices.ContainsFunc(m.Value.Items, func(x *jsonval.Value) bool { return sameValue(x, e) }) {
+				if slices.ContainsFunc(m.Value.Items, func(x *jsonval.Value) bool { return jsonval.Equal(x, e) }) {
 					both = append(both, e)
 				}
 			}
@@ -879,7 +839,7 @@ func mergeSchemas(a, b *jsonval.Value) *jsonval.Value {
 			}
 		case "title", "description", "default", "examples", "$comment", "$id", "$schema", "$anchor", "deprecated", "readOnly", "writeOnly":
 		default:
-			if !sameValue(have, m.Value) {
+			if !jsonval.Equal(have, m.Value) {
 				residual = append(residual, &jsonval.Value{Kind: jsonval.Object, Members: []jsonval.Member{m}})
 			}
 		}
@@ -1422,7 +1382,7 @@ func (d *deriver) extend(f *jsonval.Value, items []*jsonval.Value, n int, ptr st
 		}
 		it := seed
 		if unique {
-			for next < len(pool) && slices.ContainsFunc(items, func(h *jsonval.Value) bool { return sameValue(h, pool[next]) }) {
+			for next < len(pool) && slices.ContainsFunc(items, func(h *jsonval.Value) bool { return jsonval.Equal(h, pool[next]) }) {
 				next++
 			}
 			if next == len(pool) {
@@ -1447,7 +1407,7 @@ func (d *deriver) variants(s, v *jsonval.Value, depth int) []*jsonval.Value {
 	out := []*jsonval.Value{v}
 	add := func(x *jsonval.Value) {
 		if x != nil && len(out) <= maxItemsLen &&
-			!slices.ContainsFunc(out, func(h *jsonval.Value) bool { return sameValue(h, x) }) && d.check(s, x, depth) {
+			!slices.ContainsFunc(out, func(h *jsonval.Value) bool { return jsonval.Equal(h, x) }) && d.check(s, x, depth) {
 			out = append(out, x)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgate/toolgate/runtime/jsonnum"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 )
 
@@ -112,6 +113,46 @@ func read(r *jsonread.Reader) (*Value, error) {
 		return v, nil
 	}
 	return nil, nil // the reader has recorded the syntax error
+}
+
+// Equal reports whether a and b are the same JSON value in the sense of
+// JSON Schema's const, enum and uniqueItems: numbers by exact decimal value
+// (1 equals 1.0), strings by contents, objects by their member sets
+// whatever the order, arrays item by item.
+func Equal(a, b *Value) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case Null:
+		return true
+	case Bool:
+		return a.Bool == b.Bool
+	case String:
+		return a.Str == b.Str
+	case Number:
+		return jsonnum.Compare([]byte(a.Str), []byte(b.Str)) == 0
+	case Array:
+		if len(a.Items) != len(b.Items) {
+			return false
+		}
+		for i := range a.Items {
+			if !Equal(a.Items[i], b.Items[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if len(a.Members) != len(b.Members) {
+		return false
+	}
+	for _, m := range a.Members {
+		other := b.Get(m.Key)
+		if other == nil || !Equal(m.Value, other) {
+			return false
+		}
+	}
+	return true
 }
 
 // Get returns the member named key of an object, or nil.

@@ -34,5 +34,5 @@ func Effective(canonical *jsonval.Value, open bool) *jsonval.Value {
 // isObjectSchema reports whether s describes objects: its type is or
 // includes "object", or it declares properties or required members.
 func isObjectSchema(s *jsonval.Value) bool {
-	return s.Has("properties") || s.Has("required") || slices.Contains(types(s), "object")
+	return s.Has("properties") || s.Has("required") || slices.Contains(TypeNames(s), "object")
 }

@@ -314,8 +314,9 @@ func walkChildren(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr
 	return nil
 }
 
-// types returns the type names of a schema's type keyword.
-func types(s *jsonval.Value) []string {
+// TypeNames returns the type names of a schema's type keyword: none, one,
+// or the list.
+func TypeNames(s *jsonval.Value) []string {
 	t := s.Get("type")
 	switch {
 	case t == nil:
@@ -373,7 +374,7 @@ func inferType(s *jsonval.Value) {
 }
 
 func isNullable(s *jsonval.Value) bool {
-	if slices.Contains(types(s), "null") {
+	if slices.Contains(TypeNames(s), "null") {
 		return true
 	}
 	if e := s.Get("enum"); e != nil && s.Get("type") == nil {
@@ -400,7 +401,7 @@ var openAIFormats = []string{"date-time", "time", "date", "duration", "email", "
 const openAIMaxDepth = 10
 
 func (pr *projection) openAI(schema *jsonval.Value) (*jsonval.Value, error) {
-	if !slices.Equal(types(schema), []string{"object"}) {
+	if !slices.Equal(TypeNames(schema), []string{"object"}) {
 		return nil, pr.refuse("", "the root must be a plain object schema")
 	}
 	out := schema.Clone()
@@ -433,7 +434,7 @@ func (pr *projection) openAINode(s *jsonval.Value, ptr string, depth int) error 
 		return pr.refuse(ptr+"/definitions", "strict mode takes definitions under $defs")
 	}
 	inferType(s)
-	ts := types(s)
+	ts := TypeNames(s)
 	nonNull := slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return t == "null" })
 	switch {
 	case len(ts) == 0 && !s.Has("enum") && !s.Has("const"):
@@ -566,12 +567,12 @@ func (pr *projection) closedAndFinite(schema *jsonval.Value) bool {
 		if s.Kind != jsonval.Object {
 			return nil
 		}
-		if slices.Contains(types(s), "object") || s.Has("properties") {
+		if slices.Contains(TypeNames(s), "object") || s.Has("properties") {
 			if a := s.Get("additionalProperties"); a == nil || !(a.Kind == jsonval.Bool && !a.Bool) {
 				ok = false
 			}
 		}
-		if len(types(s)) == 0 && !s.Has("$ref") && !s.Has("enum") && !s.Has("const") {
+		if len(TypeNames(s)) == 0 && !s.Has("$ref") && !s.Has("enum") && !s.Has("const") {
 			ok = false // an untyped value
 		}
 		if r := s.Get("$ref"); r != nil {
@@ -652,7 +653,7 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 	}
 	s = s.Clone()
 	inferType(s)
-	ts := types(s)
+	ts := TypeNames(s)
 	nonNull := slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return t == "null" })
 	if len(nonNull) != 1 {
 		return nil, pr.refuse(ptr, "the OpenAPI subset needs exactly one type (plus nullable)")

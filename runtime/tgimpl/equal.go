@@ -13,44 +13,7 @@ import (
 func Equal(a, b []byte) bool {
 	va, errA := jsonval.Parse(a)
 	vb, errB := jsonval.Parse(b)
-	return errA == nil && errB == nil && EqualValues(va, vb)
-}
-
-// EqualValues is Equal on parsed values.
-func EqualValues(a, b *jsonval.Value) bool {
-	if a.Kind != b.Kind {
-		return false
-	}
-	switch a.Kind {
-	case jsonval.Null:
-		return true
-	case jsonval.Bool:
-		return a.Bool == b.Bool
-	case jsonval.String:
-		return a.Str == b.Str
-	case jsonval.Number:
-		return jsonnum.Compare([]byte(a.Str), []byte(b.Str)) == 0
-	case jsonval.Array:
-		if len(a.Items) != len(b.Items) {
-			return false
-		}
-		for i := range a.Items {
-			if !EqualValues(a.Items[i], b.Items[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	if len(a.Members) != len(b.Members) {
-		return false
-	}
-	for _, m := range a.Members {
-		other := b.Get(m.Key)
-		if other == nil || !EqualValues(m.Value, other) {
-			return false
-		}
-	}
-	return true
+	return errA == nil && errB == nil && jsonval.Equal(va, vb)
 }
 
 // NumberIn reports whether the number text raw equals one of vals exactly.
