@@ -755,7 +755,11 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 	var dflt []jen.Code
 	switch n.addl {
 	case addlClosed:
-		dflt = []jen.Code{d().Dot("Additional").Call(jen.Lit(n.addlPtr), jen.Id("mark"), jen.Id("name"))}
+		var known []string
+		for _, p := range n.props {
+			known = append(known, p.name)
+		}
+		dflt = []jen.Code{d().Dot("Additional").Call(jen.Lit(n.addlPtr), jen.Id("mark"), jen.Id("name"), jen.Lit(strings.Join(known, ", ")))}
 	case addlOpen:
 		dflt = []jen.Code{jen.If(d().Dot("Extra").Call(jen.Id("mark"), jen.Id("name"))).Block(dr().Dot("Skip").Call())}
 	case addlSchema:

@@ -266,7 +266,7 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/restock/type", "boolean")
 			}
 		default:
-			d.Additional("/additionalProperties", mark, name)
+			d.Additional("/additionalProperties", mark, name, "orderId, reason, restock")
 		}
 		d.Pop()
 	}

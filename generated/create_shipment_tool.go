@@ -512,7 +512,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/insured_value/type", "number")
 			}
 		default:
-			d.Additional("/additionalProperties", mark, name)
+			d.Additional("/additionalProperties", mark, name, "order_id, address, line_items, service, insured_value")
 		}
 		d.Pop()
 	}
@@ -719,7 +719,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/$defs/address/properties/country/type", "string")
 			}
 		default:
-			d.Additional("/$defs/address/additionalProperties", mark, name)
+			d.Additional("/$defs/address/additionalProperties", mark, name, "name, line1, line2, city, postcode, country")
 		}
 		d.Pop()
 	}
@@ -838,7 +838,7 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/line_items/items/properties/quantity/type", "integer")
 			}
 		default:
-			d.Additional("/properties/line_items/items/additionalProperties", mark, name)
+			d.Additional("/properties/line_items/items/additionalProperties", mark, name, "sku, quantity")
 		}
 		d.Pop()
 	}

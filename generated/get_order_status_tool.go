@@ -197,7 +197,7 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/includeHistory/type", "boolean")
 			}
 		default:
-			d.Additional("/additionalProperties", mark, name)
+			d.Additional("/additionalProperties", mark, name, "orderId, includeHistory")
 		}
 		d.Pop()
 	}

@@ -261,7 +261,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/notifyCustomer/type", "boolean")
 			}
 		default:
-			d.Additional("/additionalProperties", mark, name)
+			d.Additional("/additionalProperties", mark, name, "orderId, amountInCents, reason, notifyCustomer")
 		}
 		d.Pop()
 	}

@@ -288,7 +288,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/note/type", "string or null")
 			}
 		default:
-			d.Additional("/additionalProperties", mark, name)
+			d.Additional("/additionalProperties", mark, name, "order_id, dispatch_date, amount_pence, currency, note")
 		}
 		d.Pop()
 	}

@@ -23,7 +23,7 @@ func readUnknown(t *testing.T, data string) (*Decoder, error) {
 				break
 			}
 			d.PushName()
-			d.Additional("/additionalProperties", mark, name)
+			d.Additional("/additionalProperties", mark, name, "a")
 			d.Pop()
 		}
 		if len(d.sets) > 1 {

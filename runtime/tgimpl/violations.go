@@ -52,11 +52,17 @@ func (d *Decoder) Required(sp, name string) {
 }
 
 // Additional records that the member just read is not allowed, and skips its
-// value. start is the object's ObjectNames mark.
-func (d *Decoder) Additional(sp string, start int, name []byte) {
+// value. start is the object's ObjectNames mark; known lists the object's
+// declared members ("orderId, amountInCents, reason"), so that the model can
+// correct the name.
+func (d *Decoder) Additional(sp string, start int, name []byte, known string) {
 	if d.Extra(start, name) {
 		d.R.Skip()
-		d.add("additionalProperties", sp, "", " is not a known field")
+		if known == "" {
+			d.add("additionalProperties", sp, "", " is not a known field; this object takes none")
+			return
+		}
+		d.add("additionalProperties", sp, "", " is not a known field; the fields are "+known)
 	}
 }
 
