@@ -128,6 +128,8 @@
 //	a Chat choice after its finish_reason        error invalid_stream (usage-only chunks are fine)
 //	a Responses .done whose arguments, call_id   error invalid_stream
 //	  or name differ from the assembled ones
+//	a final Responses event whose output lists   error invalid_stream (an empty output list is
+//	  other calls than the stream assembled        not compared)
 //	Anthropic content_block_start input other    error invalid_stream: it is a placeholder, never
 //	  than {}                                      data
 //	Anthropic empty partial_json only            {} (a tool without parameters)

@@ -12,7 +12,10 @@ import (
 // response.function_call_arguments.done and of the done item, and the
 // done item's call_id and name, must equal what was assembled. Calls are
 // reported in output_index order. The turn ends with response.completed,
-// response.incomplete or response.failed; the calls are complete only when
+// response.incomplete or response.failed, whose response lists the output
+// items again: when it lists any, its function calls must be the assembled
+// ones (call IDs, names, and the arguments of every closed call), else the
+// stream is invalid_stream. The calls are complete only when
 // the final status is "completed" and every call's done item has status
 // "completed". An error event is a provider_error. Other event types are
 // ignored (the provider adds event types; a call cannot start without
@@ -59,6 +62,8 @@ func (st *OpenAIResponsesStream) Push(event []byte) error {
 			s.refusal = append(s.refusal, p.fieldStr(m, "delta", "the event's")...)
 		case "response.completed", "response.incomplete", "response.failed":
 			if p.require(m, "response", "the event", 0) {
+				var final Turn
+				listed := false
 				p.sub(m["response"], func(q *parser) {
 					q.object("the response", func(name string) {
 						switch name {
@@ -66,11 +71,19 @@ func (st *OpenAIResponsesStream) Push(event []byte) error {
 							s.stop = q.optStr("status")
 						case "incomplete_details":
 							st.incomplete = q.incompleteReason()
+						case "output":
+							q.array("output", func(int) {
+								listed = true
+								q.responsesItem(&final)
+							})
 						default:
 							q.r.Skip()
 						}
 					})
 				})
+				if listed {
+					st.sameCalls(p, m["response"].off, final.Calls)
+				}
 				s.ended = true
 			}
 		case "error":
@@ -168,6 +181,39 @@ func (st *OpenAIResponsesStream) itemDone(p *parser, m map[string]field) {
 	st.same(p, at, "name", t.Calls[0].Name, c.name)
 	st.same(p, at, "arguments", string(t.Calls[0].Args), string(c.args))
 	c.closed, c.status = true, status
+}
+
+// sameCalls checks the function calls the final response lists against the
+// calls the stream assembled: the same call IDs in the same order, the same
+// names, and the same arguments for every call the stream closed. A final
+// output that contradicts the stream is invalid_stream, whichever is right.
+func (st *OpenAIResponsesStream) sameCalls(p *parser, at int, final []gate.Call) {
+	if !p.ok() {
+		return
+	}
+	calls := st.s.calls
+	if len(final) != len(calls) {
+		p.failf(InvalidStream, at, "the final response lists %d function calls; the stream assembled %d", len(final), len(calls))
+		return
+	}
+	byID := make(map[string]gate.Call, len(final))
+	for _, f := range final {
+		byID[f.ID] = f
+	}
+	for _, c := range calls {
+		f, ok := byID[c.id]
+		switch {
+		case !ok:
+			p.failf(InvalidStream, at, "the final response does not list the streamed call %s", quote(c.id))
+		case f.Name != c.name:
+			p.failf(InvalidStream, at, "the final response names call %s %s; the stream named it %s", quote(c.id), quote(f.Name), quote(c.name))
+		case c.closed && string(f.Args) != string(c.args):
+			p.failf(InvalidStream, at, "the final response's arguments of call %s differ from the streamed ones", quote(c.id))
+		default:
+			continue
+		}
+		return
+	}
 }
 
 // same reports a done event that contradicts the deltas.

@@ -43,6 +43,7 @@ var streamFixtures = map[string]struct {
 	"openai_responses/unfinished.jsonl":         {want: want{calls: []wantCall{{"call_1", "get_order", a19}}}},
 	"openai_responses/empty_args.jsonl":         {same: "openai_responses/empty_args.json", want: fixtures["openai_responses/empty_args.json"]},
 	"openai_responses/done_mismatch.jsonl":      {want: want{code: InvalidStream}},
+	"openai_responses/final_mismatch.jsonl":     {want: want{code: InvalidStream}},
 	"openai_responses/done_name_mismatch.jsonl": {want: want{code: InvalidStream}},
 	"openai_responses/delta_unknown_item.jsonl": {want: want{code: InvalidStream}},
 	"openai_responses/delta_after_done.jsonl":   {want: want{code: InvalidStream}},
