@@ -25,7 +25,6 @@ const (
 	pkgGate     = "github.com/toolgate/toolgate/runtime/gate"
 	pkgProvider = "github.com/toolgate/toolgate/runtime/provider"
 	pkgJSON     = "encoding/json"
-	pkgRegexp   = "regexp"
 )
 
 // emitter writes the Go code of one tool.
@@ -155,7 +154,7 @@ func (e *emitter) declarePattern(n *node) {
 	name := patternVar(n)
 	e.claim(name, "the pattern of "+e.where(n))
 	e.doc(fmt.Sprintf("%s is the pattern of %s.", name, e.where(n)))
-	e.f.Var().Id(name).Op("=").Qual(pkgRegexp, "MustCompile").Call(goString(n.goPattern))
+	e.f.Var().Id(name).Op("=").Qual(pkgTgimpl, "MustPattern").Call(goString(n.goPattern))
 	e.f.Line()
 }
 

@@ -3,8 +3,6 @@
 package generated
 
 import (
-	"regexp"
-
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
@@ -310,4 +308,4 @@ func (v *CancelOrderArgs) RestockOrDefault() bool {
 
 // cancelOrderOrderIDPattern is the pattern of cancel_order (schema
 // /properties/orderId).
-var cancelOrderOrderIDPattern = regexp.MustCompile(`^[A-Z][A-Z0-9-]{2,31}$`)
+var cancelOrderOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)

@@ -3,8 +3,6 @@
 package generated
 
 import (
-	"regexp"
-
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonnum"
 	"github.com/toolgate/toolgate/runtime/jsonread"
@@ -573,7 +571,7 @@ func (v *CreateShipmentArgs) ServiceOrDefault() CreateShipmentService {
 
 // createShipmentOrderIDPattern is the pattern of create_shipment (schema
 // /properties/order_id).
-var createShipmentOrderIDPattern = regexp.MustCompile(`^[A-Z][A-Z0-9-]{2,31}$`)
+var createShipmentOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // CreateShipmentAddress: A delivery address.
 type CreateShipmentAddress struct {
@@ -773,11 +771,11 @@ func (v CreateShipmentAddress) MarshalJSON() ([]byte, error) {
 
 // createShipmentAddressPostcodePattern is the pattern of create_shipment
 // (schema /$defs/address/properties/postcode).
-var createShipmentAddressPostcodePattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9 -]{1,9}$`)
+var createShipmentAddressPostcodePattern = tgimpl.MustPattern(`^[A-Z0-9][A-Z0-9 -]{1,9}$`)
 
 // createShipmentAddressCountryPattern is the pattern of create_shipment
 // (schema /$defs/address/properties/country).
-var createShipmentAddressCountryPattern = regexp.MustCompile(`^[A-Z]{2}$`)
+var createShipmentAddressCountryPattern = tgimpl.MustPattern(`^[A-Z]{2}$`)
 
 // CreateShipmentLineItem is the object at create_shipment (schema
 // /properties/line_items/items).
@@ -873,7 +871,7 @@ func (v CreateShipmentLineItem) MarshalJSON() ([]byte, error) {
 
 // createShipmentLineItemSKUPattern is the pattern of create_shipment (schema
 // /properties/line_items/items/properties/sku).
-var createShipmentLineItemSKUPattern = regexp.MustCompile(`^[A-Z0-9]{4,12}$`)
+var createShipmentLineItemSKUPattern = tgimpl.MustPattern(`^[A-Z0-9]{4,12}$`)
 
 // CreateShipmentService is the carrier service.
 type CreateShipmentService string

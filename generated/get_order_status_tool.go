@@ -3,8 +3,6 @@
 package generated
 
 import (
-	"regexp"
-
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/opt"
@@ -237,4 +235,4 @@ func (v *GetOrderStatusArgs) IncludeHistoryOrDefault() bool {
 
 // getOrderStatusOrderIDPattern is the pattern of get_order_status (schema
 // /properties/orderId).
-var getOrderStatusOrderIDPattern = regexp.MustCompile(`^[A-Z][A-Z0-9-]{2,31}$`)
+var getOrderStatusOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)

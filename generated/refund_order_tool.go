@@ -3,7 +3,6 @@
 package generated
 
 import (
-	"regexp"
 	"time"
 
 	"github.com/toolgate/toolgate/runtime/gate"
@@ -311,7 +310,7 @@ func (v *RefundOrderArgs) NotifyCustomerOrDefault() bool {
 
 // refundOrderOrderIDPattern is the pattern of refund_order (schema
 // /properties/orderId).
-var refundOrderOrderIDPattern = regexp.MustCompile(`^[A-Z][A-Z0-9-]{2,31}$`)
+var refundOrderOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // RefundOrderReason is why the order is refunded.
 type RefundOrderReason string

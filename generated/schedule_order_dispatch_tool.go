@@ -3,8 +3,6 @@
 package generated
 
 import (
-	"regexp"
-
 	"github.com/toolgate/toolgate/runtime/format"
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
@@ -342,7 +340,7 @@ func (v ScheduleOrderDispatchArgs) MarshalJSON() ([]byte, error) {
 
 // scheduleOrderDispatchOrderIDPattern is the pattern of
 // schedule_order_dispatch (schema /properties/order_id).
-var scheduleOrderDispatchOrderIDPattern = regexp.MustCompile(`^[A-Z][A-Z0-9-]{2,31}$`)
+var scheduleOrderDispatchOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // ScheduleOrderDispatchCurrency is the currency of the fee.
 type ScheduleOrderDispatchCurrency string

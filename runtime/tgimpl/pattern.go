@@ -1,0 +1,198 @@
+package tgimpl
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"unicode/utf8"
+)
+
+// Matcher reports whether a string contains a match of a pattern.
+type Matcher interface {
+	Match(s []byte) bool
+}
+
+// MustPattern compiles a pattern (in Go's syntax) once, for a package
+// variable. Most patterns in tool schemas are a sequence of character
+// classes with counts (^[A-Z][A-Z0-9-]{2,31}$); those get a small matcher
+// that runs without the regexp machinery. Every other pattern uses
+// regexp. Both answer the same: whether the string contains a match.
+func MustPattern(expr string) Matcher {
+	re := regexp.MustCompile(expr)
+	if seq, ok := compileSequence(expr); ok {
+		seq.re = re
+		return seq
+	}
+	return re
+}
+
+// step is one element of a sequence: a character class repeated between
+// min and max times (max < 0: unbounded).
+type step struct {
+	ranges   []rune // pairs lo, hi, sorted
+	min, max int
+}
+
+func (st *step) has(r rune) bool {
+	for i := 0; i+1 < len(st.ranges); i += 2 {
+		if r < st.ranges[i] {
+			return false
+		}
+		if r <= st.ranges[i+1] {
+			return true
+		}
+	}
+	return false
+}
+
+// sequence matches an optional ^, a list of steps and an optional $.
+type sequence struct {
+	steps                  []step
+	anchorStart, anchorEnd bool
+	re                     *regexp.Regexp // the same pattern, for long inputs
+}
+
+// maxSequenceInput bounds the inputs the sequence matcher takes (in bytes);
+// longer ones go to the regexp, so the matcher's work and stack stay small.
+const maxSequenceInput = 128
+
+// compileSequence recognizes the patterns sequence can match.
+func compileSequence(expr string) (*sequence, bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, false
+	}
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = re.Sub
+	}
+	seq := &sequence{}
+	for i, sub := range subs {
+		switch {
+		case sub.Op == syntax.OpBeginText && i == 0:
+			seq.anchorStart = true
+		case sub.Op == syntax.OpEndText && i == len(subs)-1:
+			seq.anchorEnd = true
+		case sub.Op == syntax.OpEmptyMatch:
+		default:
+			steps, ok := sequenceSteps(sub)
+			if !ok {
+				return nil, false
+			}
+			seq.steps = append(seq.steps, steps...)
+		}
+	}
+	return seq, true
+}
+
+// sequenceSteps turns one element of a concatenation into steps.
+func sequenceSteps(re *syntax.Regexp) ([]step, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil, false
+		}
+		steps := make([]step, len(re.Rune))
+		for i, r := range re.Rune {
+			steps[i] = step{ranges: []rune{r, r}, min: 1, max: 1}
+		}
+		return steps, true
+	case syntax.OpCharClass:
+		return []step{{ranges: re.Rune, min: 1, max: 1}}, true
+	case syntax.OpAnyCharNotNL:
+		return []step{{ranges: []rune{0, '\n' - 1, '\n' + 1, utf8.MaxRune}, min: 1, max: 1}}, true
+	case syntax.OpAnyChar:
+		return []step{{ranges: []rune{0, utf8.MaxRune}, min: 1, max: 1}}, true
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		inner, ok := sequenceSteps(re.Sub[0])
+		if !ok || len(inner) != 1 || inner[0].min != 1 || inner[0].max != 1 {
+			return nil, false
+		}
+		st := inner[0]
+		switch re.Op {
+		case syntax.OpStar:
+			st.min, st.max = 0, -1
+		case syntax.OpPlus:
+			st.min, st.max = 1, -1
+		case syntax.OpQuest:
+			st.min, st.max = 0, 1
+		default:
+			st.min, st.max = re.Min, re.Max
+		}
+		return []step{st}, true
+	}
+	return nil, false
+}
+
+// Match reports whether s contains a match: the set of rune positions the
+// steps can reach is carried forward step by step.
+func (q *sequence) Match(s []byte) bool {
+	if len(s) > maxSequenceInput {
+		return q.re.Match(s)
+	}
+	ascii := true
+	for _, c := range s {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return q.match(len(s), func(i int) rune { return rune(s[i]) })
+	}
+	var runes [maxSequenceInput]rune
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRune(s[i:])
+		runes[n] = r
+		n++
+		i += size
+	}
+	return q.match(n, func(i int) rune { return runes[i] })
+}
+
+// match runs the steps over n runes, the i-th given by at(i).
+func (q *sequence) match(n int, at func(int) rune) bool {
+	// reach[p] says the steps so far can end at rune position p.
+	var reach, next [maxSequenceInput + 1]bool
+	if q.anchorStart {
+		reach[0] = true
+	} else {
+		for p := 0; p <= n; p++ {
+			reach[p] = true
+		}
+	}
+	for i := range q.steps {
+		st := &q.steps[i]
+		any := false
+		for p := 0; p <= n; p++ {
+			next[p] = false
+		}
+		for p := 0; p <= n; p++ {
+			if !reach[p] {
+				continue
+			}
+			for k := 0; p+k <= n; k++ {
+				if k >= st.min {
+					next[p+k] = true
+					any = true
+				}
+				if k == st.max || p+k == n || !st.has(at(p+k)) {
+					break
+				}
+			}
+		}
+		if !any {
+			return false
+		}
+		reach = next
+	}
+	if q.anchorEnd {
+		return reach[n]
+	}
+	for p := 0; p <= n; p++ {
+		if reach[p] {
+			return true
+		}
+	}
+	return false
+}
