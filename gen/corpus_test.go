@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/gobuild"
+	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 // sharedDir returns ../shared/<rel> from the module root, or skips (fails
@@ -35,7 +36,8 @@ func sharedDir(t *testing.T, rel string) string {
 var refusal = regexp.MustCompile(`: (anyOf|oneOf|allOf|not|if|then|else|patternProperties|propertyNames|dependentRequired|dependentSchemas|minProperties|maxProperties|contains): keyword "[A-Za-z]+" is not enforced by toolgate|#/(name): tool name ".*" does not match`)
 
 // TestMCPCorpus generates Go for every real MCP tool schema in
-// ../shared/corpora/mcp, one package per server, and compiles it. A tool is
+// ../shared/corpora/mcp, one package per server, exported to MCP, and
+// compiles it. A tool is
 // either generated or refused for a keyword toolgate does not enforce yet.
 func TestMCPCorpus(t *testing.T) {
 	root := sharedDir(t, "corpora/mcp")
@@ -93,7 +95,7 @@ func TestMCPCorpus(t *testing.T) {
 			total++
 			tools, err := gen.Load(filepath.Join(dir, fmt.Sprintf("tool%03d.json", i)))
 			if err == nil {
-				_, err = gen.Generate(tools, gen.Options{Package: pkg})
+				_, err = gen.Generate(tools, gen.Options{Package: pkg, Providers: []provider.Provider{provider.MCP}})
 			}
 			if err != nil {
 				var list gen.ErrorList
@@ -113,7 +115,7 @@ func TestMCPCorpus(t *testing.T) {
 			ok = append(ok, tools...)
 		}
 		generated += len(ok)
-		files, err := gen.Generate(ok, gen.Options{Package: pkg})
+		files, err := gen.Generate(ok, gen.Options{Package: pkg, Providers: []provider.Provider{provider.MCP}})
 		if err != nil {
 			t.Errorf("%s: generating the tools that generate one by one together: %v", server, err)
 			continue

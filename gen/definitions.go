@@ -3,6 +3,8 @@ package gen
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -19,21 +21,37 @@ func (tm *toolModel) providerTool() provider.Tool {
 	return pt
 }
 
-// project computes the tool's definition for every provider; a provider
-// that cannot carry the tool faithfully is recorded in refused, not failed.
-func (tm *toolModel) project() error {
-	tm.refused = map[provider.Provider]string{}
-	for _, p := range provider.All {
+// providers returns the providers the tool is exported to: its
+// x-toolgate providers, else the package's (Options.Providers), else all.
+func (tm *toolModel) providers(opts Options) []provider.Provider {
+	switch {
+	case len(tm.t.Meta.Providers) > 0:
+		return tm.t.Meta.Providers
+	case len(opts.Providers) > 0:
+		return opts.Providers
+	}
+	return provider.All
+}
+
+// project computes the tool's definition for each provider it is exported
+// to. A provider that cannot carry the tool faithfully is a generation
+// error: the tool file must say which providers the tool is for.
+func (tm *toolModel) project(opts Options) error {
+	var errs ErrorList
+	for _, p := range tm.providers(opts) {
 		def, err := provider.Project(p, tm.providerTool())
 		var refusal *provider.RefusedError
 		switch {
 		case errors.As(err, &refusal):
-			tm.refused[p] = refusal.Error()
+			errs = append(errs, &Error{File: tm.t.File, Pointer: tm.t.Pointer + "/" + tm.t.paramsKey + refusal.Pointer, Message: fmt.Sprintf("tool %s cannot be sent to %s: %s; list the providers it is for in x-toolgate.providers (for example [\"mcp\", \"anthropic\"])", tm.t.Name, p, refusal.Reason)})
 		case err != nil:
 			return err
 		default:
 			tm.defs = append(tm.defs, def)
 		}
+	}
+	if len(errs) > 0 {
+		return errs
 	}
 	return nil
 }
@@ -80,11 +98,15 @@ func (e *emitter) emitDefinitions() {
 		}
 		defs = append(defs, jen.Values(fields))
 	}
-	doc := fmt.Sprintf("%sDefinitions are the definitions of the %s tool for each model provider, exactly as they are sent, each with the rules its schema cannot carry (enforced by the gate all the same).", g, e.tm.t.Name)
+	doc := fmt.Sprintf("%sDefinitions are the definitions of the %s tool for each model provider it is exported to, exactly as they are sent, each with the rules its schema cannot carry (enforced by the gate all the same).", g, e.tm.t.Name)
+	var missing []string
 	for _, p := range provider.All {
-		if r, ok := e.tm.refused[p]; ok {
-			doc += "\n\nNot for " + string(p) + ": " + r + "."
+		if !slices.ContainsFunc(e.tm.defs, func(d provider.Definition) bool { return d.Provider == p }) {
+			missing = append(missing, string(p))
 		}
+	}
+	if len(missing) > 0 {
+		doc += "\n\nNot exported to " + strings.Join(missing, ", ") + ": a call in their dialects is unknown_tool."
 	}
 	e.doc(doc)
 	e.f.Var().Id(g+"Definitions").Op("=").Index().Qual(pkgProvider, "Definition").ValuesFunc(func(gr *jen.Group) {
@@ -118,9 +140,13 @@ func providerConst(p provider.Provider) string {
 func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.Definition, refused []error, err error) {
 	var errs ErrorList
 	for _, t := range tools {
-		tm, err := model(t, opts)
+		tm, err := model(t, Options{OpenObjects: opts.OpenObjects, Providers: []provider.Provider{provider.MCP}})
 		if err != nil {
 			errs = append(errs, err)
+			continue
+		}
+		if !slices.Contains(tm.providers(opts), p) {
+			refused = append(refused, &provider.RefusedError{Provider: p, Tool: t.Name, Reason: "the tool is not exported to this provider (x-toolgate.providers)"})
 			continue
 		}
 		def, err := provider.Project(p, tm.providerTool())

@@ -50,6 +50,9 @@ type Options struct {
 	// FormatAnnotation treats format as an annotation (not asserted), as
 	// JSON Schema 2020-12 does by default. By default toolgate asserts it.
 	FormatAnnotation bool
+	// Providers are the model providers the tools are exported to, unless
+	// a tool's x-toolgate providers says otherwise; empty means all.
+	Providers []provider.Provider
 	// ValueRoots allows any schema at the root and emits a
 	// Validate<Tool>(data []byte) error function for each tool that accepts
 	// any JSON value, not only an object (used for conformance runs).
@@ -188,8 +191,10 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		return nil, b.errs
 	}
 	markCycles(tm.root)
-	if err := tm.project(); err != nil {
-		return nil, &Error{File: t.File, Pointer: t.Pointer, Message: err.Error()}
+	if !opts.ValueRoots {
+		if err := tm.project(opts); err != nil {
+			return nil, err
+		}
 	}
 	return tm, nil
 }

@@ -13,13 +13,14 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/gobuild"
+	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // TestGolden runs the generator on each archive in testdata/golden. An
 // archive holds the input tool files under schemas/, an optional "options"
-// file (one option a line: open-objects, package NAME), and the expected
+// file (one option a line: open-objects, package NAME, providers P...), and the expected
 // output: every generated file under out/, or the expected error text in a
 // file named "error". With -update the expectations are rewritten.
 func TestGolden(t *testing.T) {
@@ -56,6 +57,10 @@ func TestGolden(t *testing.T) {
 							opts.OpenObjects = true
 						case len(fields) == 2 && fields[0] == "package":
 							opts.Package = fields[1]
+						case len(fields) >= 2 && fields[0] == "providers":
+							for _, p := range fields[1:] {
+								opts.Providers = append(opts.Providers, provider.Provider(p))
+							}
 						default:
 							t.Fatalf("unknown option %q", line)
 						}

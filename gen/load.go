@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 // A Tool is one canonical tool definition as read from a file.
@@ -48,6 +50,10 @@ type Meta struct {
 	Destructive bool
 	// Timeout is a Go duration string bounding one execution.
 	Timeout string
+	// Providers are the model providers the tool is exported to (default:
+	// all). A provider that cannot carry the tool faithfully is a
+	// generation error unless it is left out here.
+	Providers []provider.Provider
 }
 
 // toolNameRule is MCP's rule for tool names.
@@ -248,6 +254,20 @@ func parseMeta(v *jsonval.Value) (Meta, error) {
 			meta.Sensitive, err = flag(m)
 		case "destructive":
 			meta.Destructive, err = flag(m)
+		case "providers":
+			if m.Value.Kind != jsonval.Array || len(m.Value.Items) == 0 {
+				return meta, fmt.Errorf("x-toolgate.providers must be a non-empty array of provider names")
+			}
+			for _, it := range m.Value.Items {
+				p := provider.Provider(it.Str)
+				if it.Kind != jsonval.String || !slices.Contains(provider.All, p) {
+					return meta, fmt.Errorf("x-toolgate.providers: %s is not a provider (%v)", it.Marshal(), provider.All)
+				}
+				if slices.Contains(meta.Providers, p) {
+					return meta, fmt.Errorf("x-toolgate.providers lists %s twice", p)
+				}
+				meta.Providers = append(meta.Providers, p)
+			}
 		case "roles":
 			if m.Value.Kind != jsonval.Array {
 				return meta, fmt.Errorf("x-toolgate.roles must be an array of strings")
@@ -259,7 +279,7 @@ func parseMeta(v *jsonval.Value) (Meta, error) {
 				meta.Roles = append(meta.Roles, r.Str)
 			}
 		default:
-			return meta, fmt.Errorf("unknown x-toolgate member %q (want goName, version, roles, sensitive, destructive, timeout)", m.Key)
+			return meta, fmt.Errorf("unknown x-toolgate member %q (want goName, version, roles, sensitive, destructive, timeout, providers)", m.Key)
 		}
 		if err != nil {
 			return meta, err
