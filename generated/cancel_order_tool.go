@@ -75,8 +75,8 @@ func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 }
 
 // CancelOrderDefinitions are the definitions of the cancel_order tool for each
-// model provider, exactly as they are sent, each with the rules its schema
-// cannot carry (enforced by the gate all the same).
+// model provider it is exported to, exactly as they are sent, each with the
+// rules its schema cannot carry (enforced by the gate all the same).
 var CancelOrderDefinitions = []provider.Definition{
 	{
 		JSON: `{"type":"function","function":{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}}`,

@@ -76,8 +76,8 @@ func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 }
 
 // GetOrderStatusDefinitions are the definitions of the get_order_status tool
-// for each model provider, exactly as they are sent, each with the rules its
-// schema cannot carry (enforced by the gate all the same).
+// for each model provider it is exported to, exactly as they are sent, each
+// with the rules its schema cannot carry (enforced by the gate all the same).
 var GetOrderStatusDefinitions = []provider.Definition{
 	{
 		JSON:         `{"type":"function","function":{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}}`,

@@ -77,8 +77,8 @@ func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 }
 
 // RefundOrderDefinitions are the definitions of the refund_order tool for each
-// model provider, exactly as they are sent, each with the rules its schema
-// cannot carry (enforced by the gate all the same).
+// model provider it is exported to, exactly as they are sent, each with the
+// rules its schema cannot carry (enforced by the gate all the same).
 var RefundOrderDefinitions = []provider.Definition{
 	{
 		JSON:         `{"type":"function","function":{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}}`,

@@ -64,9 +64,9 @@ func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 }
 
 // ScheduleOrderDispatchDefinitions are the definitions of the
-// schedule_order_dispatch tool for each model provider, exactly as they are
-// sent, each with the rules its schema cannot carry (enforced by the gate all
-// the same).
+// schedule_order_dispatch tool for each model provider it is exported to,
+// exactly as they are sent, each with the rules its schema cannot carry
+// (enforced by the gate all the same).
 var ScheduleOrderDispatchDefinitions = []provider.Definition{
 	{
 		JSON: `{"type":"function","function":{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}}`,
