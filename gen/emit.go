@@ -746,7 +746,7 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		word, mask := bit(p.bit)
 		body := []jen.Code{
 			jen.If(word.Clone().Op("&").Add(mask.Clone()).Op("!=").Lit(0)).Block(d().Dot("DuplicateMember").Call(), jen.Break()),
-			word.Clone().Op("|=").Add(mask.Clone()),
+			word.Clone().Op("|=").Id(fmt.Sprintf("1 << %d", p.bit%64)),
 		}
 		body = append(body, e.decodeValue(p.node, e.fieldSetter(p))...)
 		cases = append(cases, jen.Case(jen.Lit(p.name)).Block(body...))

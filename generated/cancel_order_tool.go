@@ -213,7 +213,7 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 0)
+			seen |= 1 << 0
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -229,7 +229,7 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 1)
+			seen |= 1 << 1
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -249,7 +249,7 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 2)
+			seen |= 1 << 2
 			switch d.R.Peek() {
 			case jsonread.Bool:
 				x := d.R.Bool()

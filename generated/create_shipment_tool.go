@@ -392,7 +392,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 0)
+			seen |= 1 << 0
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -408,7 +408,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 1)
+			seen |= 1 << 1
 			switch d.R.Peek() {
 			case jsonread.Object:
 				var o CreateShipmentAddress
@@ -422,7 +422,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 2)
+			seen |= 1 << 2
 			switch d.R.Peek() {
 			case jsonread.Array:
 				var items1 []CreateShipmentLineItem
@@ -456,7 +456,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 3)
+			seen |= 1 << 3
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -484,7 +484,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 4)
+			seen |= 1 << 4
 			switch d.R.Peek() {
 			case jsonread.Number:
 				raw := d.R.Number()
@@ -606,7 +606,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 0)
+			seen |= 1 << 0
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -626,7 +626,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 1)
+			seen |= 1 << 1
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -646,7 +646,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 2)
+			seen |= 1 << 2
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -669,7 +669,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 3)
+			seen |= 1 << 3
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -689,7 +689,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 4)
+			seen |= 1 << 4
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -705,7 +705,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 5)
+			seen |= 1 << 5
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -803,7 +803,7 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 0)
+			seen |= 1 << 0
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -819,7 +819,7 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 1)
+			seen |= 1 << 1
 			switch d.R.Peek() {
 			case jsonread.Number:
 				raw := d.R.Number()

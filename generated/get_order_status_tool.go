@@ -164,7 +164,7 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 0)
+			seen |= 1 << 0
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -180,7 +180,7 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 1)
+			seen |= 1 << 1
 			switch d.R.Peek() {
 			case jsonread.Bool:
 				x := d.R.Bool()

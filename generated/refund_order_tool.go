@@ -186,7 +186,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 0)
+			seen |= 1 << 0
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -202,7 +202,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 1)
+			seen |= 1 << 1
 			switch d.R.Peek() {
 			case jsonread.Number:
 				raw := d.R.Number()
@@ -223,7 +223,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 2)
+			seen |= 1 << 2
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -245,7 +245,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 3)
+			seen |= 1 << 3
 			switch d.R.Peek() {
 			case jsonread.Bool:
 				x := d.R.Bool()

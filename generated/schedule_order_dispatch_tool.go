@@ -196,7 +196,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 0)
+			seen |= 1 << 0
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -212,7 +212,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 1)
+			seen |= 1 << 1
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -229,7 +229,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 2)
+			seen |= 1 << 2
 			switch d.R.Peek() {
 			case jsonread.Number:
 				raw := d.R.Number()
@@ -250,7 +250,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 3)
+			seen |= 1 << 3
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
@@ -270,7 +270,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 				d.DuplicateMember()
 				break
 			}
-			seen |= (1 << 4)
+			seen |= 1 << 4
 			switch d.R.Peek() {
 			case jsonread.String:
 				s := d.R.String()
