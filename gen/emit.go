@@ -29,11 +29,12 @@ const (
 
 // emitter writes the Go code of one tool.
 type emitter struct {
-	f     *jen.File
-	tm    *toolModel
-	ns    *namespace
-	errs  ErrorList
-	depth int
+	f      *jen.File
+	tm     *toolModel
+	ns     *namespace // the names this tool declares
+	claims []claimed  // the same, in order, for the check across tools
+	errs   ErrorList
+	depth  int
 	// done marks the named nodes whose declarations have been emitted.
 	done map[*node]bool
 }
@@ -43,11 +44,18 @@ func dr() *jen.Statement { return jen.Id("d").Dot("R") }
 
 func readKind(k string) *jen.Statement { return jen.Qual(pkgJSONRead, k) }
 
-// claim reserves a package-level name for a generated declaration.
+// claim reserves a package-level name for a generated declaration: within
+// the tool now, across tools when Generate merges the claims.
 func (e *emitter) claim(name, what string) {
+	e.claims = append(e.claims, claimed{name, what})
 	if prev, ok := e.ns.claim(name, what); !ok {
-		e.errs = append(e.errs, &Error{File: e.tm.t.File, Pointer: e.tm.t.Pointer, Message: fmt.Sprintf("Go name %s of %s collides with %s; set x-toolgate goName or goType to tell them apart", name, what, prev)})
+		e.errs = append(e.errs, collision(e.tm, name, what, prev))
 	}
+}
+
+// collision is the error for two declarations with one Go name.
+func collision(tm *toolModel, name, what, prev string) error {
+	return &Error{File: tm.t.File, Pointer: tm.t.Pointer, Message: fmt.Sprintf("Go name %s of %s collides with %s; set x-toolgate goName or goType to tell them apart", name, what, prev)}
 }
 
 func (e *emitter) where(n *node) string {

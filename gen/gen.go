@@ -16,9 +16,11 @@ import (
 	"go/format"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -70,8 +72,7 @@ type toolModel struct {
 	t         *Tool
 	draft7    bool
 	effective *jsonval.Value
-	// defs are the provider definitions, in provider.All order; refused
-	// says why the tool cannot be sent to the other providers.
+	// defs are the provider definitions, in provider.All order.
 	defs     []provider.Definition
 	refused  map[provider.Provider]string
 	root     *node
@@ -90,21 +91,25 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	if opts.Package == "" {
 		return nil, fmt.Errorf("no package name")
 	}
+	// Each tool is modelled and emitted on its own, in parallel; everything
+	// that spans tools (file and Go names) is then checked in tool order, so
+	// the output and the errors do not depend on the scheduling.
+	built := make([]*toolModel, len(tools))
+	buildErrs := make([]error, len(tools))
+	parallel(len(tools), func(i int) { built[i], buildErrs[i] = model(tools[i], opts) })
 	var errs ErrorList
-	ns := newNamespace()
 	files := map[string]string{}
 	var models []*toolModel
-	for _, t := range tools {
-		tm, err := model(t, opts)
-		if err != nil {
-			errs = append(errs, err)
+	for i, tm := range built {
+		if buildErrs[i] != nil {
+			errs = append(errs, buildErrs[i])
 			continue
 		}
 		if prev, dup := files[tm.fileName]; dup {
-			errs = append(errs, &Error{File: t.File, Pointer: t.Pointer, Message: fmt.Sprintf("tools %q and %q both have the Go name %s; set x-toolgate goName on one of them", prev, t.Name, tm.goName)})
+			errs = append(errs, &Error{File: tm.t.File, Pointer: tm.t.Pointer, Message: fmt.Sprintf("tools %q and %q both have the Go name %s; set x-toolgate goName on one of them", prev, tm.t.Name, tm.goName)})
 			continue
 		}
-		files[tm.fileName] = t.Name
+		files[tm.fileName] = tm.t.Name
 		models = append(models, tm)
 	}
 	if len(errs) > 0 {
@@ -112,18 +117,32 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	}
 	// Tools are emitted in name order, whatever order they were loaded in.
 	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
+	ns := newNamespace()
 	pkgFile, err := packageFile(opts, models, ns)
 	if err != nil {
 		return nil, err
 	}
+	rendered := make([]emitted, len(models))
+	parallel(len(models), func(i int) { rendered[i] = emitTool(models[i], opts) })
 	out := []File{pkgFile}
-	for _, tm := range models {
-		data, err := emitTool(tm, ns, opts)
-		if err != nil {
-			errs = append(errs, err)
+	for i, tm := range models {
+		// A name a tool declares twice was reported by its emitter; here
+		// each name is checked once against the other tools'.
+		own := map[string]bool{}
+		for _, c := range rendered[i].claims {
+			if own[c.name] {
+				continue
+			}
+			own[c.name] = true
+			if prev, ok := ns.claim(c.name, c.what); !ok {
+				errs = append(errs, collision(tm, c.name, c.what, prev))
+			}
+		}
+		if rendered[i].err != nil {
+			errs = append(errs, rendered[i].err)
 			continue
 		}
-		out = append(out, File{Name: tm.fileName, Data: data})
+		out = append(out, File{Name: tm.fileName, Data: rendered[i].data})
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -419,10 +438,40 @@ func emitBindings(f *jen.File, models []*toolModel) {
 	)
 }
 
-// emitTool renders one tool's file.
-func emitTool(tm *toolModel, ns *namespace, opts Options) ([]byte, error) {
+// parallel runs f(0) … f(n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// emitted is one tool's rendered file, the package-level names it
+// declares (checked against the other tools' afterwards) and its errors.
+type emitted struct {
+	data   []byte
+	claims []claimed
+	err    error
+}
+
+type claimed struct{ name, what string }
+
+// emitTool renders one tool's file with its own emitter.
+func emitTool(tm *toolModel, opts Options) emitted {
 	f := newFile(opts.Package)
-	e := &emitter{f: f, tm: tm, ns: ns, done: map[*node]bool{}}
+	e := &emitter{f: f, tm: tm, ns: newNamespace(), done: map[*node]bool{}}
 	t := tm.t
 	g := tm.goName
 	src := t.File
@@ -459,9 +508,10 @@ func emitTool(tm *toolModel, ns *namespace, opts Options) ([]byte, error) {
 	}
 	e.declare(tm.root)
 	if len(e.errs) > 0 {
-		return nil, e.errs
+		return emitted{claims: e.claims, err: e.errs}
 	}
-	return render(f)
+	data, err := render(f)
+	return emitted{data: data, claims: e.claims, err: err}
 }
 
 // emitEntryPoints writes Decode<Tool>Args and UnmarshalJSON.

@@ -84,10 +84,14 @@ func Load(paths ...string) ([]*Tool, error) {
 	var errs ErrorList
 	var tools []*Tool
 	byName := map[string]*Tool{}
-	for _, f := range files {
-		ts, err := loadFile(f)
-		if err != nil {
-			errs = append(errs, err)
+	// Files are read and parsed in parallel; tool names are checked in file
+	// order.
+	loaded := make([][]*Tool, len(files))
+	loadErrs := make([]error, len(files))
+	parallel(len(files), func(i int) { loaded[i], loadErrs[i] = loadFile(files[i]) })
+	for i, ts := range loaded {
+		if loadErrs[i] != nil {
+			errs = append(errs, loadErrs[i])
 			continue
 		}
 		for _, t := range ts {
