@@ -73,30 +73,21 @@ func (e *emitter) emitDefinitions() {
 	e.claim(g+"Definitions", "tool "+e.tm.t.Name)
 	var defs []jen.Code
 	for _, d := range e.tm.defs {
-		fields := jen.Dict{
-			jen.Id("Provider"): jen.Qual(pkgProvider, providerConst(d.Provider)),
-			jen.Id("JSON"):     goString(d.JSON),
-		}
-		if d.NullAsAbsent {
-			fields[jen.Id("NullAsAbsent")] = jen.True()
+		fields := []jen.Code{
+			field("Provider", jen.Qual(pkgProvider, providerConst(d.Provider))),
+			field("JSON", goString(d.JSON)),
 		}
 		if len(d.Local) > 0 {
 			var locals []jen.Code
 			for _, l := range d.Local {
-				locals = append(locals, jen.Values(jen.Dict{
-					jen.Id("Pointer"): jen.Lit(l.Pointer),
-					jen.Id("Keyword"): jen.Lit(l.Keyword),
-					jen.Id("Value"):   goString(l.Value),
-				}))
+				locals = append(locals, jen.Values(field("Pointer", jen.Lit(l.Pointer)), field("Keyword", jen.Lit(l.Keyword)), field("Value", goString(l.Value))))
 			}
-			fields[jen.Id("Local")] = jen.Index().Qual(pkgProvider, "Local").ValuesFunc(func(g *jen.Group) {
-				for _, l := range locals {
-					g.Line().Add(l)
-				}
-				g.Line()
-			})
+			fields = append(fields, field("Local", jen.Index().Qual(pkgProvider, "Local").Add(literal(locals))))
 		}
-		defs = append(defs, jen.Values(fields))
+		if d.NullAsAbsent {
+			fields = append(fields, field("NullAsAbsent", jen.True()))
+		}
+		defs = append(defs, literal(fields))
 	}
 	doc := fmt.Sprintf("%sDefinitions are the definitions of the %s tool for each model provider it is exported to, exactly as they are sent, each with the rules its schema cannot carry (enforced by the gate all the same).", g, e.tm.t.Name)
 	var missing []string
@@ -160,4 +151,18 @@ func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.D
 		return nil, nil, errs
 	}
 	return defs, refused, nil
+}
+
+// field is one "Name: value" of a composite literal.
+func field(name string, value jen.Code) jen.Code { return jen.Id(name).Op(":").Add(value) }
+
+// literal is a composite literal's braces with one element a line, in the
+// order given (jen.Dict would sort them).
+func literal(elems []jen.Code) *jen.Statement {
+	return jen.ValuesFunc(func(g *jen.Group) {
+		for _, e := range elems {
+			g.Line().Add(e)
+		}
+		g.Line()
+	})
 }

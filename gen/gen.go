@@ -578,33 +578,33 @@ func (tm *toolModel) version() string {
 // emitSpec writes the tool's gate.Spec.
 func (e *emitter) emitSpec() {
 	tm, g := e.tm, e.tm.goName
-	fields := jen.Dict{
-		jen.Id("Name"):        jen.Id(g + "ToolName"),
-		jen.Id("Description"): jen.Id(g + "Description"),
-		jen.Id("Schema"):      jen.Id(g + "Schema"),
-		jen.Id("Version"):     jen.Lit(tm.version()),
-		jen.Id("Decode"):      jen.Id("Decode" + tm.root.goName),
-		jen.Id("Definitions"): jen.Id(g + "Definitions"),
-	}
-	if tm.nullAsAbsent() {
-		fields[jen.Id("DecodeNullAsAbsent")] = jen.Id("Decode" + tm.root.goName + "NullAsAbsent")
+	fields := []jen.Code{
+		field("Name", jen.Id(g+"ToolName")),
+		field("Description", jen.Id(g+"Description")),
+		field("Schema", jen.Id(g+"Schema")),
+		field("Version", jen.Lit(tm.version())),
 	}
 	if len(tm.t.Meta.Roles) > 0 {
 		var roles []jen.Code
 		for _, r := range tm.t.Meta.Roles {
 			roles = append(roles, jen.Lit(r))
 		}
-		fields[jen.Id("Roles")] = jen.Index().String().Values(roles...)
+		fields = append(fields, field("Roles", jen.Index().String().Values(roles...)))
 	}
 	if tm.t.Meta.Destructive {
-		fields[jen.Id("Destructive")] = jen.True()
+		fields = append(fields, field("Destructive", jen.True()))
 	}
 	if tm.t.Meta.Timeout != "" {
 		d, _ := time.ParseDuration(tm.t.Meta.Timeout) // validated when loading
-		fields[jen.Id("Timeout")] = durationCode(d)
+		fields = append(fields, field("Timeout", durationCode(d)))
 	}
+	fields = append(fields, field("Decode", jen.Id("Decode"+tm.root.goName)))
+	if tm.nullAsAbsent() {
+		fields = append(fields, field("DecodeNullAsAbsent", jen.Id("Decode"+tm.root.goName+"NullAsAbsent")))
+	}
+	fields = append(fields, field("Definitions", jen.Id(g+"Definitions")))
 	e.doc(fmt.Sprintf("%sSpec describes the %s tool to a gate registry: its name, schema, version, metadata and decoder.", g, tm.t.Name))
-	e.f.Var().Id(g+"Spec").Op("=").Qual(pkgGate, "Spec").Types(jen.Id(tm.root.goName)).Values(fields)
+	e.f.Var().Id(g+"Spec").Op("=").Qual(pkgGate, "Spec").Types(jen.Id(tm.root.goName)).Add(literal(fields))
 	e.f.Line()
 }
 

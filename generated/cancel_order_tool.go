@@ -79,105 +79,65 @@ func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 // rules its schema cannot carry (enforced by the gate all the same).
 var CancelOrderDefinitions = []provider.Definition{
 	{
-		JSON: `{"type":"function","function":{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}}`,
+		Provider: provider.OpenAIChat,
+		JSON:     `{"type":"function","function":{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}}`,
 		Local: []provider.Local{
-			{
-				Keyword: "minLength",
-				Pointer: "/properties/reason",
-				Value:   `3`,
-			},
-			{
-				Keyword: "maxLength",
-				Pointer: "/properties/reason",
-				Value:   `500`,
-			},
+			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
+			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
 		},
 		NullAsAbsent: true,
-		Provider:     provider.OpenAIChat,
 	},
 	{
-		JSON: `{"type":"function","name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}`,
+		Provider: provider.OpenAIResponses,
+		JSON:     `{"type":"function","name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}`,
 		Local: []provider.Local{
-			{
-				Keyword: "minLength",
-				Pointer: "/properties/reason",
-				Value:   `3`,
-			},
-			{
-				Keyword: "maxLength",
-				Pointer: "/properties/reason",
-				Value:   `500`,
-			},
+			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
+			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
 		},
 		NullAsAbsent: true,
-		Provider:     provider.OpenAIResponses,
 	},
 	{
-		JSON: `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
-			{
-				Keyword: "minLength",
-				Pointer: "/properties/reason",
-				Value:   `3`,
-			},
-			{
-				Keyword: "maxLength",
-				Pointer: "/properties/reason",
-				Value:   `500`,
-			},
-		},
 		Provider: provider.Anthropic,
+		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false},"strict":true}`,
+		Local: []provider.Local{
+			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
+			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
+		},
 	},
 	{
-		JSON: `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/reason: minLength 3; /properties/reason: maxLength 500.","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel."},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock."}},"required":["orderId","reason"],"additionalProperties":false}}`,
-		Local: []provider.Local{
-			{
-				Keyword: "pattern",
-				Pointer: "/properties/orderId",
-				Value:   `"^[A-Z][A-Z0-9-]{2,31}$"`,
-			},
-			{
-				Keyword: "minLength",
-				Pointer: "/properties/reason",
-				Value:   `3`,
-			},
-			{
-				Keyword: "maxLength",
-				Pointer: "/properties/reason",
-				Value:   `500`,
-			},
-		},
 		Provider: provider.Gemini,
-	},
-	{
-		JSON: `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"STRING","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"BOOLEAN","description":"Whether to return the reserved items to stock."}},"propertyOrdering":["orderId","reason","restock"],"required":["orderId","reason"]}}`,
+		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/reason: minLength 3; /properties/reason: maxLength 500.","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel."},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock."}},"required":["orderId","reason"],"additionalProperties":false}}`,
 		Local: []provider.Local{
-			{
-				Keyword: "additionalProperties",
-				Pointer: "",
-				Value:   `false`,
-			},
+			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
+			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
+			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
 		},
-		Provider: provider.GeminiLegacy,
 	},
 	{
-		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false}}`,
+		Provider: provider.GeminiLegacy,
+		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"STRING","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"BOOLEAN","description":"Whether to return the reserved items to stock."}},"propertyOrdering":["orderId","reason","restock"],"required":["orderId","reason"]}}`,
+		Local: []provider.Local{
+			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
+		},
+	},
+	{
 		Provider: provider.MCP,
+		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false}}`,
 	},
 }
 
 // CancelOrderSpec describes the cancel_order tool to a gate registry: its
 // name, schema, version, metadata and decoder.
 var CancelOrderSpec = gate.Spec[CancelOrderArgs]{
+	Name:               CancelOrderToolName,
+	Description:        CancelOrderDescription,
+	Schema:             CancelOrderSchema,
+	Version:            "sha256:6ef240c72fd92d2d",
+	Roles:              []string{"support"},
+	Destructive:        true,
 	Decode:             DecodeCancelOrderArgs,
 	DecodeNullAsAbsent: DecodeCancelOrderArgsNullAsAbsent,
 	Definitions:        CancelOrderDefinitions,
-	Description:        CancelOrderDescription,
-	Destructive:        true,
-	Name:               CancelOrderToolName,
-	Roles:              []string{"support"},
-	Schema:             CancelOrderSchema,
-	Version:            "sha256:6ef240c72fd92d2d",
 }
 
 // CancelOrderArgs are the arguments of the cancel_order tool.

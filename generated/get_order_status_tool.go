@@ -80,57 +80,49 @@ func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 // with the rules its schema cannot carry (enforced by the gate all the same).
 var GetOrderStatusDefinitions = []provider.Definition{
 	{
+		Provider:     provider.OpenAIChat,
 		JSON:         `{"type":"function","function":{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}}`,
 		NullAsAbsent: true,
-		Provider:     provider.OpenAIChat,
 	},
 	{
+		Provider:     provider.OpenAIResponses,
 		JSON:         `{"type":"function","name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}`,
 		NullAsAbsent: true,
-		Provider:     provider.OpenAIResponses,
 	},
 	{
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false},"strict":true}`,
 		Provider: provider.Anthropic,
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false},"strict":true}`,
 	},
 	{
-		JSON: `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up."},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first."}},"required":["orderId"],"additionalProperties":false}}`,
-		Local: []provider.Local{
-			{
-				Keyword: "pattern",
-				Pointer: "/properties/orderId",
-				Value:   `"^[A-Z][A-Z0-9-]{2,31}$"`,
-			},
-		},
 		Provider: provider.Gemini,
-	},
-	{
-		JSON: `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"BOOLEAN","description":"Whether to include every past status change, oldest first."}},"propertyOrdering":["orderId","includeHistory"],"required":["orderId"]}}`,
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up."},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first."}},"required":["orderId"],"additionalProperties":false}}`,
 		Local: []provider.Local{
-			{
-				Keyword: "additionalProperties",
-				Pointer: "",
-				Value:   `false`,
-			},
+			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 		},
-		Provider: provider.GeminiLegacy,
 	},
 	{
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false}}`,
+		Provider: provider.GeminiLegacy,
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"BOOLEAN","description":"Whether to include every past status change, oldest first."}},"propertyOrdering":["orderId","includeHistory"],"required":["orderId"]}}`,
+		Local: []provider.Local{
+			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
+		},
+	},
+	{
 		Provider: provider.MCP,
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false}}`,
 	},
 }
 
 // GetOrderStatusSpec describes the get_order_status tool to a gate registry:
 // its name, schema, version, metadata and decoder.
 var GetOrderStatusSpec = gate.Spec[GetOrderStatusArgs]{
+	Name:               GetOrderStatusToolName,
+	Description:        GetOrderStatusDescription,
+	Schema:             GetOrderStatusSchema,
+	Version:            "sha256:6831a51e6cb1b3f8",
 	Decode:             DecodeGetOrderStatusArgs,
 	DecodeNullAsAbsent: DecodeGetOrderStatusArgsNullAsAbsent,
 	Definitions:        GetOrderStatusDefinitions,
-	Description:        GetOrderStatusDescription,
-	Name:               GetOrderStatusToolName,
-	Schema:             GetOrderStatusSchema,
-	Version:            "sha256:6831a51e6cb1b3f8",
 }
 
 // GetOrderStatusArgs are the arguments of the get_order_status tool.

@@ -81,72 +81,56 @@ func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 // rules its schema cannot carry (enforced by the gate all the same).
 var RefundOrderDefinitions = []provider.Definition{
 	{
+		Provider:     provider.OpenAIChat,
 		JSON:         `{"type":"function","function":{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}}`,
 		NullAsAbsent: true,
-		Provider:     provider.OpenAIChat,
 	},
 	{
+		Provider:     provider.OpenAIResponses,
 		JSON:         `{"type":"function","name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}`,
 		NullAsAbsent: true,
-		Provider:     provider.OpenAIResponses,
 	},
 	{
-		JSON: `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amountInCents: minimum 1; /properties/amountInCents: maximum 100000.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid."},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
-			{
-				Keyword: "minimum",
-				Pointer: "/properties/amountInCents",
-				Value:   `1`,
-			},
-			{
-				Keyword: "maximum",
-				Pointer: "/properties/amountInCents",
-				Value:   `100000`,
-			},
-		},
 		Provider: provider.Anthropic,
+		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amountInCents: minimum 1; /properties/amountInCents: maximum 100000.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid."},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false},"strict":true}`,
+		Local: []provider.Local{
+			{Pointer: "/properties/amountInCents", Keyword: "minimum", Value: `1`},
+			{Pointer: "/properties/amountInCents", Keyword: "maximum", Value: `100000`},
+		},
 	},
 	{
-		JSON: `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19."},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
-		Local: []provider.Local{
-			{
-				Keyword: "pattern",
-				Pointer: "/properties/orderId",
-				Value:   `"^[A-Z][A-Z0-9-]{2,31}$"`,
-			},
-		},
 		Provider: provider.Gemini,
-	},
-	{
-		JSON: `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"INTEGER","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"STRING","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"BOOLEAN","description":"Whether to email the customer a refund receipt."}},"propertyOrdering":["orderId","amountInCents","reason","notifyCustomer"],"required":["orderId","amountInCents","reason"]}}`,
+		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19."},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
 		Local: []provider.Local{
-			{
-				Keyword: "additionalProperties",
-				Pointer: "",
-				Value:   `false`,
-			},
+			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 		},
-		Provider: provider.GeminiLegacy,
 	},
 	{
-		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
+		Provider: provider.GeminiLegacy,
+		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"INTEGER","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"STRING","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"BOOLEAN","description":"Whether to email the customer a refund receipt."}},"propertyOrdering":["orderId","amountInCents","reason","notifyCustomer"],"required":["orderId","amountInCents","reason"]}}`,
+		Local: []provider.Local{
+			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
+		},
+	},
+	{
 		Provider: provider.MCP,
+		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
 	},
 }
 
 // RefundOrderSpec describes the refund_order tool to a gate registry: its
 // name, schema, version, metadata and decoder.
 var RefundOrderSpec = gate.Spec[RefundOrderArgs]{
+	Name:               RefundOrderToolName,
+	Description:        RefundOrderDescription,
+	Schema:             RefundOrderSchema,
+	Version:            "sha256:f9caba60845c03e4",
+	Roles:              []string{"support", "finance"},
+	Destructive:        true,
+	Timeout:            10 * time.Second,
 	Decode:             DecodeRefundOrderArgs,
 	DecodeNullAsAbsent: DecodeRefundOrderArgsNullAsAbsent,
 	Definitions:        RefundOrderDefinitions,
-	Description:        RefundOrderDescription,
-	Destructive:        true,
-	Name:               RefundOrderToolName,
-	Roles:              []string{"support", "finance"},
-	Schema:             RefundOrderSchema,
-	Timeout:            10 * time.Second,
-	Version:            "sha256:f9caba60845c03e4",
 }
 
 // RefundOrderArgs are the arguments of the refund_order tool.

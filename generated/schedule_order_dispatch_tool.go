@@ -69,96 +69,60 @@ func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 // (enforced by the gate all the same).
 var ScheduleOrderDispatchDefinitions = []provider.Definition{
 	{
-		JSON: `{"type":"function","function":{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}}`,
-		Local: []provider.Local{
-			{
-				Keyword: "maxLength",
-				Pointer: "/properties/note",
-				Value:   `280`,
-			},
-		},
 		Provider: provider.OpenAIChat,
+		JSON:     `{"type":"function","function":{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}}`,
+		Local: []provider.Local{
+			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
+		},
 	},
 	{
-		JSON: `{"type":"function","name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
-			{
-				Keyword: "maxLength",
-				Pointer: "/properties/note",
-				Value:   `280`,
-			},
-		},
 		Provider: provider.OpenAIResponses,
+		JSON:     `{"type":"function","name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}`,
+		Local: []provider.Local{
+			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
+		},
 	},
 	{
-		JSON: `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amount_pence: minimum 0; /properties/amount_pence: maximum 50000; /properties/note: maxLength 280.","input_schema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents)."},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
-			{
-				Keyword: "minimum",
-				Pointer: "/properties/amount_pence",
-				Value:   `0`,
-			},
-			{
-				Keyword: "maximum",
-				Pointer: "/properties/amount_pence",
-				Value:   `50000`,
-			},
-			{
-				Keyword: "maxLength",
-				Pointer: "/properties/note",
-				Value:   `280`,
-			},
-		},
 		Provider: provider.Anthropic,
+		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amount_pence: minimum 0; /properties/amount_pence: maximum 50000; /properties/note: maxLength 280.","input_schema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents)."},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false},"strict":true}`,
+		Local: []provider.Local{
+			{Pointer: "/properties/amount_pence", Keyword: "minimum", Value: `0`},
+			{Pointer: "/properties/amount_pence", Keyword: "maximum", Value: `50000`},
+			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
+		},
 	},
 	{
-		JSON: `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/order_id: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/note: maxLength 280.","parametersJsonSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch."},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
-		Local: []provider.Local{
-			{
-				Keyword: "pattern",
-				Pointer: "/properties/order_id",
-				Value:   `"^[A-Z][A-Z0-9-]{2,31}$"`,
-			},
-			{
-				Keyword: "maxLength",
-				Pointer: "/properties/note",
-				Value:   `280`,
-			},
-		},
 		Provider: provider.Gemini,
-	},
-	{
-		JSON: `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/dispatch_date: format \"date\"; (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"order_id":{"type":"STRING","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"STRING","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"INTEGER","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"STRING","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":"STRING","nullable":true,"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"propertyOrdering":["order_id","dispatch_date","amount_pence","currency","note"],"required":["order_id","dispatch_date","amount_pence","currency"]}}`,
+		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/order_id: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/note: maxLength 280.","parametersJsonSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch."},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
 		Local: []provider.Local{
-			{
-				Keyword: "format",
-				Pointer: "/properties/dispatch_date",
-				Value:   `"date"`,
-			},
-			{
-				Keyword: "additionalProperties",
-				Pointer: "",
-				Value:   `false`,
-			},
+			{Pointer: "/properties/order_id", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
+			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
 		},
-		Provider: provider.GeminiLegacy,
 	},
 	{
-		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.","inputSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
+		Provider: provider.GeminiLegacy,
+		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/dispatch_date: format \"date\"; (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"order_id":{"type":"STRING","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"STRING","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"INTEGER","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"STRING","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":"STRING","nullable":true,"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"propertyOrdering":["order_id","dispatch_date","amount_pence","currency","note"],"required":["order_id","dispatch_date","amount_pence","currency"]}}`,
+		Local: []provider.Local{
+			{Pointer: "/properties/dispatch_date", Keyword: "format", Value: `"date"`},
+			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
+		},
+	},
+	{
 		Provider: provider.MCP,
+		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.","inputSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
 	},
 }
 
 // ScheduleOrderDispatchSpec describes the schedule_order_dispatch tool to a
 // gate registry: its name, schema, version, metadata and decoder.
 var ScheduleOrderDispatchSpec = gate.Spec[ScheduleOrderDispatchArgs]{
-	Decode:      DecodeScheduleOrderDispatchArgs,
-	Definitions: ScheduleOrderDispatchDefinitions,
-	Description: ScheduleOrderDispatchDescription,
 	Name:        ScheduleOrderDispatchToolName,
-	Roles:       []string{"operations"},
+	Description: ScheduleOrderDispatchDescription,
 	Schema:      ScheduleOrderDispatchSchema,
 	Version:     "sha256:e2d8b08a40b83dc2",
+	Roles:       []string{"operations"},
+	Decode:      DecodeScheduleOrderDispatchArgs,
+	Definitions: ScheduleOrderDispatchDefinitions,
 }
 
 // ScheduleOrderDispatchArgs are the arguments of the schedule_order_dispatch
