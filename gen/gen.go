@@ -194,7 +194,8 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 			return nil, fail("/$schema", "$schema", fmt.Sprintf("unsupported dialect %q: toolgate reads JSON Schema 2020-12 (the default) and draft-07", s.Str))
 		}
 	}
-	if err := compileCheck(t, tm.draft7); err != nil {
+	compiler, err := compileCheck(t, tm.draft7)
+	if err != nil {
 		return nil, schemaError(t, err)
 	}
 	tm.effective = provider.Effective(t.params, opts.OpenObjects)
@@ -206,6 +207,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		}
 		tm.root.hasStruct = true
 	}
+	b.checkDefaults(compiler)
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
@@ -220,18 +222,19 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 
 // compileCheck compiles the canonical schema with santhosh-tekuri/jsonschema,
 // which validates it against its meta-schema and resolves every $ref.
-func compileCheck(t *Tool, draft7 bool) error {
+func compileCheck(t *Tool, draft7 bool) (*jsonschema.Compiler, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	if draft7 {
 		c.Draft = jsonschema.Draft7
 	}
+	c.AssertFormat = true
 	url := schemaURL(t)
 	if err := c.AddResource(url, bytes.NewReader(t.params.Marshal())); err != nil {
-		return err
+		return nil, err
 	}
 	_, err := c.Compile(url)
-	return err
+	return c, err
 }
 
 // schemaError turns a compile error of santhosh-tekuri/jsonschema into a

@@ -1,6 +1,9 @@
 package gen
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/url"
@@ -8,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/toolgate/toolgate/runtime/format"
 )
@@ -626,6 +631,42 @@ func uniqueName(name string, taken map[string]bool) string {
 	}
 	taken[u] = true
 	return u
+}
+
+// checkDefaults validates every default against the schema it stands in,
+// with the compiler that checked the schema: an accessor must never hand
+// out a value the decoder would refuse.
+func (b *builder) checkDefaults(c *jsonschema.Compiler) {
+	ptrs := make([]string, 0, len(b.nodes))
+	for ptr, n := range b.nodes {
+		if n.def != nil && n.ptr == ptr {
+			ptrs = append(ptrs, ptr)
+		}
+	}
+	sort.Strings(ptrs)
+	for _, ptr := range ptrs {
+		s, err := c.Compile(schemaURL(b.tool) + "#" + ptr)
+		if err != nil {
+			continue // a subschema santhosh cannot address alone is checked nowhere else either
+		}
+		dec := json.NewDecoder(bytes.NewReader(b.nodes[ptr].def.Marshal()))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			continue
+		}
+		if err := s.Validate(v); err != nil {
+			msg := err.Error()
+			var ve *jsonschema.ValidationError
+			if errors.As(err, &ve) {
+				for len(ve.Causes) > 0 {
+					ve = ve.Causes[0]
+				}
+				msg = ve.Message
+			}
+			b.fail(ptr+"/default", "default", "the default %s does not satisfy its own schema: %s", b.nodes[ptr].def.Marshal(), msg)
+		}
+	}
 }
 
 // childBase is the prefix of the Go names of a node's children: the node's
