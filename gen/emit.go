@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 
@@ -35,6 +37,9 @@ type emitter struct {
 	claims []claimed  // the same, in order, for the check across tools
 	errs   ErrorList
 	depth  int
+	// sensitive is set while the value of a member marked sensitive where
+	// it is used (beside a $ref, say) is emitted: messages do not echo it.
+	sensitive bool
 	// done marks the named nodes whose declarations have been emitted.
 	done map[*node]bool
 }
@@ -156,7 +161,7 @@ func (e *emitter) declare(n *node) {
 	}
 }
 
-func patternVar(n *node) string { return lowerFirst(n.name) + "Pattern" }
+func patternVar(n *node) string { return lowerIdent(n.name) + "Pattern" }
 
 func (e *emitter) declarePattern(n *node) {
 	name := patternVar(n)
@@ -200,22 +205,31 @@ func (e *emitter) declareStruct(n *node) {
 	} else if doc == "" {
 		doc = fmt.Sprintf("%s is the object at %s.", n.goName, e.where(n))
 	} else {
-		doc = n.goName + ": " + doc
+		doc = n.goName + " is " + lowerFirst(doc)
 	}
 	e.doc(doc)
-	seenField := map[string]string{}
+	// The struct's fields and methods share one set of names.
+	seenField := map[string]string{"decode": "a method", "appendJSON": "a method", "MarshalJSON": "a method", "UnmarshalJSON": "a method"}
+	if n.addl == addlSchema {
+		seenField["AdditionalProperties"] = "the field of the undeclared members"
+	}
+	for _, p := range n.props {
+		if _, ok := e.defaultLiteral(p); ok {
+			seenField[p.goName+"OrDefault"] = "the default accessor of member " + strconv.Quote(p.name)
+		}
+	}
 	var fields []jen.Code
 	for _, p := range n.props {
 		if prev, dup := seenField[p.goName]; dup {
-			e.errs = append(e.errs, &Error{File: e.tm.t.File, Pointer: e.tm.t.Pointer, Keyword: "properties", Message: fmt.Sprintf("members %q and %q of %s both map to the Go field %s; set x-toolgate goName on one of them", prev, p.name, e.where(n), p.goName)})
+			e.errs = append(e.errs, &Error{File: e.tm.t.File, Pointer: e.tm.t.Pointer, Keyword: "properties", Message: fmt.Sprintf("member %q of %s maps to the Go name %s, which %s already has; set x-toolgate goName on it", p.name, e.where(n), p.goName, describeOwner(prev))})
 			continue
 		}
-		seenField[p.goName] = p.name
+		seenField[p.goName] = "member " + strconv.Quote(p.name)
 		var comment string
 		if p.node.desc != "" {
 			comment = p.goName + " is " + lowerFirst(p.node.desc)
 		}
-		if p.node.def != nil && p.node.kind != kindObject && p.node.kind != kindArray {
+		if _, ok := e.defaultLiteral(p); ok {
 			comment = strings.TrimSpace(comment + fmt.Sprintf("\n\nDefault %s (see %sOrDefault); nothing is filled in by decoding.", p.node.def.Marshal(), p.goName))
 		}
 		field := jen.Id(p.goName).Add(e.fieldType(p))
@@ -231,14 +245,26 @@ func (e *emitter) declareStruct(n *node) {
 	}
 	e.f.Type().Id(n.goName).Struct(fields...)
 	e.f.Line()
+	if n != e.tm.root {
+		e.emitNestedUnmarshal(n)
+	}
 	e.emitDecodeMethod(n)
 	e.emitAppendMethod(n)
 	e.emitDefaults(n)
 }
 
+// describeOwner phrases who holds a Go name for a collision message.
+func describeOwner(owner string) string {
+	if strings.HasPrefix(owner, "member ") {
+		return owner
+	}
+	return owner + " of the struct"
+}
+
+// tagSafe reports whether a member name can stand in a json struct tag.
 func tagSafe(s string) bool {
 	for _, r := range s {
-		if r < 0x20 || r > 0x7e || r == '"' || r == '\\' || r == '`' || r == ',' {
+		if r < 0x20 || r == 0x7f || r == '"' || r == '\\' || r == '`' || r == ',' || r == utf8.RuneError {
 			return false
 		}
 	}
@@ -445,7 +471,7 @@ func (e *emitter) decodeBool(n *node, set setter) []jen.Code {
 
 // got renders the received value for a message, or "" for sensitive nodes.
 func (e *emitter) got(n *node, x jen.Code) jen.Code {
-	if n.sens || e.tm.t.Meta.Sensitive {
+	if n.sens || e.sensitive || e.tm.t.Meta.Sensitive {
 		return jen.Lit("")
 	}
 	return x
@@ -730,10 +756,7 @@ func (e *emitter) rawEnumCheck(n *node) []jen.Code {
 // are set; for a map-only object (m non-nil) the members go into m.
 func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 	var out []jen.Code
-	needMark := n.addl != addlSchema || m != nil || len(n.props) > 0
-	if needMark {
-		out = append(out, jen.Id("mark").Op(":=").Add(d().Dot("ObjectNames").Call()))
-	}
+	out = append(out, jen.Id("mark").Op(":=").Add(d().Dot("ObjectNames").Call()))
 	words := (len(n.props) + 63) / 64
 	if len(n.props) > 0 {
 		if words == 1 {
@@ -756,7 +779,10 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 			jen.If(word.Clone().Op("&").Add(mask.Clone()).Op("!=").Lit(0)).Block(d().Dot("DuplicateMember").Call(), jen.Break()),
 			word.Clone().Op("|=").Id(fmt.Sprintf("1 << %d", p.bit%64)),
 		}
+		outer := e.sensitive
+		e.sensitive = outer || p.sens
 		body = append(body, e.decodeValue(p.node, e.fieldSetter(p))...)
+		e.sensitive = outer
 		cases = append(cases, jen.Case(jen.Lit(p.name)).Block(body...))
 	}
 	var dflt []jen.Code
@@ -794,9 +820,7 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 	}
 	loopBody = append(loopBody, d().Dot("Pop").Call())
 	out = append(out, dr().Dot("ObjectStart").Call(), jen.For().Block(loopBody...))
-	if needMark {
-		out = append(out, d().Dot("EndObject").Call(jen.Id("mark")))
-	}
+	out = append(out, d().Dot("EndObject").Call(jen.Id("mark")))
 	var reqMask uint64
 	var reqChecks []jen.Code
 	for _, p := range n.props {
@@ -819,6 +843,22 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		out = append(out, reqChecks...)
 	}
 	return out
+}
+
+// emitNestedUnmarshal gives a nested object type the same strict decoding
+// as the tool's arguments, so that encoding/json never fills it loosely.
+func (e *emitter) emitNestedUnmarshal(n *node) {
+	e.doc(fmt.Sprintf("UnmarshalJSON decodes v with the strict, single-pass checks of the %s decoder.", e.tm.t.Name))
+	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Var().Id("x").Id(n.goName),
+		jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),
+		jen.Id("d").Dot("Reset").Call(jen.Id(e.tm.goName+"ToolName"), jen.Id("data")),
+		jen.If(jen.Id("d").Dot("Object").Call()).Block(jen.Id("x").Dot("decode").Call(jen.Op("&").Id("d"))),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Op("*").Id("v").Op("=").Id("x"),
+		jen.Return(jen.Nil()),
+	)
+	e.f.Line()
 }
 
 func (e *emitter) emitDecodeMethod(n *node) {
@@ -1037,23 +1077,25 @@ func (e *emitter) appendValue(n *node, x *jen.Statement) []jen.Code {
 // the value when present, else the default. Decoding never fills it in.
 func (e *emitter) emitDefaults(n *node) {
 	for _, p := range n.props {
-		def := p.node.def
-		if def == nil || p.required || p.node.nullable {
-			continue
-		}
-		lit, ok := e.defaultLiteral(p.node, def)
+		lit, ok := e.defaultLiteral(p)
 		if !ok {
 			continue
 		}
 		name := p.goName + "OrDefault"
-		e.doc(fmt.Sprintf("%s returns %s when it is set, else its default %s.", name, p.goName, def.Marshal()))
+		e.doc(fmt.Sprintf("%s returns %s when it is set, else its default %s.", name, p.goName, p.node.def.Marshal()))
 		e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id(name).Params().Add(e.goType(p.node)).Block(
 			jen.Return(jen.Id("v").Dot(p.goName).Dot("Or").Call(lit)))
 		e.f.Line()
 	}
 }
 
-func (e *emitter) defaultLiteral(n *node, def *jsonval.Value) (jen.Code, bool) {
+// defaultLiteral is the Go literal of an optional, non-nullable scalar
+// member's default: the members that get an OrDefault accessor.
+func (e *emitter) defaultLiteral(p *prop) (jen.Code, bool) {
+	n, def := p.node, p.node.def
+	if def == nil || p.required || n.nullable {
+		return nil, false
+	}
 	switch {
 	case n.kind == kindBool && def.Kind == jsonval.Bool:
 		return jen.Lit(def.Bool), true
@@ -1067,10 +1109,8 @@ func (e *emitter) defaultLiteral(n *node, def *jsonval.Value) (jen.Code, bool) {
 		}
 	case n.kind == kindString && def.Kind == jsonval.String:
 		if n.goName != "" {
-			for _, v := range n.enum {
-				if v.Kind == jsonval.String && v.Str == def.Str {
-					return jen.Id(enumConst(n, v.Str)), true
-				}
+			if c, ok := n.enumConsts[def.Str]; ok {
+				return jen.Id(c), true
 			}
 			return nil, false
 		}
@@ -1131,20 +1171,25 @@ func comments(text string) []jen.Code {
 func intLit(v int64) jen.Code { return jen.Id(strconv.FormatInt(v, 10)) }
 
 func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	// Keep initialisms readable: "ID" → "id", "URLPath" → "urlPath".
+	// "The order" → "the order"; "URL of the page" and "ISO 3166 code"
+	// stay as written: a capital is lowered only when the next letter is
+	// small.
 	r := []rune(s)
-	i := 0
-	for i < len(r) && isUpperASCII(r[i]) && (i == 0 || i+1 >= len(r) || isUpperASCII(r[i+1])) {
-		r[i] = r[i] + ('a' - 'A')
-		i++
+	if len(r) >= 2 && unicode.IsUpper(r[0]) && unicode.IsLower(r[1]) {
+		r[0] = unicode.ToLower(r[0])
 	}
 	return string(r)
 }
 
-func isUpperASCII(r rune) bool { return r >= 'A' && r <= 'Z' }
+// lowerIdent makes an exported identifier unexported, lowering a leading
+// initialism whole: "RefundOrder" → "refundOrder", "URLPath" → "urlPath".
+func lowerIdent(s string) string {
+	r := []rune(s)
+	for i := 0; i < len(r) && unicode.IsUpper(r[i]) && (i == 0 || i+1 >= len(r) || unicode.IsUpper(r[i+1])); i++ {
+		r[i] = unicode.ToLower(r[i])
+	}
+	return string(r)
+}
 
 func upperFirst(s string) string {
 	if s == "" {

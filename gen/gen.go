@@ -106,10 +106,10 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 			continue
 		}
 		if prev, dup := files[tm.fileName]; dup {
-			errs = append(errs, &Error{File: tm.t.File, Pointer: tm.t.Pointer, Message: fmt.Sprintf("tools %q and %q both have the Go name %s; set x-toolgate goName on one of them", prev, tm.t.Name, tm.goName)})
+			errs = append(errs, &Error{File: tm.t.File, Pointer: tm.t.Pointer, Message: fmt.Sprintf("tools %s and %s (Go name %s) would both be written to %s; set x-toolgate goName on one of them", prev, strconv.Quote(tm.t.Name), tm.goName, tm.fileName)})
 			continue
 		}
-		files[tm.fileName] = tm.t.Name
+		files[tm.fileName] = fmt.Sprintf("%q (Go name %s)", tm.t.Name, tm.goName)
 		models = append(models, tm)
 	}
 	if len(errs) > 0 {
@@ -211,7 +211,9 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
-	markCycles(tm.root)
+	if err := markCycles(tm.root); err != nil {
+		return nil, &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey, Message: err.Error()}
+	}
 	if !opts.ValueRoots {
 		if err := tm.project(opts); err != nil {
 			return nil, err
@@ -286,9 +288,11 @@ func fileName(goName string) string {
 	return b.String() + "_tool.go"
 }
 
-// markCycles finds the structs that contain themselves through struct
-// fields (held by value); their uses are held by pointer instead.
-func markCycles(root *node) {
+// markCycles finds the structs that contain themselves (their uses are then
+// held by pointer), and refuses a schema that contains itself through arrays
+// or maps alone, which no finite Go type or inline decoder can follow.
+func markCycles(root *node) error {
+	var err error
 	var stack []*node
 	onStack := map[*node]bool{}
 	visited := map[*node]bool{}
@@ -298,11 +302,17 @@ func markCycles(root *node) {
 			return
 		}
 		if onStack[n] {
+			named := false // a struct (decode method) or union (function) ends the recursion
 			for i := len(stack) - 1; i >= 0; i-- {
-				stack[i].onCycle = stack[i].onCycle || stack[i].kind == kindObject && stack[i].hasStruct
-				if stack[i] == n {
+				s := stack[i]
+				s.onCycle = s.onCycle || s.kind == kindObject && s.hasStruct
+				named = named || s.kind == kindObject && s.hasStruct || s.kind == kindUnion
+				if s == n {
 					break
 				}
+			}
+			if !named && err == nil {
+				err = fmt.Errorf("the schema at %s contains itself through arrays or maps only; toolgate needs an object on the way to type it", pointerOrRoot(n.ptr))
 			}
 			return
 		}
@@ -319,6 +329,7 @@ func markCycles(root *node) {
 		onStack[n] = false
 	}
 	visit(root)
+	return err
 }
 
 func children(n *node) []*node {
@@ -402,9 +413,7 @@ func packageFile(opts Options, models []*toolModel, ns *namespace) (File, error)
 	)
 	if !opts.ValueRoots {
 		for _, name := range []string{"Bindings", "NewRegistry"} {
-			if prev, ok := ns.claim(name, "the package's registry"); !ok {
-				return File{}, fmt.Errorf("the Go name %s is needed for the package's registry but taken by %s; set x-toolgate goName", name, prev)
-			}
+			ns.claim(name, "the package's registry") // first in: tools that collide are told
 		}
 		emitBindings(f, models)
 	}
@@ -439,6 +448,25 @@ func emitBindings(f *jen.File, models []*toolModel) {
 			g.Line()
 		}), jen.Id("opts").Op("..."))),
 	)
+}
+
+// sourcePath is the tool file's path relative to the output directory,
+// however either was spelled (absolute or relative), so that the output
+// does not depend on it; without an output directory it is the path as
+// given.
+func sourcePath(outDir, file string) string {
+	if outDir == "" {
+		return file
+	}
+	out, err1 := filepath.Abs(outDir)
+	src, err2 := filepath.Abs(file)
+	if err1 != nil || err2 != nil {
+		return file
+	}
+	if rel, err := filepath.Rel(out, src); err == nil {
+		return rel
+	}
+	return file
 }
 
 // parallel runs f(0) … f(n-1) on up to GOMAXPROCS goroutines.
@@ -477,13 +505,7 @@ func emitTool(tm *toolModel, opts Options) emitted {
 	e := &emitter{f: f, tm: tm, ns: newNamespace(), done: map[*node]bool{}}
 	t := tm.t
 	g := tm.goName
-	src := t.File
-	if opts.OutDir != "" {
-		if rel, err := filepath.Rel(opts.OutDir, t.File); err == nil {
-			src = rel
-		}
-	}
-	src = filepath.ToSlash(src)
+	src := filepath.ToSlash(sourcePath(opts.OutDir, t.File))
 	for _, name := range []string{g + "ToolName", g + "Description", g + "Schema", g + "Source", g + "SourceSHA256", g + "Spec"} {
 		e.claim(name, "tool "+t.Name)
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -60,7 +59,9 @@ type Meta struct {
 var toolNameRule = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
 // Load reads tool files. Each path is a file or a directory; a directory
-// contributes its *.json files (not recursively), in name order. A file
+// contributes its *.json files (not recursively), in name order. Finding no
+// tool at all is an error: generating from nothing would remove every
+// generated file. A file
 // holds one tool (canonical or MCP form), a list of tools ({"tools": [...]},
 // as an MCP tools/list result), or a JSON array of tools.
 func Load(paths ...string) ([]*Tool, error) {
@@ -74,11 +75,16 @@ func Load(paths ...string) ([]*Tool, error) {
 			files = append(files, p)
 			continue
 		}
-		matches, err := filepath.Glob(filepath.Join(p, "*.json"))
+		entries, err := os.ReadDir(p)
 		if err != nil {
 			return nil, err
 		}
-		sort.Strings(matches)
+		var matches []string
+		for _, e := range entries {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+				matches = append(matches, filepath.Join(p, e.Name()))
+			}
+		}
 		files = append(files, matches...)
 	}
 	var errs ErrorList
@@ -105,6 +111,9 @@ func Load(paths ...string) ([]*Tool, error) {
 	}
 	if len(errs) > 0 {
 		return nil, errs
+	}
+	if len(tools) == 0 {
+		return nil, &Error{File: strings.Join(paths, ", "), Message: "no tools found (a folder contributes its *.json files)"}
 	}
 	return tools, nil
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -126,6 +128,7 @@ type prop struct {
 	node     *node
 	required bool
 	bit      int
+	sens     bool // this use is sensitive (writeOnly or x-toolgate sensitive, also beside a $ref)
 }
 
 // builder turns an effective schema into nodes.
@@ -163,6 +166,9 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 	if n, ok := b.nodes[ptr]; ok {
 		return n
 	}
+	if s.Kind == jsonval.Object && s.Has("$ref") {
+		return b.buildRef(ptr, s, name)
+	}
 	n := &node{ptr: ptr, name: name, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 	b.nodes[ptr] = n
 	if s.Kind == jsonval.Bool {
@@ -179,54 +185,119 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 		return n
 	}
 	b.checkKeywords(ptr, s)
-	if ref := s.Get("$ref"); ref != nil {
-		return b.buildRef(ptr, s, ref, n, name)
-	}
 	b.fill(n, ptr, s, name)
 	return n
 }
 
-// buildRef resolves a local $ref. The referenced schema's node is shared
-// (so recursive schemas end) and copied into n only by reference.
-func (b *builder) buildRef(ptr string, s, ref *jsonval.Value, n *node, name string) *node {
-	if ref.Kind != jsonval.String || !strings.HasPrefix(ref.Str, "#") {
-		b.fail(ptr+"/$ref", "$ref", "only local references (#/...) are supported")
-		n.kind = kindNever
+// buildRef resolves a local $ref, following a chain of schemas that are
+// only references to the first that is not, and shares that schema's node
+// (so recursive schemas end). Every pointer of the chain maps to it.
+func (b *builder) buildRef(ptr string, s *jsonval.Value, name string) *node {
+	never := func() *node {
+		n := &node{ptr: ptr, name: name, kind: kindNever, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+		b.nodes[ptr] = n
 		return n
 	}
-	if !b.draft7 {
-		for _, m := range s.Members {
-			if m.Key != "$ref" && !annotations[m.Key] && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && !(ptr == "" && (m.Key == "$schema" || m.Key == "$id")) {
-				b.fail(ptr+"/"+escapePointer(m.Key), m.Key, "keywords beside $ref need composition (allOf), which is not supported yet")
-			}
+	chain := []string{ptr}
+	for s.Kind == jsonval.Object && s.Has("$ref") {
+		b.checkKeywords(ptr, s)
+		b.checkRefSiblings(ptr, s)
+		ref := s.Get("$ref")
+		if ref.Kind != jsonval.String || !strings.HasPrefix(ref.Str, "#") {
+			b.fail(ptr+"/$ref", "$ref", "only local references (#/...) are supported")
+			return never()
 		}
-	}
-	target, err := url.PathUnescape(ref.Str[1:])
-	if err != nil {
-		b.fail(ptr+"/$ref", "$ref", "reference %q is not a valid URI fragment: %v", ref.Str, err)
-		n.kind = kindNever
-		return n
-	}
-	tv := jsonval.Resolve(b.root, target)
-	if tv == nil {
-		b.fail(ptr+"/$ref", "$ref", "reference %q does not resolve", ref.Str)
-		n.kind = kindNever
-		return n
+		target, err := url.PathUnescape(ref.Str[1:])
+		if err != nil {
+			b.fail(ptr+"/$ref", "$ref", "reference %q is not a valid URI fragment: %v", ref.Str, err)
+			return never()
+		}
+		tv := jsonval.Resolve(b.root, target)
+		switch {
+		case tv == nil:
+			b.fail(ptr+"/$ref", "$ref", "reference %q does not resolve", ref.Str)
+			return never()
+		case slices.Contains(chain, target):
+			b.fail(ptr+"/$ref", "$ref", "references %s lead back to themselves without a schema", strings.Join(append(chain, target), " → "))
+			return never()
+		}
+		if n, ok := b.nodes[target]; ok {
+			for _, p := range chain {
+				b.nodes[p] = n
+			}
+			return n
+		}
+		chain = append(chain, target)
+		ptr, s = target, tv
 	}
 	defName := name
-	if i := strings.LastIndexByte(target, '/'); i >= 0 && target != "" {
-		defName = unescapePointer(target[i+1:])
+	if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
+		defName = unescapePointer(ptr[i+1:])
 	}
-	t := b.build(target, tv, b.tool.goName()+goIdent(defName))
-	delete(b.nodes, ptr)
-	b.nodes[ptr] = t
+	t := b.build(ptr, s, b.tool.goName()+goIdent(defName))
+	for _, p := range chain {
+		b.nodes[p] = t
+	}
 	return t
+}
+
+// checkRefSiblings allows beside a $ref only what asserts nothing: in
+// draft 2020-12 anything else needs composition (allOf), and draft-07
+// ignores it, while the model would still be shown it.
+func (b *builder) checkRefSiblings(ptr string, s *jsonval.Value) {
+	for _, m := range s.Members {
+		switch {
+		case m.Key == "$ref", annotations[m.Key], m.Key == "$defs", m.Key == "definitions":
+		case ptr == "" && (m.Key == "$schema" || m.Key == "$id"):
+		case m.Key == "x-toolgate":
+			b.refMeta(ptr, m.Value)
+		case strings.HasPrefix(m.Key, "x-"):
+		case b.draft7:
+			b.fail(ptr+"/"+escapePointer(m.Key), m.Key, "draft-07 ignores keywords beside $ref, but the model would be shown them; move them into the referenced schema")
+		default:
+			b.fail(ptr+"/"+escapePointer(m.Key), m.Key, "keywords beside $ref need composition (allOf), which is not supported yet")
+		}
+	}
+}
+
+// refMeta validates x-toolgate beside a $ref: goName (read by the parent
+// object) and sensitive (read per use), but not goType, which belongs on
+// the shared, referenced schema.
+func (b *builder) refMeta(ptr string, x *jsonval.Value) {
+	if x.Kind != jsonval.Object {
+		b.fail(ptr+"/x-toolgate", "x-toolgate", "x-toolgate must be an object")
+		return
+	}
+	for _, m := range x.Members {
+		switch {
+		case m.Key == "goName" && m.Value.Kind == jsonval.String && isGoIdentifier(m.Value.Str):
+		case m.Key == "sensitive" && m.Value.Kind == jsonval.Bool:
+		default:
+			b.fail(ptr+"/x-toolgate/"+escapePointer(m.Key), "x-toolgate", "x-toolgate beside $ref takes goName (an exported Go identifier) and sensitive (a boolean); set goType on the referenced schema")
+		}
+	}
+}
+
+// sensitiveUse reports whether a member's schema marks its value
+// sensitive: writeOnly or x-toolgate sensitive, also beside a $ref.
+func sensitiveUse(s *jsonval.Value) bool {
+	if wo := s.Get("writeOnly"); wo != nil && wo.Kind == jsonval.Bool && wo.Bool {
+		return true
+	}
+	x := s.Get("x-toolgate")
+	if x == nil {
+		return false
+	}
+	sens := x.Get("sensitive")
+	return sens != nil && sens.Kind == jsonval.Bool && sens.Bool
 }
 
 func (b *builder) checkKeywords(ptr string, s *jsonval.Value) {
 	for _, m := range s.Members {
 		k := m.Key
 		switch {
+		case k == "prefixItems" && b.draft7:
+			b.fail(ptr+"/prefixItems", k, "prefixItems is a draft 2020-12 keyword; draft-07 writes a tuple as an array under items")
 		case enforced[k], annotations[k], strings.HasPrefix(k, "x-"):
 		case k == "$schema" || k == "$id":
 			if ptr != "" {
@@ -425,6 +496,7 @@ func (b *builder) fillTyped(n *node, ptr string, s *jsonval.Value, name string) 
 			n.enumConsts = enumConstNames(name, n.enum)
 		}
 	case kindInt, kindNumber:
+		defer b.checkIntRange(n, ptr)
 		n.minimum = b.number(ptr, s, "minimum")
 		n.maximum = b.number(ptr, s, "maximum")
 		n.exMin = b.number(ptr, s, "exclusiveMinimum")
@@ -440,13 +512,38 @@ func (b *builder) fillTyped(n *node, ptr string, s *jsonval.Value, name string) 
 	}
 }
 
+// allStrings reports whether the values are strings, but for a null (the
+// null state of a nullable enum), and there is at least one.
+// checkIntRange refuses integer bounds beyond int64: integers are decoded
+// as int64, so the gate would refuse values the schema (and so the model)
+// allows.
+func (b *builder) checkIntRange(n *node, ptr string) {
+	if n.kind != kindInt {
+		return
+	}
+	for kw, v := range map[string]*jsonval.Value{"minimum": n.minimum, "exclusiveMinimum": n.exMin, "maximum": n.maximum, "exclusiveMaximum": n.exMax} {
+		if v == nil {
+			continue
+		}
+		r, ok := new(big.Rat).SetString(v.Str)
+		if ok && (r.Cmp(new(big.Rat).SetInt64(math.MinInt64)) < 0 || r.Cmp(new(big.Rat).SetInt64(math.MaxInt64)) > 0) {
+			b.fail(ptr+"/"+kw, kw, "%s %s is beyond the 64-bit range integers are decoded in", kw, v.Str)
+		}
+	}
+}
+
 func allStrings(vals []*jsonval.Value) bool {
+	strs := 0
 	for _, v := range vals {
-		if v.Kind != jsonval.String {
+		switch v.Kind {
+		case jsonval.String:
+			strs++
+		case jsonval.Null:
+		default:
 			return false
 		}
 	}
-	return true
+	return strs > 0
 }
 
 func (b *builder) fillEnum(n *node, ptr string, s *jsonval.Value) {
@@ -465,15 +562,21 @@ func (b *builder) fillEnum(n *node, ptr string, s *jsonval.Value) {
 		return
 	}
 	n.enumKw = "enum"
-	n.enumAll = e.Items
-	n.enum = []*jsonval.Value{}
+	// Values equal as JSON values (1 and 1.0, a repeated "a") are one value.
+	n.enumAll = nil
 	for _, v := range e.Items {
+		if !slices.ContainsFunc(n.enumAll, func(w *jsonval.Value) bool { return jsonval.Equal(v, w) }) {
+			n.enumAll = append(n.enumAll, v)
+		}
+	}
+	n.enum = []*jsonval.Value{}
+	for _, v := range n.enumAll {
 		if valueType(v)&kindBits(n.kind) != 0 || n.kind == kindNull && v.Kind == jsonval.Null {
 			n.enum = append(n.enum, v)
 		}
 	}
 	if n.nullable {
-		for _, v := range e.Items {
+		for _, v := range n.enumAll {
 			if v.Kind == jsonval.Null {
 				n.enum = append(n.enum, v)
 				break
@@ -568,13 +671,13 @@ func (b *builder) fillObject(n *node, ptr string, s *jsonval.Value, name string)
 				pptr := ptr + "/properties/" + escapePointer(m.Key)
 				field := goIdent(m.Key)
 				if x := m.Value.Get("x-toolgate"); x != nil {
-					if gn := x.Get("goName"); gn != nil && gn.Kind == jsonval.String {
+					if gn := x.Get("goName"); gn != nil && gn.Kind == jsonval.String && isGoIdentifier(gn.Str) {
 						field = gn.Str
 					}
 				}
 				child := b.build(pptr, m.Value, base+field)
 				declared[m.Key] = true
-				n.props = append(n.props, &prop{name: m.Key, goName: field, node: child, required: required[m.Key], bit: len(n.props)})
+				n.props = append(n.props, &prop{name: m.Key, goName: field, node: child, required: required[m.Key], bit: len(n.props), sens: sensitiveUse(m.Value)})
 			}
 		}
 	}

@@ -18,8 +18,9 @@ var initialisms = map[string]string{
 // split on anything that is not a letter or digit and at lower-to-upper case
 // changes, capitalise each part, write initialisms in capitals.
 // "refund_order" → "RefundOrder", "orderId" → "OrderID", "Content-Type" →
-// "ContentType". A name that starts with a digit gets an "N" in front; a name
-// with no letters or digits is "Empty".
+// "ContentType". A name that starts with a digit gets an "N" in front, one
+// that starts with a letter without case an "X"; a name with no letters or
+// digits is "Empty".
 func goIdent(name string) string {
 	var parts []string
 	var cur []rune
@@ -61,6 +62,8 @@ func goIdent(name string) string {
 		return "Empty"
 	case !unicode.IsLetter([]rune(s)[0]):
 		return "N" + s
+	case !unicode.IsUpper([]rune(s)[0]):
+		return "X" + s // a letter without case (名前) cannot export a name
 	}
 	return s
 }

@@ -182,7 +182,7 @@ var CreateShipmentSpec = gate.Spec[CreateShipmentArgs]{
 type CreateShipmentArgs struct {
 	// OrderID is the order the items belong to.
 	OrderID string `json:"order_id"`
-	// Address is a delivery address.
+	// Address is A delivery address.
 	Address CreateShipmentAddress `json:"address"`
 	// LineItems is the items to ship; each SKU at most once.
 	LineItems []CreateShipmentLineItem `json:"line_items"`
@@ -393,7 +393,7 @@ func (v *CreateShipmentArgs) ServiceOrDefault() CreateShipmentService {
 // /properties/order_id).
 var createShipmentOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
-// CreateShipmentAddress: A delivery address.
+// CreateShipmentAddress is A delivery address.
 type CreateShipmentAddress struct {
 	// Name is the recipient's name.
 	Name string `json:"name"`
@@ -407,6 +407,22 @@ type CreateShipmentAddress struct {
 	Postcode string `json:"postcode"`
 	// Country is the ISO 3166-1 alpha-2 country code.
 	Country string `json:"country"`
+}
+
+// UnmarshalJSON decodes v with the strict, single-pass checks of the
+// create_shipment decoder.
+func (v *CreateShipmentAddress) UnmarshalJSON(data []byte) error {
+	var x CreateShipmentAddress
+	var d tgimpl.Decoder
+	d.Reset(CreateShipmentToolName, data)
+	if d.Object() {
+		x.decode(&d)
+	}
+	if err := d.Finish(); err != nil {
+		return err
+	}
+	*v = x
+	return nil
 }
 
 // decode reads a CreateShipmentAddress from d, which is at an object.
@@ -604,6 +620,22 @@ type CreateShipmentLineItem struct {
 	SKU string `json:"sku"`
 	// Quantity is how many of the SKU to ship.
 	Quantity int64 `json:"quantity"`
+}
+
+// UnmarshalJSON decodes v with the strict, single-pass checks of the
+// create_shipment decoder.
+func (v *CreateShipmentLineItem) UnmarshalJSON(data []byte) error {
+	var x CreateShipmentLineItem
+	var d tgimpl.Decoder
+	d.Reset(CreateShipmentToolName, data)
+	if d.Object() {
+		x.decode(&d)
+	}
+	if err := d.Finish(); err != nil {
+		return err
+	}
+	*v = x
+	return nil
 }
 
 // decode reads a CreateShipmentLineItem from d, which is at an object.

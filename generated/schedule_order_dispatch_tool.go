@@ -139,7 +139,7 @@ type ScheduleOrderDispatchArgs struct {
 	AmountPence int64 `json:"amount_pence"`
 	// Currency is the currency of the fee.
 	Currency ScheduleOrderDispatchCurrency `json:"currency"`
-	// Note is a note for the warehouse; null clears an earlier note.
+	// Note is A note for the warehouse; null clears an earlier note.
 	Note opt.Nullable[string] `json:"note"`
 }
 

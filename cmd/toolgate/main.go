@@ -257,23 +257,26 @@ func export(p provider.Provider, tools []*gen.Tool, opts gen.Options, stdout, st
 }
 
 // reportLoad prints generation errors, one a line, and picks the exit code:
-// problems with the tool definitions are 3, anything else (I/O) 4.
+// problems with the tool definitions are 3; anything else among them (I/O)
+// makes it 4.
 func reportLoad(cmd string, err error, stderr io.Writer) int {
 	var list gen.ErrorList
-	var one *gen.Error
-	switch {
-	case errors.As(err, &list):
-		for _, e := range flatten(list) {
-			fmt.Fprintf(stderr, "%v\n", e)
-		}
-		fmt.Fprintf(stderr, "toolgate %s: %d problem(s) in the tool definitions\n", cmd, len(flatten(list)))
-		return exitInvalid
-	case errors.As(err, &one):
-		fmt.Fprintf(stderr, "%v\ntoolgate %s: 1 problem in the tool definitions\n", one, cmd)
-		return exitInvalid
+	if !errors.As(err, &list) {
+		list = gen.ErrorList{err}
 	}
-	fmt.Fprintf(stderr, "toolgate %s: %v\n", cmd, err)
-	return exitFailure
+	code := exitInvalid
+	errs := flatten(list)
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "%v\n", e)
+		var ge *gen.Error
+		if !errors.As(e, &ge) {
+			code = exitFailure
+		}
+	}
+	if code == exitInvalid {
+		fmt.Fprintf(stderr, "toolgate %s: %d problem(s) in the tool definitions\n", cmd, len(errs))
+	}
+	return code
 }
 
 func flatten(list gen.ErrorList) []error {
