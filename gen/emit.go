@@ -481,11 +481,8 @@ func (e *emitter) enumViolation(n *node, got jen.Code) jen.Code {
 	if n.enumKw == "const" {
 		return d().Dot("Const").Call(jen.Lit(n.ptr+"/const"), jen.Lit(showValue(n.enum[0])), e.got(n, got))
 	}
-	return d().Dot("Enum").Call(jen.Lit(n.ptr+"/enum"), jen.Lit(enumPhrase(n.enumValuesAll())), e.got(n, got))
+	return d().Dot("Enum").Call(jen.Lit(n.ptr+"/enum"), jen.Lit(enumPhrase(n.enumAll)), e.got(n, got))
 }
-
-// enumValuesAll is every value of the node's enum keyword, for messages.
-func (n *node) enumValuesAll() []*jsonval.Value { return n.enumAll }
 
 func enumPhrase(vals []*jsonval.Value) string {
 	if len(vals) == 0 {
@@ -687,7 +684,7 @@ func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 			continue
 		}
 		if n.goName != "" {
-			cases = append(cases, jen.Case(jen.Lit(v.Str)).Block(set.value(jen.Id(enumConst(n, v.Str)))))
+			cases = append(cases, jen.Case(jen.Lit(v.Str)).Block(set.value(jen.Id(n.enumConsts[v.Str]))))
 		} else {
 			cases = append(cases, jen.Case(jen.Lit(v.Str)).Block(set.value(str.Clone())))
 		}
@@ -804,8 +801,9 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		}
 		assign := func(x jen.Code) jen.Code { return target.Clone().Index(jen.Id("key")).Op("=").Add(x) }
 		dflt = append(dflt,
-			jen.Id("key").Op(":=").Add(d().Dot("String").Call(jen.Id("name"))),
-			jen.If(d().Dot("Extra").Call(jen.Id("mark"), jen.Id("name"))).Block(e.decodeValue(n.addlNode, e.elemSetter(n.addlNode, assign))...))
+			jen.If(d().Dot("Extra").Call(jen.Id("mark"), jen.Id("name"))).Block(append([]jen.Code{
+				jen.Id("key").Op(":=").Add(d().Dot("String").Call(jen.Id("name"))),
+			}, e.decodeValue(n.addlNode, e.elemSetter(n.addlNode, assign))...)...))
 	}
 	var loopBody []jen.Code
 	loopBody = append(loopBody,
@@ -1124,10 +1122,6 @@ func (e *emitter) defaultLiteral(p *prop) (jen.Code, bool) {
 // signs spells out the signs that make enum values differ ("+1", "-1",
 // "reactions--1").
 var signs = strings.NewReplacer("+", " Plus ", "--", " Minus", "-0", " Minus0", "-1", " Minus1", "-2", " Minus2", "-3", " Minus3", "-4", " Minus4", "-5", " Minus5", "-6", " Minus6", "-7", " Minus7", "-8", " Minus8", "-9", " Minus9")
-
-// enumConst is the Go constant of an enum value: the type name and the value
-// as an identifier.
-func enumConst(n *node, val string) string { return n.enumConsts[val] }
 
 // enumConstNames names the constants of a string enum: the type name and
 // the value as an identifier; values that read the same as an identifier

@@ -405,8 +405,9 @@ func groupImports(src []byte) []byte {
 // struct and NewRegistry constructor that bind every tool to a gate.
 func packageFile(opts Options, models []*toolModel, ns *namespace) (File, error) {
 	f := newFile(opts.Package)
-	f.Comment("The generated code of this package is written for version " + fmt.Sprint(genVersion) + " of the toolgate runtime;")
-	f.Comment("these constants overflow, and the package does not compile, against a runtime that does not support it.")
+	for _, line := range strings.Split(wrap(fmt.Sprintf("The generated code of this package is written for version %d of the toolgate runtime; these constants overflow, and the package does not compile, against a runtime that does not support it.", genVersion)), "\n") {
+		f.Comment(line)
+	}
 	f.Const().Defs(
 		jen.Id("_").Op("=").Qual(pkgTgimpl, "EnforceVersion").Call(jen.Lit(genVersion).Op("-").Qual(pkgTgimpl, "MinVersion")),
 		jen.Id("_").Op("=").Qual(pkgTgimpl, "EnforceVersion").Call(jen.Qual(pkgTgimpl, "MaxVersion").Op("-").Lit(genVersion)),
@@ -428,7 +429,8 @@ func packageFile(opts Options, models []*toolModel, ns *namespace) (File, error)
 func emitBindings(f *jen.File, models []*toolModel) {
 	f.Line()
 	f.Comment("Bindings holds, for every tool of this package, the authorization policy")
-	f.Comment("and the executor a service supplies. NewRegistry refuses a tool left unbound.")
+	f.Comment("and the executor a service supplies. NewRegistry refuses a tool left")
+	f.Comment("unbound.")
 	var fields, binds []jen.Code
 	for _, tm := range models {
 		args := tm.root.goName
@@ -439,7 +441,8 @@ func emitBindings(f *jen.File, models []*toolModel) {
 	f.Type().Id("Bindings").Struct(fields...)
 	f.Line()
 	f.Comment("NewRegistry returns the gate registry of every tool of this package, bound")
-	f.Comment("as b says. It returns an error naming each tool whose policy or executor is nil.")
+	f.Comment("as b says. It returns an error naming each tool whose policy or executor is")
+	f.Comment("nil.")
 	f.Func().Id("NewRegistry").Params(jen.Id("b").Id("Bindings"), jen.Id("opts").Op("...").Qual(pkgGate, "Option")).Params(jen.Op("*").Qual(pkgGate, "Registry"), jen.Error()).Block(
 		jen.Return(jen.Qual(pkgGate, "NewRegistry").Call(jen.Index().Op("*").Qual(pkgGate, "Tool").ValuesFunc(func(g *jen.Group) {
 			for _, b := range binds {

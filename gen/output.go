@@ -55,7 +55,9 @@ func hasHeader(path string) (bool, error) {
 // Write makes dir hold exactly files among the files toolgate owns: it
 // writes each file whose content differs, and removes owned files that are
 // no longer generated. A file of the same name that toolgate does not own is
-// an error, and then nothing is written.
+// an error, and then nothing is written. Each file is replaced atomically;
+// the set is not: a failure part-way (a full disk) leaves some files new,
+// and the next run finishes the job.
 func Write(dir string, files []File) (written, removed []string, err error) {
 	owned, err := Owned(dir)
 	if err != nil {
@@ -117,7 +119,11 @@ func writeAtomic(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }
 
 // Drift is one difference between what would be generated and what is in

@@ -37,7 +37,7 @@
 //	                            P (openai-chat, openai-responses, anthropic,
 //	                            gemini, gemini-legacy, mcp) as a JSON array
 //
-// Flags of both:
+// Flags of all three:
 //
 //	--schemas PATH   a folder of *.json tool files, or one tool file;
 //	                 repeatable (default ./schemas)
