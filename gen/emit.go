@@ -469,9 +469,14 @@ func (e *emitter) decodeBool(n *node, set setter) []jen.Code {
 	return append(out, set.value(jen.Id("x")))
 }
 
+// sensitiveNode reports whether messages about n's value must not echo it.
+func (e *emitter) sensitiveNode(n *node) bool {
+	return n.sens || e.sensitive || e.tm.t.Meta.Sensitive
+}
+
 // got renders the received value for a message, or "" for sensitive nodes.
 func (e *emitter) got(n *node, x jen.Code) jen.Code {
-	if n.sens || e.sensitive || e.tm.t.Meta.Sensitive {
+	if e.sensitiveNode(n) {
 		return jen.Lit("")
 	}
 	return x
@@ -558,7 +563,7 @@ func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
 	checks = append(checks, set.value(x))
 	return []jen.Code{
 		raw.Clone().Op(":=").Add(dr().Dot("Number").Call()),
-		jen.If(jen.List(x, jen.Id("ok")).Op(":=").Add(d().Dot("Int").Call(raw, jen.Lit(typePtr(n)))), jen.Id("ok")).Block(checks...),
+		jen.If(jen.List(x, jen.Id("ok")).Op(":=").Add(d().Dot("ParseInt").Call(raw, jen.Lit(typePtr(n)), jen.Lit(e.sensitiveNode(n)))), jen.Id("ok")).Block(checks...),
 	}
 }
 
@@ -639,7 +644,7 @@ func (e *emitter) decodeNumber(n *node, set setter) []jen.Code {
 	// The rules are checked on the exact text; the float64 conversion comes
 	// last and fails only beyond float64's range.
 	out := append([]jen.Code{raw.Clone().Op(":=").Add(dr().Dot("Number").Call())}, checks...)
-	return append(out, jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("Float").Call(raw, jen.Lit(typePtr(n)))), jen.Id("ok")).Block(set.value(jen.Id("x"))))
+	return append(out, jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ParseFloat").Call(raw, jen.Lit(typePtr(n)), jen.Lit(e.sensitiveNode(n)))), jen.Id("ok")).Block(set.value(jen.Id("x"))))
 }
 
 func (e *emitter) decodeString(n *node, set setter) []jen.Code {

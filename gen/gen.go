@@ -158,6 +158,15 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	return out, nil
 }
 
+// providerList writes providers as a Go slice literal.
+func providerList(ps []provider.Provider) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = "provider." + providerConst(p)
+	}
+	return "[]provider.Provider{" + strings.Join(names, ", ") + "}"
+}
+
 // contractTest renders the package's contract test from its template.
 func contractTest(opts Options, models []*toolModel) (File, error) {
 	data := templates.ContractData{Header: Header, Package: opts.Package}
@@ -166,6 +175,7 @@ func contractTest(opts Options, models []*toolModel) (File, error) {
 			GoName:      tm.goName,
 			MCP:         strconv.Quote(tm.providerTool().MCP),
 			OpenObjects: opts.OpenObjects,
+			Providers:   providerList(tm.providers(opts)),
 		})
 	}
 	var buf bytes.Buffer
@@ -198,9 +208,12 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	if err != nil {
 		return nil, schemaError(t, err)
 	}
+	// The effective schema (embedded, projected) leaves toolgate's own x-
+	// metadata out; the model is built from the same closure with it kept.
 	tm.effective = provider.Effective(t.params, opts.OpenObjects)
-	b := &builder{tool: t, root: tm.effective, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}}
-	tm.root = b.build("", tm.effective, tm.goName+"Args")
+	closed := provider.Closed(t.params, opts.OpenObjects)
+	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}}
+	tm.root = b.build("", closed, tm.goName+"Args")
 	if !opts.ValueRoots {
 		if tm.root.kind != kindObject || tm.root.nullable {
 			b.fail("", "type", "the parameters schema must have \"type\": \"object\"")

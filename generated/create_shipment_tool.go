@@ -317,7 +317,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				if !jsonnum.IsMultipleOf(raw, []byte("0.01")) {
 					d.MultipleOf("/properties/insured_value/multipleOf", "0.01", string(raw))
 				}
-				if x, ok := d.Float(raw, "/properties/insured_value/type"); ok {
+				if x, ok := d.ParseFloat(raw, "/properties/insured_value/type", false); ok {
 					v.InsuredValue = opt.Some(x)
 				}
 			case jsonread.Null:
@@ -675,7 +675,7 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 			switch d.R.Peek() {
 			case jsonread.Number:
 				raw := d.R.Number()
-				if x, ok := d.Int(raw, "/properties/line_items/items/properties/quantity/type"); ok {
+				if x, ok := d.ParseInt(raw, "/properties/line_items/items/properties/quantity/type", false); ok {
 					if x < 1 {
 						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", string(raw))
 					}

@@ -190,7 +190,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 			switch d.R.Peek() {
 			case jsonread.Number:
 				raw := d.R.Number()
-				if x, ok := d.Int(raw, "/properties/amountInCents/type"); ok {
+				if x, ok := d.ParseInt(raw, "/properties/amountInCents/type", false); ok {
 					if x < 1 {
 						d.Minimum("/properties/amountInCents/minimum", "1", string(raw))
 					}

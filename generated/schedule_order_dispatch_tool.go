@@ -197,7 +197,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 			switch d.R.Peek() {
 			case jsonread.Number:
 				raw := d.R.Number()
-				if x, ok := d.Int(raw, "/properties/amount_pence/type"); ok {
+				if x, ok := d.ParseInt(raw, "/properties/amount_pence/type", false); ok {
 					if x < 0 {
 						d.Minimum("/properties/amount_pence/minimum", "0", string(raw))
 					}

@@ -7,15 +7,17 @@ import (
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
-// The generated code of this package is written for version 1 of the toolgate runtime;
-// these constants overflow, and the package does not compile, against a runtime that does not support it.
+// The generated code of this package is written for version 1 of the toolgate
+// runtime; these constants overflow, and the package does not compile, against
+// a runtime that does not support it.
 const (
 	_ = tgimpl.EnforceVersion(1 - tgimpl.MinVersion)
 	_ = tgimpl.EnforceVersion(tgimpl.MaxVersion - 1)
 )
 
 // Bindings holds, for every tool of this package, the authorization policy
-// and the executor a service supplies. NewRegistry refuses a tool left unbound.
+// and the executor a service supplies. NewRegistry refuses a tool left
+// unbound.
 type Bindings struct {
 	// CancelOrder binds the cancel_order tool.
 	CancelOrder gate.Binding[CancelOrderArgs]
@@ -30,7 +32,8 @@ type Bindings struct {
 }
 
 // NewRegistry returns the gate registry of every tool of this package, bound
-// as b says. It returns an error naming each tool whose policy or executor is nil.
+// as b says. It returns an error naming each tool whose policy or executor is
+// nil.
 func NewRegistry(b Bindings, opts ...gate.Option) (*gate.Registry, error) {
 	return gate.NewRegistry([]*gate.Tool{
 		gate.Bind(CancelOrderSpec, b.CancelOrder),

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate/runtime/contract"
+	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 // TestToolContracts proves, for every tool of this package and every model
@@ -17,10 +18,15 @@ import (
 // See package github.com/toolgate/toolgate/runtime/contract.
 func TestToolContracts(t *testing.T) {
 	contract.Run(t,
-		contract.For(CancelOrderSpec, CancelOrderSource, CancelOrderSourceSHA256, "", false, CancelOrderDefinitions),
-		contract.For(CreateShipmentSpec, CreateShipmentSource, CreateShipmentSourceSHA256, "", false, CreateShipmentDefinitions),
-		contract.For(GetOrderStatusSpec, GetOrderStatusSource, GetOrderStatusSourceSHA256, "", false, GetOrderStatusDefinitions),
-		contract.For(RefundOrderSpec, RefundOrderSource, RefundOrderSourceSHA256, "", false, RefundOrderDefinitions),
-		contract.For(ScheduleOrderDispatchSpec, ScheduleOrderDispatchSource, ScheduleOrderDispatchSourceSHA256, "", false, ScheduleOrderDispatchDefinitions),
+		contract.For(CancelOrderSpec, CancelOrderSource, CancelOrderSourceSHA256, "", false, CancelOrderDefinitions,
+			[]provider.Provider{provider.OpenAIChat, provider.OpenAIResponses, provider.Anthropic, provider.Gemini, provider.GeminiLegacy, provider.MCP}),
+		contract.For(CreateShipmentSpec, CreateShipmentSource, CreateShipmentSourceSHA256, "", false, CreateShipmentDefinitions,
+			[]provider.Provider{provider.OpenAIChat, provider.OpenAIResponses, provider.Anthropic, provider.Gemini, provider.GeminiLegacy, provider.MCP}),
+		contract.For(GetOrderStatusSpec, GetOrderStatusSource, GetOrderStatusSourceSHA256, "", false, GetOrderStatusDefinitions,
+			[]provider.Provider{provider.OpenAIChat, provider.OpenAIResponses, provider.Anthropic, provider.Gemini, provider.GeminiLegacy, provider.MCP}),
+		contract.For(RefundOrderSpec, RefundOrderSource, RefundOrderSourceSHA256, "", false, RefundOrderDefinitions,
+			[]provider.Provider{provider.OpenAIChat, provider.OpenAIResponses, provider.Anthropic, provider.Gemini, provider.GeminiLegacy, provider.MCP}),
+		contract.For(ScheduleOrderDispatchSpec, ScheduleOrderDispatchSource, ScheduleOrderDispatchSourceSHA256, "", false, ScheduleOrderDispatchDefinitions,
+			[]provider.Provider{provider.OpenAIChat, provider.OpenAIResponses, provider.Anthropic, provider.Gemini, provider.GeminiLegacy, provider.MCP}),
 	)
 }

@@ -30,4 +30,7 @@ type ContractTool struct {
 	MCP string
 	// OpenObjects is the generation option as a Go literal.
 	OpenObjects bool
+	// Providers is the Go slice literal of the providers the tool is
+	// exported to.
+	Providers string
 }

@@ -9,9 +9,10 @@
 //  1. the canonical file on disk still hashes to what the code was
 //     generated from — and when it does not, says which tool, which
 //     provider and where the schema now differs;
-//  2. the embedded provider definitions are exactly the projection of the
-//     embedded effective schema (recomputed with package provider), and the
-//     tool is refused for exactly the other providers;
+//  2. a definition is embedded for exactly the providers the tool is
+//     exported to (each of them projects it without refusal), and each is
+//     exactly the projection of the embedded effective schema (recomputed
+//     with package provider);
 //  3. structure survives each projection: the same property names at every
 //     level, the same required sets (OpenAI strict lists every member; the
 //     added ones accept null), the same types, the same enum values in the
@@ -24,8 +25,12 @@
 //     when the effective schema accepts it (OpenAI strict: after mapping
 //     null to absent for the members the projection made nullable), and
 //     every instance a provider's schema accepts but the gate refuses breaks
-//     a rule listed as enforced locally;
-//  5. every refused instance, dispatched through a gate, runs no executor.
+//     a rule listed as enforced locally (the violation's schema path is the
+//     local rule's pointer and keyword);
+//  5. every instance, dispatched through a gate — plainly and in the dialect
+//     of each definition, so that the dialect's decoder and filtering are
+//     the gate's own — runs the executor exactly once when the dialect's
+//     decoder accepts it, and a refused one runs no executor.
 package contract
 
 import (
@@ -68,18 +73,23 @@ type Tool struct {
 	MCP string
 	// Definitions are the embedded provider definitions.
 	Definitions []provider.Definition
+	// Providers are the providers the tool is exported to: exactly these
+	// have a definition.
+	Providers []provider.Provider
 
 	decode             func([]byte) error
 	decodeNullAsAbsent func([]byte) error
 	bind               func(execute func()) *gate.Tool
 }
 
-// For describes a generated tool from its spec and generated constants.
-func For[A any](spec gate.Spec[A], source, sourceSHA256, mcp string, openObjects bool, defs []provider.Definition) Tool {
+// For describes a generated tool from its spec and generated constants;
+// providers are the providers the tool is exported to.
+func For[A any](spec gate.Spec[A], source, sourceSHA256, mcp string, openObjects bool, defs []provider.Definition, providers []provider.Provider) Tool {
 	t := Tool{
 		Name: spec.Name, Description: spec.Description, Schema: spec.Schema,
 		Source: source, SourceSHA256: sourceSHA256, OpenObjects: openObjects, MCP: mcp, Definitions: defs,
-		decode: func(b []byte) error { _, err := spec.Decode(b); return err },
+		Providers: slices.Clone(providers),
+		decode:    func(b []byte) error { _, err := spec.Decode(b); return err },
 		bind: func(execute func()) *gate.Tool {
 			return gate.Bind(spec, gate.Binding[A]{
 				Policy:  gate.AllowAll[A],
@@ -177,27 +187,59 @@ func canonical(data []byte, name string) (string, *jsonval.Value, error) {
 // checkProjection recomputes every provider's definition from the embedded
 // effective schema.
 func checkProjection(t *testing.T, tool Tool) {
+	for _, e := range projectionErrors(tool) {
+		t.Error(e)
+	}
+}
+
+// projectionErrors checks that a definition is embedded for exactly the
+// providers the tool is exported to, each the projection of the embedded
+// effective schema.
+func projectionErrors(tool Tool) []string {
+	var errs []string
 	pt := provider.Tool{Name: tool.Name, Description: tool.Description, Schema: tool.Schema, MCP: tool.MCP}
 	embedded := map[provider.Provider]provider.Definition{}
 	for _, d := range tool.Definitions {
+		if _, dup := embedded[d.Provider]; dup {
+			errs = append(errs, fmt.Sprintf("tool %s, provider %s: two definitions are embedded", tool.Name, d.Provider))
+		}
 		embedded[d.Provider] = d
-	}
-	for _, p := range provider.All {
-		def, err := provider.Project(p, pt)
-		got, ok := embedded[p]
-		switch {
-		case err != nil && ok:
-			t.Errorf("tool %s, provider %s: a definition is embedded but the projection refuses the tool: %v", tool.Name, p, err)
-		case err != nil:
-		case !ok:
-			t.Errorf("tool %s, provider %s: no definition is embedded but the projection gives one", tool.Name, p)
-		case def.JSON != got.JSON:
-			ptr, d := difference(mustParse(t, got.JSON), mustParse(t, def.JSON), "")
-			t.Errorf("tool %s, provider %s: the embedded definition is not the projection of the embedded schema: at %s: %s", tool.Name, p, orRoot(ptr), d)
-		case !slices.Equal(def.Local, got.Local) || def.NullAsAbsent != got.NullAsAbsent:
-			t.Errorf("tool %s, provider %s: the embedded enforced-locally list or null mapping differs from the projection's", tool.Name, p)
+		if !slices.Contains(provider.All, d.Provider) {
+			errs = append(errs, fmt.Sprintf("tool %s: a definition is embedded for %q, which is not a provider", tool.Name, d.Provider))
 		}
 	}
+	for _, p := range provider.All {
+		got, ok := embedded[p]
+		if !slices.Contains(tool.Providers, p) {
+			if ok {
+				errs = append(errs, fmt.Sprintf("tool %s, provider %s: a definition is embedded but the tool is not exported to %s", tool.Name, p, p))
+			}
+			continue
+		}
+		def, err := provider.Project(p, pt)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Sprintf("tool %s, provider %s: the tool is exported to %s but the projection refuses it: %v", tool.Name, p, p, err))
+		case !ok:
+			errs = append(errs, fmt.Sprintf("tool %s, provider %s: the tool is exported to %s but no definition is embedded", tool.Name, p, p))
+		case def.JSON != got.JSON:
+			ptr, d := "", "the JSON differs"
+			a, errA := jsonval.Parse([]byte(got.JSON))
+			b, errB := jsonval.Parse([]byte(def.JSON))
+			if errA == nil && errB == nil {
+				ptr, d = difference(a, b, "")
+			}
+			errs = append(errs, fmt.Sprintf("tool %s, provider %s: the embedded definition is not the projection of the embedded schema: at %s: %s", tool.Name, p, orRoot(ptr), d))
+		case !slices.Equal(def.Local, got.Local) || def.NullAsAbsent != got.NullAsAbsent:
+			errs = append(errs, fmt.Sprintf("tool %s, provider %s: the embedded enforced-locally list or null mapping differs from the projection's", tool.Name, p))
+		}
+	}
+	for _, p := range tool.Providers {
+		if !slices.Contains(provider.All, p) {
+			errs = append(errs, fmt.Sprintf("tool %s: it is exported to %q, which is not a provider", tool.Name, p))
+		}
+	}
+	return errs
 }
 
 // providerSchema extracts the schema from a provider's tool definition.
@@ -265,12 +307,12 @@ func (s *shape) local(ptr, kw string) bool {
 // deref follows a local $ref (seen guards recursion).
 func deref(root, v *jsonval.Value, seen []string) (*jsonval.Value, []string, bool) {
 	for v != nil && v.Get("$ref") != nil {
-		target := strings.TrimPrefix(v.Get("$ref").Str, "#")
-		if slices.Contains(seen, target) {
+		t, target, ok := jsonval.ResolveRef(root, v.Get("$ref").Str)
+		if !ok || slices.Contains(seen, target) {
 			return nil, seen, false
 		}
 		seen = append(seen, target)
-		v = jsonval.Resolve(root, target)
+		v = t
 	}
 	return v, seen, v != nil
 }
@@ -287,7 +329,9 @@ func (s *shape) compare(e, p *jsonval.Value, ptr string, seen []string) {
 	var ok bool
 	// The effective pointer of a referenced schema is where it is defined.
 	if r := e.Get("$ref"); r != nil {
-		ptr = strings.TrimPrefix(r.Str, "#")
+		if _, target, ok := jsonval.ResolveRef(s.root, r.Str); ok {
+			ptr = target
+		}
 	}
 	e, seen, ok = deref(s.root, e, seen)
 	if !ok {
@@ -361,12 +405,12 @@ func (s *shape) compareRequired(e, p *jsonval.Value, ptr string) {
 		}
 		// Only OpenAI strict lists optional members as required, and then
 		// they must accept null (which means "absent").
-		if !s.def.NullAsAbsent && !isNullableSchema(unwrapProp(e, r)) {
+		if em, _, _ := deref(s.root, unwrapProp(e, r), nil); !s.def.NullAsAbsent && !isNullableSchema(em) {
 			s.fail(ptr, "optional member %s became required", r)
 			continue
 		}
 		pm := p.Get("properties").Get(r)
-		if !acceptsNull(pm) {
+		if !acceptsNull(s.proot, pm) {
 			s.fail(ptr, "optional member %s became required without accepting null", r)
 		}
 	}
@@ -374,15 +418,30 @@ func (s *shape) compareRequired(e, p *jsonval.Value, ptr string) {
 
 func unwrapProp(e *jsonval.Value, name string) *jsonval.Value { return e.Get("properties").Get(name) }
 
-func isNullableSchema(v *jsonval.Value) bool { return slices.Contains(provider.TypeNames(v), "null") }
-
-func acceptsNull(v *jsonval.Value) bool {
+func isNullableSchema(v *jsonval.Value) bool {
 	if slices.Contains(provider.TypeNames(v), "null") {
+		return true
+	}
+	if e := v.Get("enum"); e != nil && v.Get("type") == nil {
+		return slices.ContainsFunc(e.Items, func(it *jsonval.Value) bool { return it.Kind == jsonval.Null })
+	}
+	return false
+}
+
+// acceptsNull reports whether a provider's schema v (in the provider's
+// schema root) accepts null: by its type or enum, through a reference, or
+// in a branch of anyOf.
+func acceptsNull(root, v *jsonval.Value) bool {
+	v, _, ok := deref(root, v, nil)
+	if !ok {
+		return false
+	}
+	if isNullableSchema(v) {
 		return true
 	}
 	if a := v.Get("anyOf"); a != nil {
 		for _, alt := range a.Items {
-			if slices.Contains(provider.TypeNames(alt), "null") {
+			if alt, _, ok := deref(root, alt, nil); ok && isNullableSchema(alt) {
 				return true
 			}
 		}
@@ -447,19 +506,63 @@ func checkDifferential(t *testing.T, tool Tool) {
 	if err != nil {
 		t.Fatalf("tool %s: deriving instances: %v", tool.Name, err)
 	}
-	oracle := compile(t, tool.Name+"-effective", tool.Schema)
+	errs, logs := differentialErrors(tool, instances, func(name, schema string) (*jsonschema.Schema, error) {
+		return compileSchema(name, schema)
+	})
+	for _, l := range logs {
+		t.Log(l)
+	}
+	for _, e := range errs {
+		t.Error(e)
+	}
+}
+
+// dialects maps each provider to the gate dialect of the calls of a model
+// that was sent its definition.
+var dialects = map[provider.Provider]gate.Dialect{
+	provider.OpenAIChat:      gate.OpenAIChat,
+	provider.OpenAIResponses: gate.OpenAIResponses,
+	provider.Anthropic:       gate.Anthropic,
+	provider.Gemini:          gate.Gemini,
+	provider.GeminiLegacy:    gate.Gemini,
+	provider.MCP:             gate.MCP,
+}
+
+// differentialErrors is checkDifferential without the testing.T: it returns
+// the failures and the log lines.
+func differentialErrors(tool Tool, instances []Instance, compile func(name, schema string) (*jsonschema.Schema, error)) (errs, logs []string) {
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	eff, err := jsonval.Parse([]byte(tool.Schema))
+	if err != nil {
+		return []string{fmt.Sprintf("tool %s: invalid embedded schema: %v", tool.Name, err)}, nil
+	}
+	oracle, err := compile(tool.Name+"-effective", tool.Schema)
+	if err != nil {
+		return []string{err.Error()}, nil
+	}
 	executed := 0
 	bound := tool.bind(func() { executed++ })
 	reg, err := gate.NewRegistry([]*gate.Tool{bound})
 	if err != nil {
-		t.Fatal(err)
+		return []string{err.Error()}, nil
 	}
 	// A principal who may see the tool, so that the gate reaches the decoder.
 	caller := gate.Caller{Principal: gate.Principal{ID: "contract-test", Roles: bound.Roles}}
+	// dispatch runs one instance through the gate in a dialect and checks
+	// that it ran exactly when decoded (the dialect's decoder's verdict).
+	dispatch := func(where string, in Instance, dialect gate.Dialect, decoded error) {
+		before := executed
+		_, derr := reg.Dispatch(context.Background(), caller, gate.Call{Name: tool.Name, Args: in.JSON, Complete: true, Dialect: dialect})
+		switch {
+		case derr != nil && executed != before:
+			fail("tool %s, %s, instance %s: refused (%v) but the executor ran", tool.Name, where, in.Name, derr)
+		case derr == nil && decoded != nil:
+			fail("tool %s, %s, instance %s: the gate ran a call its decoder refuses (%v)", tool.Name, where, in.Name, decoded)
+		case decoded == nil && (derr != nil || executed != before+1):
+			fail("tool %s, %s, instance %s: the decoder accepts it but the gate did not run it exactly once (%v)", tool.Name, where, in.Name, derr)
+		}
+	}
 	accepted := 0
-	defer func() {
-		t.Logf("tool %s: %d instances, %d valid by the effective schema; %d executions", tool.Name, len(instances), accepted, executed)
-	}()
 	for _, in := range instances {
 		want := validate(oracle, in.JSON)
 		if want {
@@ -467,84 +570,109 @@ func checkDifferential(t *testing.T, tool Tool) {
 		}
 		got := tool.decode(in.JSON)
 		if (got == nil) != want {
-			t.Errorf("tool %s, instance %s %s: decoder says %v, santhosh-tekuri/jsonschema says valid=%v", tool.Name, in.Name, in.JSON, errOrOK(got), want)
+			fail("tool %s, instance %s %s: decoder says %v, santhosh-tekuri/jsonschema says valid=%v", tool.Name, in.Name, in.JSON, errOrOK(got), want)
 		}
-		before := executed
-		_, derr := reg.Dispatch(context.Background(), caller, gate.Call{Name: tool.Name, Args: in.JSON, Complete: true})
-		switch {
-		case derr != nil && executed != before:
-			t.Errorf("tool %s, instance %s: refused (%v) but the executor ran", tool.Name, in.Name, derr)
-		case derr == nil && got != nil:
-			t.Errorf("tool %s, instance %s: the gate ran a call its decoder refuses", tool.Name, in.Name)
-		case got == nil && (derr != nil || executed != before+1):
-			t.Errorf("tool %s, instance %s: the decoder accepts it but the gate did not run it exactly once (%v)", tool.Name, in.Name, derr)
-		}
+		dispatch("plain call", in, gate.Plain, got)
 	}
 	for _, def := range tool.Definitions {
+		dialect, known := dialects[def.Provider]
+		if !known {
+			fail("tool %s: a definition for unknown provider %q", tool.Name, def.Provider)
+			continue
+		}
+		// The decoder the gate uses for the dialect.
+		decode, nullAsAbsent := tool.decode, false
+		if (dialect == gate.OpenAIChat || dialect == gate.OpenAIResponses) && tool.decodeNullAsAbsent != nil {
+			decode, nullAsAbsent = tool.decodeNullAsAbsent, true
+		}
+		if def.NullAsAbsent && !nullAsAbsent {
+			fail("tool %s, provider %s: the definition makes optional members nullable (null means absent) but the spec has no DecodeNullAsAbsent", tool.Name, def.Provider)
+			continue
+		}
+		ps, err := providerSchema(def)
+		if err != nil {
+			fail("%v", err)
+			continue
+		}
+		ins := dialectInstances(instances, def, ps)
+		for _, in := range ins {
+			dispatch("provider "+string(def.Provider), in, dialect, decode(in.JSON))
+		}
 		if def.Provider == provider.GeminiLegacy || def.Provider == provider.MCP {
 			// The legacy OpenAPI subset is not JSON Schema, so there is no
 			// oracle for it; MCP carries the effective schema itself.
 			continue
 		}
-		ps, err := providerSchema(def)
+		pOracle, err := compile(tool.Name+"-"+string(def.Provider), string(ps.Marshal()))
 		if err != nil {
-			t.Fatal(err)
+			fail("%v", err)
+			continue
 		}
-		pOracle := compile(t, tool.Name+"-"+string(def.Provider), string(ps.Marshal()))
 		var providerAccepts, localRefusals int
-		for _, in := range dialectInstances(instances, def, ps) {
+		for _, in := range ins {
 			if !validate(pOracle, in.JSON) {
 				continue
 			}
 			providerAccepts++
-			decode, canonicalJSON := tool.decode, in.JSON
+			canonicalJSON := in.JSON
 			if def.NullAsAbsent {
-				decode = tool.decodeNullAsAbsent
-				canonicalJSON = nullsToAbsent(in.JSON, mustParse(t, tool.Schema))
+				canonicalJSON = nullsToAbsent(in.JSON, eff)
 			}
 			want := validate(oracle, canonicalJSON)
 			got := decode(in.JSON)
 			if (got == nil) != want {
-				t.Errorf("tool %s, provider %s, instance %s %s: the provider's schema accepts it; the gate says %v, the effective schema says valid=%v", tool.Name, def.Provider, in.Name, in.JSON, errOrOK(got), want)
+				fail("tool %s, provider %s, instance %s %s: the provider's schema accepts it; the gate says %v, the effective schema says valid=%v", tool.Name, def.Provider, in.Name, in.JSON, errOrOK(got), want)
 				continue
 			}
 			if got != nil {
 				localRefusals++
 				if !brokenRulesLocal(got, def) {
-					t.Errorf("tool %s, provider %s, instance %s %s: the provider's schema accepts it and the gate refuses it (%v) for a rule not listed as enforced locally", tool.Name, def.Provider, in.Name, in.JSON, got)
+					fail("tool %s, provider %s, instance %s %s: the provider's schema accepts it and the gate refuses it (%v) for a rule not listed as enforced locally", tool.Name, def.Provider, in.Name, in.JSON, got)
 				}
 			}
 		}
-		t.Logf("tool %s, provider %s: the provider's schema accepts %d instances; the gate refuses %d of them for rules enforced locally", tool.Name, def.Provider, providerAccepts, localRefusals)
+		logs = append(logs, fmt.Sprintf("tool %s, provider %s: the provider's schema accepts %d instances; the gate refuses %d of them for rules enforced locally", tool.Name, def.Provider, providerAccepts, localRefusals))
 	}
+	logs = append(logs, fmt.Sprintf("tool %s: %d instances, %d valid by the effective schema; %d executions", tool.Name, len(instances), accepted, executed))
+	return errs, logs
 }
 
-// dialectInstances adds, for OpenAI strict, the instances in which each
+// dialectInstances adds, for OpenAI strict, the instances in which an
 // optional member is null (what a model on that dialect sends for
-// "absent").
+// "absent"): for every valid instance and every member the provider's
+// schema lets be null, the instance with that member null, each distinct
+// instance once.
 func dialectInstances(base []Instance, def provider.Definition, ps *jsonval.Value) []Instance {
 	if !def.NullAsAbsent {
 		return base
 	}
 	out := slices.Clone(base)
+	seen := map[string]bool{}
+	for _, in := range base {
+		seen[string(in.JSON)] = true
+	}
+	props := ps.Get("properties")
 	for _, in := range base {
 		if !in.Valid {
 			continue
 		}
 		v, err := jsonval.Parse(in.JSON)
-		if err != nil || v.Kind != jsonval.Object {
+		if err != nil || v.Kind != jsonval.Object || props == nil {
 			continue
 		}
-		props := ps.Get("properties")
 		for _, m := range props.Members {
-			if v.Has(m.Key) && !acceptsNull(m.Value) {
+			if !acceptsNull(ps, m.Value) {
 				continue
 			}
 			c := v.Clone()
 			c.Set(m.Key, &jsonval.Value{Kind: jsonval.Null})
-			out = append(out, Instance{Name: in.Name + " with " + m.Key + " null", JSON: c.Marshal()})
+			data := c.Marshal()
+			if seen[string(data)] {
+				continue
+			}
+			seen[string(data)] = true
+			out = append(out, Instance{Name: in.Name + " with " + m.Key + " null", JSON: data})
 		}
-		break
 	}
 	return out
 }
@@ -592,39 +720,37 @@ func mapNulls(v, schema, root *jsonval.Value) {
 }
 
 // brokenRulesLocal reports whether every violation of a refusal is of a
-// keyword the definition lists as enforced locally.
+// rule the definition lists as enforced locally: the violation's schema
+// path is the rule's pointer and keyword (for a rule in a definition, both
+// name the definition's own path, /$defs/address/properties/name/minLength).
 func brokenRulesLocal(err error, def provider.Definition) bool {
 	var e *toolerr.Error
 	if !errors.As(err, &e) || e.Code != toolerr.InvalidArguments {
 		return false
 	}
 	for _, v := range e.Violations {
-		found := false
-		for _, l := range def.Local {
-			if l.Keyword == v.Keyword {
-				found = true
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(def.Local, func(l provider.Local) bool {
+			return v.Keyword == l.Keyword && v.SchemaPath == l.Pointer+"/"+jsonval.EscapeToken(l.Keyword)
+		}) {
 			return false
 		}
 	}
 	return true
 }
 
-func compile(t *testing.T, name, schema string) *jsonschema.Schema {
+func compileSchema(name, schema string) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = true
 	url := "toolgate-contract:///" + name + ".json"
 	if err := c.AddResource(url, strings.NewReader(schema)); err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("compiling %s: %w", name, err)
 	}
 	s, err := c.Compile(url)
 	if err != nil {
-		t.Fatalf("compiling %s: %v", name, err)
+		return nil, fmt.Errorf("compiling %s: %w", name, err)
 	}
-	return s
+	return s, nil
 }
 
 func validate(s *jsonschema.Schema, data []byte) bool {

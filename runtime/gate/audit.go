@@ -42,7 +42,8 @@ type ViolationRef struct {
 const OK toolerr.Code = "ok"
 
 // Auditor receives one event per call. Audit may be called from several
-// goroutines at once (concurrent dispatches, parallel batches).
+// goroutines at once (concurrent dispatches, parallel batches). A panic in
+// Audit is recovered by the gate and the event is lost.
 type Auditor interface {
 	Audit(ctx context.Context, e Event)
 }
@@ -111,5 +112,8 @@ func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, r
 			e.Violations = append(e.Violations, ViolationRef{Keyword: v.Keyword, InstancePath: v.InstancePath})
 		}
 	}
+	// A panicking auditor loses its event; it does not turn the call's
+	// outcome into a panic.
+	defer func() { _ = recover() }()
 	r.audit.Audit(ctx, e)
 }

@@ -9,15 +9,25 @@
 //     roles may see (a hidden tool looks exactly like a missing one);
 //  2. refuses an incomplete call (streaming unfinished, cut by a token
 //     limit);
-//  3. refuses a call ID already executed in the caller's scope;
+//  3. refuses a call ID already executed in the caller's scope (a call
+//     without an ID is not replay-checked: a provider adapter that can
+//     have no ID must dedupe by other means; see ReplayStore for how long
+//     an ID is remembered);
 //  4. decodes the arguments once with the tool's generated decoder (its
 //     null-as-absent variant for calls in the OpenAI dialects, whose strict
 //     mode sends null for an absent optional member);
 //  5. runs the tool's policy with the principal and the typed arguments;
-//  6. runs the executor under the context, with the tool's timeout.
+//  6. runs the executor under the context, with the tool's timeout —
+//     unless the context is already done when the executor's turn comes:
+//     the call is then reported as execution_failed ("the request was
+//     cancelled before the tool ran", Executed false) and its ID's claim is
+//     released, so that a retry can run it.
 //
 // A panic in a decoder, policy or executor does not escape the gate: it is
-// an execution_failed error (before the executor, nothing has run).
+// an execution_failed error (before the executor, nothing has run). Nor
+// does a panic in the replay store (a failure of the store: the call is
+// refused, nothing runs) or in the auditor (the event is lost; the result
+// stands).
 //
 // Every step can stop the call, always with a *toolerr.Error carrying a
 // stable code, and never after a side effect: the executor is the only step
@@ -77,7 +87,8 @@ const (
 // Call is one tool call proposed by a model, normalized from a provider's
 // envelope.
 type Call struct {
-	// ID is the provider's call ID (unique within a scope).
+	// ID is the provider's call ID (unique within a scope). A call with an
+	// empty ID is not replay-checked: nothing stops it from running again.
 	ID string
 	// Name is the tool name exactly as the model wrote it.
 	Name string
@@ -251,11 +262,18 @@ func (t *Tool) Definition(p provider.Provider) (provider.Definition, bool) {
 }
 
 // sentIn reports whether a model talking dialect d can have been sent t:
-// always for Plain calls and tools without definitions, else when t has a
-// definition for one of the dialect's providers.
+// always for Plain calls; for a known dialect, when t has no definitions or
+// a definition for one of the dialect's providers; never for a dialect the
+// gate does not know (it fails closed: such a call is unknown_tool).
 func (t *Tool) sentIn(d Dialect) bool {
+	if d == Plain {
+		return true
+	}
 	ps, ok := dialectProviders[d]
-	if !ok || len(t.Definitions) == 0 {
+	if !ok {
+		return false
+	}
+	if len(t.Definitions) == 0 {
 		return true
 	}
 	for _, p := range ps {
@@ -288,8 +306,11 @@ type Result struct {
 // Option configures a Registry.
 type Option func(*Registry)
 
-// WithReplayStore sets the store of executed call IDs (default: an
-// in-memory store of 10,000 IDs for 24 hours).
+// WithReplayStore sets the store of executed call IDs. The default is
+// NewMemoryReplayStore(1000, 1000, 24*time.Hour): 1,000 IDs in each of the
+// 1,000 scopes claimed in most recently, each for 24 hours. A service with
+// more scopes active within a day, or more than one replica, needs its own
+// store (see ReplayStore: an ID forgotten early can be replayed).
 func WithReplayStore(s ReplayStore) Option { return func(r *Registry) { r.replay = s } }
 
 // WithAuditor sets the audit hook, which receives one event per call.
@@ -332,7 +353,7 @@ func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
 		o(r)
 	}
 	if r.replay == nil {
-		r.replay = NewMemoryReplayStore(10000, 24*time.Hour)
+		r.replay = NewMemoryReplayStore(1000, 1000, 24*time.Hour)
 	}
 	if r.audit == nil {
 		r.audit = nopAuditor{}
@@ -426,7 +447,7 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *
 		return nil, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
 	}
 	if call.ID != "" {
-		seen, err := r.replay.Seen(ctx, c.Scope, call.ID)
+		seen, err := r.seen(ctx, c.Scope, call.ID)
 		if err != nil {
 			return nil, &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the replay store failed", Err: err}
 		}
@@ -537,7 +558,11 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 	}
 	exec := func(i int) {
 		t0 := r.now()
-		results[i] = r.execute(ctx, preps[i])
+		if ctx.Err() != nil {
+			results[i] = r.cancelled(ctx, c, preps[i])
+		} else {
+			results[i] = r.execute(ctx, preps[i])
+		}
 		r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(t0), attempt)
 	}
 	if !opts.Parallel {
@@ -566,7 +591,7 @@ func (r *Registry) claim(ctx context.Context, c Caller, preps []*prepared, resul
 		if p.call.ID == "" {
 			continue
 		}
-		ok, err := r.replay.Claim(ctx, c.Scope, p.call.ID)
+		ok, err := r.claimID(ctx, c.Scope, p.call.ID)
 		if err == nil && ok {
 			continue
 		}
@@ -577,12 +602,50 @@ func (r *Registry) claim(ctx context.Context, c Caller, preps []*prepared, resul
 		}
 		for _, q := range preps[:i] {
 			if q.call.ID != "" {
-				r.replay.Release(ctx, c.Scope, q.call.ID)
+				r.release(ctx, c.Scope, q.call.ID)
 			}
 		}
 		return false
 	}
 	return true
+}
+
+// cancelled reports a claimed call whose executor was not started because
+// ctx was done, and releases its claim so that a retry can run it.
+func (r *Registry) cancelled(ctx context.Context, c Caller, p *prepared) Result {
+	if p.call.ID != "" {
+		// The release must not fail for the cancellation it reports.
+		r.release(context.WithoutCancel(ctx), c.Scope, p.call.ID)
+	}
+	return Result{CallID: p.call.ID, Tool: p.tool.Name, Err: &toolerr.Error{
+		Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID,
+		Reason: "the request was cancelled before the tool ran", Err: context.Cause(ctx),
+	}}
+}
+
+// seen asks the replay store, turning a panic into an error.
+func (r *Registry) seen(ctx context.Context, scope, id string) (ok bool, err error) {
+	defer recoverStore(&err)
+	return r.replay.Seen(ctx, scope, id)
+}
+
+// claimID claims an ID in the replay store, turning a panic into an error.
+func (r *Registry) claimID(ctx context.Context, scope, id string) (ok bool, err error) {
+	defer recoverStore(&err)
+	return r.replay.Claim(ctx, scope, id)
+}
+
+// release releases a claim; a panic of the store is dropped (the claim then
+// stands, which only ever refuses a retry).
+func (r *Registry) release(ctx context.Context, scope, id string) {
+	defer func() { _ = recover() }()
+	r.replay.Release(ctx, scope, id)
+}
+
+func recoverStore(err *error) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("the replay store panicked: %v", v)
+	}
 }
 
 // execute runs one checked call under the tool's timeout. A panic becomes

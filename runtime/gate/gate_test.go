@@ -154,7 +154,6 @@ func TestDecodeNullAsAbsentByDialect(t *testing.T) {
 		{Anthropic, true, false},
 		{Gemini, true, false},
 		{MCP, true, false},
-		{Dialect("openai"), true, false}, // not a known OpenAI dialect
 		{OpenAIChat, false, false},
 		{OpenAIResponses, false, false},
 	}
@@ -233,6 +232,7 @@ func TestNewRegistryRefusesUnbound(t *testing.T) {
 
 func TestExecutorOutcomes(t *testing.T) {
 	errBoom := errors.New("database down")
+	var cancelCaller context.CancelFunc // cancels the caller's context of the case that sets it
 	tests := []struct {
 		name     string
 		timeout  time.Duration
@@ -269,10 +269,12 @@ func TestExecutorOutcomes(t *testing.T) {
 		{name: "caller cancelled is not a tool timeout", timeout: time.Minute,
 			ctx: func() (context.Context, context.CancelFunc) {
 				ctx, cancel := context.WithCancel(context.Background())
-				cancel()
-				return ctx, func() {}
+				cancelCaller = cancel
+				return ctx, cancel
 			},
-			exec: func(ctx context.Context, _ payArgs) (any, error) { <-ctx.Done(); return nil, ctx.Err() },
+			// Cancelled while the executor runs (a context cancelled
+			// before, see TestCancelledBeforeExecution, runs nothing).
+			exec: func(ctx context.Context, _ payArgs) (any, error) { cancelCaller(); <-ctx.Done(); return nil, ctx.Err() },
 			code: toolerr.ExecutionFailed, cat: toolerr.System, unwrapIs: context.Canceled},
 		{name: "executor cannot claim unauthorized", exec: func(context.Context, payArgs) (any, error) {
 			return nil, &toolerr.Error{Code: toolerr.Unauthorized, Reason: "nope"}
@@ -455,7 +457,7 @@ func TestToolsAreCopies(t *testing.T) {
 
 func TestMemoryReplayStoreCapacity(t *testing.T) {
 	ctx := context.Background()
-	s := NewMemoryReplayStore(3, 0)
+	s := NewMemoryReplayStore(3, 10, 0)
 	for _, id := range []string{"a", "b", "c", "d"} {
 		if ok, err := s.Claim(ctx, "s", id); !ok || err != nil {
 			t.Fatalf("Claim(%s) = %v, %v", id, ok, err)
@@ -488,15 +490,15 @@ func TestMemoryReplayStoreCapacity(t *testing.T) {
 		t.Error("released ID still seen")
 	}
 	s.Release(ctx, "nowhere", "x") // releasing an unknown ID is harmless
-	if s.order.Len() != len(s.byKey) || s.order.Len() > 3 {
-		t.Errorf("store holds %d entries (%d keys), cap 3", s.order.Len(), len(s.byKey))
+	if scopes, ids := s.size(); scopes != 1 || ids != 3 {
+		t.Errorf("store holds %d IDs in %d scopes, want 3 in 1", ids, scopes)
 	}
 }
 
 func TestMemoryReplayStoreAge(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
-	s := NewMemoryReplayStore(100, time.Hour)
+	s := NewMemoryReplayStore(100, 10, time.Hour)
 	s.now = func() time.Time { return now }
 	s.Claim(ctx, "s", "old")
 	now = now.Add(30 * time.Minute)
@@ -519,13 +521,13 @@ func TestMemoryReplayStoreAge(t *testing.T) {
 	if seen, _ := s.Seen(ctx, "s", "young"); seen {
 		t.Error("young still seen past its age")
 	}
-	if s.order.Len() != 1 {
-		t.Errorf("store holds %d entries, want 1 (the re-claimed old)", s.order.Len())
+	if _, ids := s.size(); ids != 1 {
+		t.Errorf("store holds %d entries, want 1 (the re-claimed old)", ids)
 	}
 
 	// Through the registry: an expired ID runs again.
 	var c spyCounts
-	s2 := NewMemoryReplayStore(100, time.Hour)
+	s2 := NewMemoryReplayStore(100, 10, time.Hour)
 	s2.now = func() time.Time { return now }
 	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))}, WithReplayStore(s2))
 	call := Call{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true}
@@ -540,7 +542,7 @@ func TestMemoryReplayStoreAge(t *testing.T) {
 
 func TestMemoryReplayStoreClaimIsAtomic(t *testing.T) {
 	ctx := context.Background()
-	s := NewMemoryReplayStore(1000, time.Hour)
+	s := NewMemoryReplayStore(1000, 10, time.Hour)
 	const workers = 64
 	var wins atomic.Int64
 	var wg sync.WaitGroup
@@ -631,7 +633,7 @@ func TestReplayStoreFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.store.MemoryReplayStore = NewMemoryReplayStore(10, time.Hour)
+			tt.store.MemoryReplayStore = NewMemoryReplayStore(10, 10, time.Hour)
 			var c spyCounts
 			r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))}, WithReplayStore(tt.store))
 			calls := []Call{

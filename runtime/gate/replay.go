@@ -11,6 +11,14 @@ import (
 // replayed call does not run twice. Implementations must be safe for
 // concurrent use; a store shared by several replicas makes the guarantee
 // hold across them.
+//
+// The guarantee lasts exactly as long as the store remembers an ID: a store
+// that forgets an ID (because it is full, or the ID is older than the
+// store's maximum age) lets a replay of that call run again. A bounded
+// store must therefore be sized to hold every ID of the replay window — in
+// each scope, all the calls that can be replayed within the maximum age —
+// and its eviction must not let one scope's traffic push out another
+// scope's IDs. Calls without an ID are never replay-checked (see Call.ID).
 type ReplayStore interface {
 	// Seen reports whether the call ID was claimed in the scope.
 	Seen(ctx context.Context, scope, callID string) (bool, error)
@@ -21,53 +29,99 @@ type ReplayStore interface {
 	Release(ctx context.Context, scope, callID string)
 }
 
-// MemoryReplayStore is an in-memory ReplayStore bounded in size and age:
-// it forgets the oldest IDs beyond its capacity and any ID older than its
-// maximum age.
+// MemoryReplayStore is an in-memory ReplayStore, bounded per scope so that
+// eviction is fair between scopes:
+//
+//   - each scope keeps at most perScope IDs; a new claim beyond that
+//     forgets the oldest ID of the same scope only, so the calls of one
+//     scope (a conversation, say) never evict another scope's IDs;
+//   - at most maxScopes scopes are kept; a claim in a new scope beyond
+//     that forgets the whole scope least recently claimed in;
+//   - any ID older than maxAge is forgotten (maxAge <= 0: no age limit).
+//
+// Forgetting an ID that has not reached maxAge re-enables a replay of its
+// call. Choose perScope at least the number of calls one scope can make
+// within maxAge, and maxScopes at least the number of scopes active within
+// maxAge; with several replicas, use a shared store instead. The memory
+// held is bounded by perScope × maxScopes IDs.
 type MemoryReplayStore struct {
-	mu     sync.Mutex
-	cap    int
-	maxAge time.Duration
-	now    func() time.Time
-	order  *list.List // of entry, oldest first
-	byKey  map[replayKey]*list.Element
+	mu        sync.Mutex
+	perScope  int
+	maxScopes int
+	maxAge    time.Duration
+	now       func() time.Time
+	scopes    map[string]*scopeIDs
+	order     *list.List // of *scopeIDs, by their last claim, oldest first
 }
 
-type replayKey struct{ scope, id string }
+// scopeIDs are the IDs claimed in one scope.
+type scopeIDs struct {
+	name string
+	elem *list.Element // in MemoryReplayStore.order
+	last time.Time     // of the last claim
+	ids  *list.List    // of entry, oldest first
+	byID map[string]*list.Element
+}
 
 type entry struct {
-	key replayKey
-	at  time.Time
+	id string
+	at time.Time
 }
 
-// NewMemoryReplayStore returns a store that keeps at most capacity IDs, each
-// for at most maxAge.
-func NewMemoryReplayStore(capacity int, maxAge time.Duration) *MemoryReplayStore {
-	return &MemoryReplayStore{cap: max(capacity, 1), maxAge: maxAge, now: time.Now, order: list.New(), byKey: map[replayKey]*list.Element{}}
-}
-
-// expire drops entries beyond the age limit; the caller holds mu.
-func (s *MemoryReplayStore) expire() {
-	limit := s.now().Add(-s.maxAge)
-	for e := s.order.Front(); e != nil && s.maxAge > 0; e = s.order.Front() {
-		if en := e.Value.(entry); en.at.After(limit) {
-			break
-		}
-		s.remove(e)
+// NewMemoryReplayStore returns a store that keeps at most perScope IDs in
+// each of at most maxScopes scopes, each ID for at most maxAge (no age
+// limit when maxAge <= 0). perScope and maxScopes below 1 are raised to 1
+// (a store that remembers nothing would protect nothing).
+func NewMemoryReplayStore(perScope, maxScopes int, maxAge time.Duration) *MemoryReplayStore {
+	return &MemoryReplayStore{
+		perScope: max(perScope, 1), maxScopes: max(maxScopes, 1), maxAge: maxAge,
+		now: time.Now, scopes: map[string]*scopeIDs{}, order: list.New(),
 	}
 }
 
-func (s *MemoryReplayStore) remove(e *list.Element) {
-	delete(s.byKey, e.Value.(entry).key)
-	s.order.Remove(e)
+// expired reports whether a time is at or beyond the age limit.
+func (s *MemoryReplayStore) expired(at, now time.Time) bool {
+	return s.maxAge > 0 && !at.After(now.Add(-s.maxAge))
+}
+
+// expire drops the scopes whose every ID is too old, and the IDs of sc
+// (when not nil) that are; the caller holds mu.
+func (s *MemoryReplayStore) expire(sc *scopeIDs) {
+	now := s.now()
+	for e := s.order.Front(); e != nil && s.expired(e.Value.(*scopeIDs).last, now); e = s.order.Front() {
+		s.dropScope(e.Value.(*scopeIDs))
+	}
+	if sc == nil || s.scopes[sc.name] != sc {
+		return
+	}
+	for e := sc.ids.Front(); e != nil && s.expired(e.Value.(entry).at, now); e = sc.ids.Front() {
+		s.removeID(sc, e)
+	}
+}
+
+func (s *MemoryReplayStore) dropScope(sc *scopeIDs) {
+	delete(s.scopes, sc.name)
+	s.order.Remove(sc.elem)
+}
+
+func (s *MemoryReplayStore) removeID(sc *scopeIDs, e *list.Element) {
+	delete(sc.byID, e.Value.(entry).id)
+	sc.ids.Remove(e)
+	if sc.ids.Len() == 0 {
+		s.dropScope(sc)
+	}
 }
 
 // Seen implements ReplayStore.
 func (s *MemoryReplayStore) Seen(_ context.Context, scope, callID string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.expire()
-	_, ok := s.byKey[replayKey{scope, callID}]
+	sc := s.scopes[scope]
+	s.expire(sc)
+	if sc = s.scopes[scope]; sc == nil {
+		return false, nil
+	}
+	_, ok := sc.byID[callID]
 	return ok, nil
 }
 
@@ -75,14 +129,24 @@ func (s *MemoryReplayStore) Seen(_ context.Context, scope, callID string) (bool,
 func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.expire()
-	k := replayKey{scope, callID}
-	if _, ok := s.byKey[k]; ok {
+	sc := s.scopes[scope]
+	s.expire(sc)
+	now := s.now()
+	if sc = s.scopes[scope]; sc == nil {
+		for len(s.scopes) >= s.maxScopes {
+			s.dropScope(s.order.Front().Value.(*scopeIDs))
+		}
+		sc = &scopeIDs{name: scope, ids: list.New(), byID: map[string]*list.Element{}}
+		sc.elem = s.order.PushBack(sc)
+		s.scopes[scope] = sc
+	} else if _, ok := sc.byID[callID]; ok {
 		return false, nil
 	}
-	s.byKey[k] = s.order.PushBack(entry{key: k, at: s.now()})
-	for s.order.Len() > s.cap {
-		s.remove(s.order.Front())
+	sc.byID[callID] = sc.ids.PushBack(entry{id: callID, at: now})
+	sc.last = now
+	s.order.MoveToBack(sc.elem)
+	for sc.ids.Len() > s.perScope {
+		s.removeID(sc, sc.ids.Front())
 	}
 	return true, nil
 }
@@ -91,7 +155,19 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 func (s *MemoryReplayStore) Release(_ context.Context, scope, callID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e, ok := s.byKey[replayKey{scope, callID}]; ok {
-		s.remove(e)
+	if sc := s.scopes[scope]; sc != nil {
+		if e, ok := sc.byID[callID]; ok {
+			s.removeID(sc, e)
+		}
 	}
+}
+
+// size returns the number of scopes and IDs held, for tests.
+func (s *MemoryReplayStore) size() (scopes, ids int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sc := range s.scopes {
+		ids += sc.ids.Len()
+	}
+	return len(s.scopes), ids
 }

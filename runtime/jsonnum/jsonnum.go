@@ -9,16 +9,22 @@
 // 10e-1, -0 == 0, and 1.5e1 is the integer 15, as JSON Schema requires.
 // Exponents may be arbitrarily long: 1e99999999999999999999 is exact.
 //
-// The common cases (plain integers of up to 18 digits, decimals whose
-// digits fit in 64 bits) neither allocate nor use math/big; math/big is
-// used only for multipleOf on operands of more than 19 significant digits
-// and for exponents of more than 18 digits.
+// The work is linear in the length of the text: exponents of any length are
+// compared and subtracted digit by digit (an exponent difference of 10^18
+// or more outweighs anything the rest of the text can shift), never
+// converted to math/big. Compare and Int64 never use math/big and do not
+// allocate; IsMultipleOf uses math/big only when m has more than 19
+// significant digits (a schema's multipleOf, not the model's input), and
+// even then never raises 10 to an exponent larger than 4 times m's digit
+// count (see IsMultipleOf).
 package jsonnum
 
 import (
+	"bytes"
 	"math/big"
 	"math/bits"
 	"strconv"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -79,7 +85,8 @@ func Float64(raw []byte) float64 {
 }
 
 // Compare compares the values of two numbers exactly and returns -1, 0 or
-// +1. It does not allocate unless an exponent has more than 18 digits.
+// +1. It does not allocate, and its work is linear in the length of a and b
+// whatever their exponents.
 func Compare(a, b []byte) int {
 	if x, ok := smallInt(a); ok {
 		if y, ok := smallInt(b); ok {
@@ -102,6 +109,14 @@ func Compare(a, b []byte) int {
 // 19.99 is a multiple of 0.01 and 0.0075 of 0.0001, while 1e308 is not a
 // multiple of 0.123456789. The caller guarantees m > 0; for m == 0 the
 // result is false.
+//
+// The work is linear in the length of x (times m's length when m has more
+// than 19 significant digits), whatever the exponents: with x = X·10^ex and
+// m = M·10^em, X and M free of trailing zeros and k = ex-em >= 0, x is a
+// multiple of m iff M divides X·10^k. Write M = 2^a·5^b·M' with M' prime to
+// 10. Once k >= max(a, b) (a, b < 4·digits(M)), 10^k supplies every factor
+// 2 and 5, and the question is only whether M' divides X; 10^k is never
+// computed for such k, however large.
 func IsMultipleOf(x, m []byte) bool {
 	if a, ok, _ := Int64(x); ok {
 		if b, ok, _ := Int64(m); ok {
@@ -115,27 +130,36 @@ func IsMultipleOf(x, m []byte) bool {
 	if nm.first < 0 {
 		return false
 	}
-	// x = X·10^ex and m = M·10^em with X and M free of trailing zeros.
 	// If ex < em, x/m = X / (M·10^(em-ex)) and X is not a multiple of 10:
-	// no integer. Otherwise x/m is an integer iff X·10^(ex-em) mod M == 0.
-	if nx.bigExp == nil && nm.bigExp == nil {
-		ex := nx.sci() - int64(nx.digitCount())
-		em := nm.sci() - int64(nm.digitCount())
-		if ex < em {
-			return false
-		}
-		if nx.digitCount() <= 19 && nm.digitCount() <= 19 {
-			mm := nm.digits64()
-			return mulMod(nx.digits64()%mm, powMod(10, uint64(ex-em), mm), mm) == 0
-		}
-		return bigMultiple(&nx, &nm, big.NewInt(ex-em))
-	}
-	k := new(big.Int).Sub(nx.bigScaleExp(), nm.bigScaleExp())
-	if k.Sign() < 0 {
+	// no integer.
+	d, huge := expDiff(&nx, &nm)
+	if huge < 0 {
 		return false
 	}
-	return bigMultiple(&nx, &nm, k)
+	var k int64 // valid when huge == 0
+	if huge == 0 {
+		k = nx.pointShift() - int64(nx.digitCount()) - nm.pointShift() + int64(nm.digitCount()) + d
+		if k < 0 {
+			return false
+		}
+	}
+	if nm.digitCount() <= 19 {
+		mm := nm.digits64()
+		if huge > 0 || k >= 64 { // M < 2^64: a, b <= 63
+			return nx.digitsMod(oddPart(mm)) == 0
+		}
+		return mulMod(nx.digitsMod(mm), powMod(10, uint64(k), mm), mm) == 0
+	}
+	bigCalls.Add(1)
+	mm := nm.bigDigits()
+	if huge > 0 || k >= 4*int64(nm.digitCount())+4 {
+		return bigOddPartDivides(&nx, mm)
+	}
+	return bigMultiple(&nx, mm, k)
 }
+
+// bigCalls counts the calls that use math/big, for tests.
+var bigCalls atomic.Int64
 
 // number is the decomposed text of a non-empty JSON number. Its value is
 // ±0.d₁d₂…dₙ·10^sci, where d₁…dₙ are the significant digits of mant from
@@ -242,24 +266,6 @@ func (n *number) pointShift() int64 {
 // sci is the scientific exponent; valid only when bigExp is nil.
 func (n *number) sci() int64 { return n.pointShift() + n.exp }
 
-// bigSci is the scientific exponent for any exponent length.
-func (n *number) bigSci() *big.Int {
-	e := big.NewInt(n.exp)
-	if n.bigExp != nil {
-		e.SetString(string(n.bigExp), 10)
-		if n.expNeg {
-			e.Neg(e)
-		}
-	}
-	return e.Add(e, big.NewInt(n.pointShift()))
-}
-
-// bigScaleExp is e in value = D·10^e, D the significant digits as an integer.
-func (n *number) bigScaleExp() *big.Int {
-	e := n.bigSci()
-	return e.Sub(e, big.NewInt(int64(n.digitCount())))
-}
-
 // digits64 returns the significant digits as an integer; valid only when
 // there are at most 19 of them.
 func (n *number) digits64() uint64 {
@@ -286,11 +292,10 @@ func (n *number) bigDigits() *big.Int {
 
 // cmpMagnitude compares |x| and |y|, both non-zero.
 func cmpMagnitude(x, y *number) int {
-	var c int
-	if x.bigExp == nil && y.bigExp == nil {
-		c = cmpInt(x.sci(), y.sci())
-	} else {
-		c = x.bigSci().Cmp(y.bigSci())
+	// sci(x) - sci(y) = pointShift(x) - pointShift(y) + (exp(x) - exp(y)).
+	c, d := 0, int64(0)
+	if d, c = expDiff(x, y); c == 0 {
+		c = cmpInt(x.pointShift()+d, y.pointShift())
 	}
 	if c != 0 {
 		return c
@@ -321,12 +326,127 @@ func cmpMagnitude(x, y *number) int {
 	return 0
 }
 
-// bigMultiple reports whether X·10^k mod M == 0 for k >= 0.
-func bigMultiple(x, m *number, k *big.Int) bool {
-	mm := m.bigDigits()
-	r := new(big.Int).Exp(big.NewInt(10), k, mm)
+// bigMultiple reports whether X·10^k mod M == 0 for 0 <= k <= 4·digits(M)+4.
+func bigMultiple(x *number, mm *big.Int, k int64) bool {
+	r := new(big.Int).Exp(big.NewInt(10), big.NewInt(k), mm)
 	r.Mul(r, x.bigDigits())
 	return r.Mod(r, mm).Sign() == 0
+}
+
+// bigOddPartDivides reports whether M without its factors 2 and 5 divides X.
+func bigOddPartDivides(x *number, mm *big.Int) bool {
+	m := new(big.Int).Set(mm)
+	q, r := new(big.Int), new(big.Int)
+	for _, f := range []int64{2, 5} {
+		bf := big.NewInt(f)
+		for {
+			q.QuoRem(m, bf, r)
+			if r.Sign() != 0 {
+				break
+			}
+			m.Set(q)
+		}
+	}
+	return r.Mod(x.bigDigits(), m).Sign() == 0
+}
+
+// oddPart returns m without its factors 2 and 5.
+func oddPart(m uint64) uint64 {
+	for m%2 == 0 {
+		m /= 2
+	}
+	for m%5 == 0 {
+		m /= 5
+	}
+	return m
+}
+
+// digitsMod returns the significant digits, as an integer, modulo m > 0,
+// for any number of digits.
+func (n *number) digitsMod(m uint64) uint64 {
+	var r uint64
+	for _, c := range n.mant[n.first : n.last+1] {
+		if c != '.' {
+			hi, lo := bits.Mul64(r, 10)
+			lo, carry := bits.Add64(lo, uint64(c-'0'), 0)
+			r = bits.Rem64(hi+carry, lo, m)
+		}
+	}
+	return r
+}
+
+// expDiff returns the difference of the exponent parts of x and y, exactly
+// when it is below 10^18 in magnitude (huge == 0; then |d| < 2·10^18), and
+// otherwise only its sign (huge = ±1), which then outweighs any difference
+// the digits can make (they are far fewer than 10^18). It neither allocates
+// nor uses math/big: the work is linear in the exponents' lengths.
+func expDiff(x, y *number) (d int64, huge int) {
+	if x.bigExp == nil && y.bigExp == nil {
+		return x.exp - y.exp, 0
+	}
+	var bx, by [20]byte
+	a, an := x.expDigits(&bx)
+	b, bn := y.expDigits(&by)
+	if an != bn {
+		// Opposite signs, one of at least 10^18: |a-b| = |a|+|b| >= 10^18.
+		if an {
+			return 0, -1
+		}
+		return 0, 1
+	}
+	sign := cmpDigits(a, b)
+	if sign == 0 {
+		return 0, 0
+	}
+	if sign < 0 {
+		a, b = b, a
+	}
+	// a > b >= 0: compute a-b from the most significant digit. Once the
+	// running difference v of the prefixes is positive it never falls
+	// (10v + (dₐ - d_b) >= 10v - 9 >= v), so it is huge as soon as it
+	// passes 10^18.
+	// v < 10^18 before a step, so 10v+9 fits in a uint64, and v never
+	// goes below zero (the digits before the first difference are equal).
+	var v uint64
+	off := len(a) - len(b)
+	for i := range len(a) {
+		db := byte('0')
+		if i >= off {
+			db = b[i-off]
+		}
+		v = 10*v + uint64(a[i]) - uint64(db)
+		if v >= 1e18 {
+			if an {
+				return 0, -sign
+			}
+			return 0, sign
+		}
+	}
+	if an {
+		sign = -sign
+	}
+	return int64(sign) * int64(v), 0
+}
+
+// expDigits returns the magnitude of the exponent part as digits without
+// leading zeros, and its sign; buf holds them for a short exponent.
+func (n *number) expDigits(buf *[20]byte) (digits []byte, neg bool) {
+	if n.bigExp != nil {
+		return n.bigExp, n.expNeg
+	}
+	e := n.exp
+	if e < 0 {
+		return strconv.AppendInt(buf[:0], -e, 10), true
+	}
+	return strconv.AppendInt(buf[:0], e, 10), false
+}
+
+// cmpDigits compares two digit strings without leading zeros.
+func cmpDigits(a, b []byte) int {
+	if len(a) != len(b) {
+		return cmpInt(int64(len(a)), int64(len(b)))
+	}
+	return bytes.Compare(a, b)
 }
 
 // smallInt parses plain integer text of at most 18 digits.
@@ -379,4 +499,73 @@ func powMod(base, k, m uint64) uint64 {
 		base = mulMod(base, base, m)
 	}
 	return r
+}
+
+// AppendCanonical appends a canonical text of the number's value to b: two
+// numbers have the same canonical text exactly when Compare finds them
+// equal (1, 1.0, 10e-1 and 0.1e1 all give "1e1", -0 gives "0"). The text
+// is "0", or an optional '-', the significant digits d₁…dₙ and "e" with
+// the scientific exponent: the value is 0.d₁…dₙ·10^exponent. It is meant
+// as a map key, not as JSON. The work is linear in the length of raw.
+func AppendCanonical(b, raw []byte) []byte {
+	n := parse(raw)
+	if n.first < 0 {
+		return append(b, '0')
+	}
+	if n.neg {
+		b = append(b, '-')
+	}
+	for _, c := range n.mant[n.first : n.last+1] {
+		if c != '.' {
+			b = append(b, c)
+		}
+	}
+	b = append(b, 'e')
+	if n.bigExp == nil {
+		return strconv.AppendInt(b, n.sci(), 10)
+	}
+	// sci = ±bigExp + pointShift, with |bigExp| >= 10^18 > |pointShift|:
+	// the sign is the exponent's, and the magnitude is |bigExp| ± |shift|.
+	if n.expNeg {
+		b = append(b, '-')
+	}
+	shift := n.pointShift()
+	if n.expNeg {
+		shift = -shift
+	}
+	start := len(b)
+	b = append(b, n.bigExp...)
+	digits := b[start:]
+	if shift >= 0 {
+		carry := uint64(shift)
+		for i := len(digits) - 1; i >= 0 && carry > 0; i-- {
+			v := uint64(digits[i]-'0') + carry%10
+			carry /= 10
+			if v >= 10 {
+				v -= 10
+				carry++
+			}
+			digits[i] = byte('0' + v)
+		}
+		if carry > 0 {
+			b = append(b[:start], append(strconv.AppendUint(nil, carry, 10), digits...)...)
+		}
+		return b
+	}
+	borrow := uint64(-shift)
+	for i := len(digits) - 1; i >= 0 && borrow > 0; i-- {
+		sub := borrow % 10
+		borrow /= 10
+		v := int(digits[i]-'0') - int(sub)
+		if v < 0 {
+			v += 10
+			borrow++
+		}
+		digits[i] = byte('0' + v)
+	}
+	i := 0
+	for i < len(digits)-1 && digits[i] == '0' {
+		i++
+	}
+	return append(b[:start], digits[i:]...)
 }

@@ -599,6 +599,12 @@ func (r *Reader) skipArray(i int) {
 	}
 }
 
+// DuplicateReason is the reason a Reader gives for a repeated member name
+// (the decoded name): "duplicate member name " and the name quoted, cut
+// short after 64 bytes. Decoders that detect duplicates themselves use it
+// so that every such error reads, and is bounded, alike.
+func DuplicateReason(name []byte) string { return duplicateReason(name) }
+
 // duplicateReason renders the reason for a repeated member name, cutting
 // very long names short.
 func duplicateReason(name []byte) string {

@@ -8,6 +8,8 @@ package jsonval
 import (
 	"bytes"
 	"fmt"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -101,7 +103,7 @@ func read(r *jsonread.Reader) (*Value, error) {
 			}
 			key := string(name)
 			if seen[key] {
-				return nil, &jsonread.SyntaxError{Offset: r.NameOffset(), Reason: "duplicate member name " + strconv.Quote(key)}
+				return nil, &jsonread.SyntaxError{Offset: r.NameOffset(), Reason: jsonread.DuplicateReason(name)}
 			}
 			seen[key] = true
 			child, err := read(r)
@@ -362,4 +364,60 @@ func Resolve(root *Value, ptr string) *Value {
 		}
 	}
 	return v
+}
+
+// ResolveRef resolves a local reference, the value of a $ref: "#" followed
+// by a JSON pointer in URI-fragment form, which is percent-decoded
+// (RFC 3986) before its tokens are unescaped (RFC 6901), so that
+// "#/$defs/a%20b" and "#/$defs/a~1b" reach the definitions "a b" and "a/b".
+// It returns the target, the decoded JSON pointer of the target in root
+// (the pointer of a rule found there), and whether the reference is local
+// and resolves.
+func ResolveRef(root *Value, ref string) (*Value, string, bool) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return nil, "", false
+	}
+	ptr, err := url.PathUnescape(frag)
+	if err != nil {
+		return nil, "", false
+	}
+	v := Resolve(root, ptr)
+	return v, ptr, v != nil
+}
+
+// AppendKey appends to b a canonical key of v: the keys of two values are
+// the same bytes exactly when Equal reports them equal. Numbers are keyed
+// by their exact decimal value (1, 1.0 and 10e-1 share a key), strings by
+// their contents, objects by their members sorted by name. The work is
+// linear in the size of v (plus sorting each object's names), so that
+// uniqueItems over n items is a map lookup per item, not n² comparisons.
+func AppendKey(b []byte, v *Value) []byte {
+	switch v.Kind {
+	case Null:
+		return append(b, 'n')
+	case Bool:
+		if v.Bool {
+			return append(b, 't')
+		}
+		return append(b, 'f')
+	case Number:
+		return jsonnum.AppendCanonical(append(b, '#'), []byte(v.Str))
+	case String:
+		return AppendString(b, v.Str)
+	case Array:
+		b = append(b, '[')
+		for _, it := range v.Items {
+			b = append(AppendKey(b, it), ',')
+		}
+		return append(b, ']')
+	}
+	members := slices.Clone(v.Members)
+	slices.SortFunc(members, func(x, y Member) int { return strings.Compare(x.Key, y.Key) })
+	b = append(b, '{')
+	for _, m := range members {
+		b = append(AppendString(b, m.Key), ':')
+		b = append(AppendKey(b, m.Value), ',')
+	}
+	return append(b, '}')
 }

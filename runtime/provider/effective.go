@@ -2,17 +2,33 @@ package provider
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 )
 
 // Effective returns the schema toolgate enforces for a canonical
-// parameters schema. Unless open is set, every object schema that does not
-// say additionalProperties gets "additionalProperties": false, at every
-// depth, objects inside arrays and definitions included: what the gate
-// enforces is written out for the model to see. The canonical schema is not
-// changed.
+// parameters schema: what is embedded in generated code, projected for each
+// provider and shown to the model. It is Closed(canonical, open) without
+// extension members: every member whose name starts with "x-" (x-toolgate,
+// toolgate's own metadata, and any other vendor extension) is removed from
+// every schema object at every depth, subschemas of every applicator
+// included. Property and definition names that start with "x-" are names,
+// not extensions, and stay. The canonical schema is not changed.
 func Effective(canonical *jsonval.Value, open bool) *jsonval.Value {
+	eff := Closed(canonical, open)
+	stripExtensions(eff)
+	return eff
+}
+
+// Closed returns a copy of a canonical parameters schema in which, unless
+// open is set, every object schema that does not say additionalProperties
+// gets "additionalProperties": false, at every depth, objects inside arrays
+// and definitions included: what the gate enforces is written out for the
+// model to see. Unlike Effective it keeps extension members (x-toolgate),
+// for the generator, which reads per-member metadata from them; the JSON
+// pointers of everything else are the same in both.
+func Closed(canonical *jsonval.Value, open bool) *jsonval.Value {
 	eff := canonical.Clone()
 	if open {
 		return eff
@@ -35,4 +51,34 @@ func Effective(canonical *jsonval.Value, open bool) *jsonval.Value {
 // includes "object", or it declares properties or required members.
 func isObjectSchema(s *jsonval.Value) bool {
 	return s.Has("properties") || s.Has("required") || slices.Contains(TypeNames(s), "object")
+}
+
+// Keywords whose values are subschemas: one schema, a map of schemas, or a
+// list of schemas (JSON Schema 2020-12 and draft-07).
+var (
+	schemaKeywords     = []string{"items", "additionalProperties", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contains", "propertyNames", "not", "if", "then", "else"}
+	schemaMapKeywords  = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+	schemaListKeywords = []string{"prefixItems", "allOf", "anyOf", "oneOf", "items"}
+)
+
+// stripExtensions removes the "x-" members of s and of every subschema.
+func stripExtensions(s *jsonval.Value) {
+	if s.Kind != jsonval.Object {
+		return
+	}
+	s.Members = slices.DeleteFunc(s.Members, func(m jsonval.Member) bool { return strings.HasPrefix(m.Key, "x-") })
+	for _, m := range s.Members {
+		switch {
+		case slices.Contains(schemaMapKeywords, m.Key) && m.Value.Kind == jsonval.Object:
+			for _, c := range m.Value.Members {
+				stripExtensions(c.Value) // dependencies: a string array is no schema and is left alone
+			}
+		case slices.Contains(schemaListKeywords, m.Key) && m.Value.Kind == jsonval.Array:
+			for _, c := range m.Value.Items {
+				stripExtensions(c)
+			}
+		case slices.Contains(schemaKeywords, m.Key):
+			stripExtensions(m.Value)
+		}
+	}
 }

@@ -83,7 +83,8 @@ type Tool struct {
 	Schema string
 	// MCP holds the other members of the tool's MCP object (title,
 	// annotations, outputSchema, _meta, icons, execution) as a JSON object,
-	// or "".
+	// or "". Its name, description and inputSchema members, if any, are
+	// ignored: those always come from Name, Description and Schema.
 	MCP string
 }
 
@@ -252,7 +253,12 @@ func envelope(p Provider, t Tool, desc string, schema *jsonval.Value, strict boo
 	v.Set("inputSchema", schema)
 	if extra != nil {
 		for _, m := range extra.Members {
-			if m.Key != "title" {
+			switch m.Key {
+			case "title":
+			case "name", "description", "inputSchema":
+				// Derived from the canonical tool; extras never override
+				// what the gate enforces or the name it resolves.
+			default:
 				v.Set(m.Key, m.Value)
 			}
 		}
@@ -373,6 +379,29 @@ func inferType(s *jsonval.Value) {
 	}
 }
 
+// isNullable reports whether s accepts null by its type or enum, following
+// local references (a member that is a $ref to a nullable definition is
+// nullable).
+func (pr *projection) isNullable(s *jsonval.Value) bool {
+	s, ok := pr.deref(s)
+	return ok && isNullable(s)
+}
+
+// deref follows local references from s to a schema without $ref; ok is
+// false for an unresolvable or circular chain.
+func (pr *projection) deref(s *jsonval.Value) (*jsonval.Value, bool) {
+	var seen []string
+	for s != nil && s.Kind == jsonval.Object && s.Has("$ref") {
+		t, ptr, ok := jsonval.ResolveRef(pr.root, s.Get("$ref").Str)
+		if !ok || slices.Contains(seen, ptr) {
+			return nil, false
+		}
+		seen = append(seen, ptr)
+		s = t
+	}
+	return s, s != nil
+}
+
 func isNullable(s *jsonval.Value) bool {
 	if slices.Contains(TypeNames(s), "null") {
 		return true
@@ -419,7 +448,11 @@ func (pr *projection) openAINode(s *jsonval.Value, ptr string, depth int) error 
 		return pr.refuse(ptr, "a boolean schema cannot be expressed in strict mode")
 	}
 	if s.Has("$ref") {
-		return nil // the referenced schema is projected under $defs
+		// The referenced schema is projected under $defs; beside the
+		// reference only the description stays.
+		pr.refSiblings(s, ptr)
+		s.Members = slices.DeleteFunc(s.Members, func(m jsonval.Member) bool { return m.Key != "$ref" && m.Key != "description" })
+		return nil
 	}
 	if any := s.Get("anyOf"); any != nil {
 		// Only made by orNull: a reference or null.
@@ -472,6 +505,18 @@ func (pr *projection) openAINode(s *jsonval.Value, ptr string, depth int) error 
 	})
 }
 
+// refSiblings records as enforced locally every rule keyword beside a $ref
+// that a strict schema cannot keep there (anything but $ref, description,
+// annotations and extensions).
+func (pr *projection) refSiblings(s *jsonval.Value, ptr string) {
+	for _, m := range s.Members {
+		if m.Key == "$ref" || m.Key == "description" || slices.Contains(annotations, m.Key) || strings.HasPrefix(m.Key, "x-") {
+			continue
+		}
+		pr.keep(ptr, m.Key, m.Value)
+	}
+}
+
 // requireAll lists every property in required, making the optional ones
 // that are not nullable accept null (which then means "absent").
 func (pr *projection) requireAll(s, props *jsonval.Value, ptr string) error {
@@ -484,7 +529,7 @@ func (pr *projection) requireAll(s, props *jsonval.Value, ptr string) error {
 	all := &jsonval.Value{Kind: jsonval.Array}
 	for _, m := range props.Members {
 		all.Items = append(all.Items, str(m.Key))
-		if required[m.Key] || isNullable(m.Value) {
+		if required[m.Key] || pr.isNullable(m.Value) {
 			continue
 		}
 		nullable, err := pr.orNull(m.Value, ptr+"/properties/"+jsonval.EscapeToken(m.Key))
@@ -501,7 +546,10 @@ func (pr *projection) requireAll(s, props *jsonval.Value, ptr string) error {
 // orNull returns s widened by null.
 func (pr *projection) orNull(s *jsonval.Value, ptr string) (*jsonval.Value, error) {
 	if s.Has("$ref") {
-		// anyOf keeps the reference intact; annotations move out.
+		// anyOf keeps the reference intact; the description moves out,
+		// other annotations go, and a rule beside the reference is kept
+		// locally.
+		pr.refSiblings(s, ptr)
 		ref := object(jsonval.Member{Key: "$ref", Value: s.Get("$ref")})
 		wrapped := object(jsonval.Member{Key: "anyOf", Value: &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{ref, object(jsonval.Member{Key: "type", Value: str("null")})}}})
 		if d := s.Get("description"); d != nil {
@@ -576,14 +624,16 @@ func (pr *projection) closedAndFinite(schema *jsonval.Value) bool {
 			ok = false // an untyped value
 		}
 		if r := s.Get("$ref"); r != nil {
-			target := strings.TrimPrefix(r.Str, "#")
+			t, target, found := jsonval.ResolveRef(pr.root, r.Str)
+			if !found {
+				ok = false // what it refers to is unknown
+				return nil
+			}
 			if slices.Contains(refs, target) {
 				ok = false
 				return nil
 			}
-			if t := jsonval.Resolve(pr.root, target); t != nil {
-				return visit(t, target, append(refs, target))
-			}
+			return visit(t, target, append(refs, target))
 		}
 		return walkChildren(s, ptr, func(c *jsonval.Value, at string) error { return visit(c, at, refs) })
 	}
@@ -641,13 +691,12 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 		return nil, pr.refuse(ptr, "a boolean schema cannot be expressed in the OpenAPI subset")
 	}
 	if r := s.Get("$ref"); r != nil {
-		target := strings.TrimPrefix(r.Str, "#")
+		t, target, ok := jsonval.ResolveRef(pr.root, r.Str)
+		if !ok {
+			return nil, pr.refuse(ptr, "unresolvable reference %s", r.Str)
+		}
 		if slices.Contains(refs, target) {
 			return nil, pr.refuse(ptr, "a recursive schema cannot be inlined into the OpenAPI subset")
-		}
-		t := jsonval.Resolve(pr.root, target)
-		if t == nil {
-			return nil, pr.refuse(ptr, "unresolvable reference %s", r.Str)
 		}
 		return pr.geminiLegacy(t, target, append(refs, target))
 	}

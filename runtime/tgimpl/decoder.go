@@ -11,10 +11,11 @@ package tgimpl
 
 import (
 	"encoding/json"
-	"strconv"
+	"math"
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/toolgate/toolgate/runtime/jsonnum"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
@@ -32,8 +33,10 @@ const (
 	MaxVersion = 1
 )
 
-// maxPath bounds the path stack, at jsonread.DefaultLimits.MaxDepth: with
-// a larger depth limit, violations deeper than this report a shortened path.
+// maxPath bounds the path stack, at jsonread.DefaultLimits.MaxDepth, the
+// limit Reset always applies: no value read can be deeper, so every path
+// is complete. (Should Reset ever take other limits, violations deeper than
+// maxPath would report their path cut after maxPath steps.)
 const maxPath = 64
 
 // A pathSeg is one step of the path being decoded: the byte offset of a
@@ -176,7 +179,7 @@ func (d *Decoder) Capture(start int) json.RawMessage {
 // which value counts.
 func (d *Decoder) DuplicateMember() {
 	off := d.R.NameOffset()
-	d.R.Fail(off, "duplicate member name "+strconv.Quote(jsonread.Unquote(d.R.Data(), off)))
+	d.R.Fail(off, jsonread.DuplicateReason([]byte(jsonread.Unquote(d.R.Data(), off))))
 }
 
 // Extra notes a member name that is not a declared property and reports
@@ -223,9 +226,64 @@ func (d *Decoder) EndObject(start int) {
 }
 
 // Int parses an integer from number text, recording a type violation when
-// the number is not an integer or does not fit in int64.
+// the number is not an integer or does not fit in int64. The message
+// repeats the number: generated code for a member marked sensitive calls
+// ParseInt instead.
+//
+// Deprecated: generated code calls ParseInt, which takes the member's
+// sensitivity; Int is ParseInt(raw, schemaPath, false), kept for code
+// generated before it.
 func (d *Decoder) Int(raw []byte, schemaPath string) (int64, bool) {
-	return parseInt(d, raw, schemaPath)
+	return d.ParseInt(raw, schemaPath, false)
+}
+
+// ParseInt parses an integer from number text, recording a type violation
+// when the number is not an integer or does not fit in int64. The message
+// repeats the number unless sensitive is set (a member marked sensitive:
+// messages never echo its value).
+func (d *Decoder) ParseInt(raw []byte, schemaPath string, sensitive bool) (int64, bool) {
+	n, ok, isInt := jsonnum.Int64(raw)
+	if ok {
+		return n, true
+	}
+	if isInt {
+		d.add("type", schemaPath, shown(raw, sensitive), " must be an integer between -9223372036854775808 and 9223372036854775807", false)
+	} else {
+		d.add("type", schemaPath, shown(raw, sensitive), " must be an integer", false)
+	}
+	return 0, false
+}
+
+// Float converts number text to float64, recording a violation when it is
+// beyond float64's range. The message repeats the number: generated code
+// for a member marked sensitive calls ParseFloat instead.
+//
+// Deprecated: generated code calls ParseFloat, which takes the member's
+// sensitivity; Float is ParseFloat(raw, sp, false), kept for code generated
+// before it.
+func (d *Decoder) Float(raw []byte, sp string) (float64, bool) {
+	return d.ParseFloat(raw, sp, false)
+}
+
+// ParseFloat converts number text to float64, recording a violation when it
+// is beyond float64's range. The message repeats the number unless
+// sensitive is set.
+func (d *Decoder) ParseFloat(raw []byte, sp string, sensitive bool) (float64, bool) {
+	f := jsonnum.Float64(raw)
+	if math.IsInf(f, 0) {
+		d.add("type", sp, shown(raw, sensitive), " must be a number within the 64-bit floating-point range", false)
+		return 0, false
+	}
+	return f, true
+}
+
+// shown is the received value as a message shows it: "" (not shown) for a
+// sensitive member. It is called only on a violation.
+func shown(raw []byte, sensitive bool) string {
+	if sensitive {
+		return ""
+	}
+	return string(raw)
 }
 
 // RuneCount is the length of s in Unicode code points, as minLength and

@@ -1,12 +1,10 @@
 package tgimpl
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/toolgate/toolgate/runtime/jsonnum"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/toolerr"
@@ -33,7 +31,7 @@ func (d *Decoder) TypeMismatch(sp, want string) {
 	if k == jsonread.Null {
 		got = "null"
 	}
-	d.add("type", sp, "", " must be "+article(want)+"; received "+got)
+	d.add("type", sp, "", " must be "+article(want)+"; received "+got, true)
 }
 
 // Required records that the named required member is missing from the
@@ -59,10 +57,10 @@ func (d *Decoder) Additional(sp string, start int, name []byte, known string) {
 	if d.Extra(start, name) {
 		d.R.Skip()
 		if known == "" {
-			d.add("additionalProperties", sp, "", " is not a known field; this object takes none")
+			d.add("additionalProperties", sp, "", " is not a known field; this object takes none", false)
 			return
 		}
-		d.add("additionalProperties", sp, "", " is not a known field; the fields are "+known)
+		d.add("additionalProperties", sp, "", " is not a known field; the fields are "+known, false)
 	}
 }
 
@@ -72,110 +70,107 @@ func (d *Decoder) False(sp string) {
 		return
 	}
 	d.R.Skip()
-	d.add("false", sp, "", " is not allowed")
+	d.add("false", sp, "", " is not allowed", false)
 }
 
 // Enum records a value outside the enum; allowed lists the enum values.
 func (d *Decoder) Enum(sp, allowed, got string) {
-	d.add("enum", sp, got, " must be one of "+allowed)
+	d.add("enum", sp, got, " must be one of "+allowed, false)
 }
 
 // Const records a value other than the const one.
 func (d *Decoder) Const(sp, want, got string) {
-	d.add("const", sp, got, " must be "+want)
+	d.add("const", sp, got, " must be "+want, false)
 }
 
 // Minimum records a number below the minimum.
 func (d *Decoder) Minimum(sp, bound, got string) {
-	d.add("minimum", sp, got, " must be at least "+bound)
+	d.add("minimum", sp, got, " must be at least "+bound, false)
 }
 
 // ExclusiveMinimum records a number not above the exclusive minimum.
 func (d *Decoder) ExclusiveMinimum(sp, bound, got string) {
-	d.add("exclusiveMinimum", sp, got, " must be greater than "+bound)
+	d.add("exclusiveMinimum", sp, got, " must be greater than "+bound, false)
 }
 
 // Maximum records a number above the maximum.
 func (d *Decoder) Maximum(sp, bound, got string) {
-	d.add("maximum", sp, got, " must be at most "+bound)
+	d.add("maximum", sp, got, " must be at most "+bound, false)
 }
 
 // ExclusiveMaximum records a number not below the exclusive maximum.
 func (d *Decoder) ExclusiveMaximum(sp, bound, got string) {
-	d.add("exclusiveMaximum", sp, got, " must be less than "+bound)
+	d.add("exclusiveMaximum", sp, got, " must be less than "+bound, false)
 }
 
 // MultipleOf records a number that is not a multiple of m.
 func (d *Decoder) MultipleOf(sp, m, got string) {
-	d.add("multipleOf", sp, got, " must be a multiple of "+m)
+	d.add("multipleOf", sp, got, " must be a multiple of "+m, false)
 }
 
 // MinLength records a string shorter than min code points.
 func (d *Decoder) MinLength(sp string, min, n int) {
-	d.add("minLength", sp, "", " must be at least "+plural(min, "character")+" long; received "+plural(n, "character"))
+	d.add("minLength", sp, "", " must be at least "+plural(min, "character")+" long; received "+plural(n, "character"), true)
 }
 
 // MaxLength records a string longer than max code points.
 func (d *Decoder) MaxLength(sp string, max, n int) {
-	d.add("maxLength", sp, "", " must be at most "+plural(max, "character")+" long; received "+plural(n, "character"))
+	d.add("maxLength", sp, "", " must be at most "+plural(max, "character")+" long; received "+plural(n, "character"), true)
 }
 
 // Pattern records a string that does not match the pattern.
 func (d *Decoder) Pattern(sp, pattern, got string) {
-	d.add("pattern", sp, got, " must match the pattern "+pattern)
+	d.add("pattern", sp, got, " must match the pattern "+pattern, false)
 }
 
 // Format records a string that is not of the format; what names it
 // ("date (RFC 3339 full-date)").
 func (d *Decoder) Format(sp, what, got string) {
-	d.add("format", sp, got, " must be a valid "+what)
+	d.add("format", sp, got, " must be a valid "+what, false)
 }
 
 // MinItems records an array with fewer than min items.
 func (d *Decoder) MinItems(sp string, min, n int) {
-	d.add("minItems", sp, "", " must have at least "+plural(min, "item")+"; received "+strconv.Itoa(n))
+	d.add("minItems", sp, "", " must have at least "+plural(min, "item")+"; received "+strconv.Itoa(n), true)
 }
 
 // MaxItems records an array with more than max items.
 func (d *Decoder) MaxItems(sp string, max, n int) {
-	d.add("maxItems", sp, "", " must have at most "+plural(max, "item")+"; received "+strconv.Itoa(n))
+	d.add("maxItems", sp, "", " must have at most "+plural(max, "item")+"; received "+strconv.Itoa(n), true)
 }
 
 // UniqueItems checks that the raw items are pairwise different JSON values
-// and records a violation naming the first equal pair.
+// and records a violation naming the first equal pair: the smallest j
+// equal to an earlier item, and the first item i it equals. Each item is
+// reduced once to a canonical key (jsonval.AppendKey: numbers by exact
+// value, strings decoded, object members sorted) and looked up in a map,
+// so the work is linear in the items' size, not quadratic in their count.
 func (d *Decoder) UniqueItems(sp string, items [][]byte) {
-	for j := 1; j < len(items); j++ {
-		for i := 0; i < j; i++ {
-			if Equal(items[i], items[j]) {
-				d.add("uniqueItems", sp, "", " must not contain duplicate items; items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
-				return
-			}
+	if i, j, dup := firstDuplicate(items); dup {
+		d.add("uniqueItems", sp, "", " must not contain duplicate items; items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal", false)
+	}
+}
+
+// firstDuplicate returns the first pair i < j of equal items, in the order
+// of j. An item that is not valid JSON equals nothing.
+func firstDuplicate(items [][]byte) (i, j int, dup bool) {
+	if len(items) < 2 {
+		return 0, 0, false
+	}
+	first := make(map[string]int, len(items))
+	var key []byte
+	for j, raw := range items {
+		v, err := jsonval.Parse(raw)
+		if err != nil {
+			continue
 		}
+		key = jsonval.AppendKey(key[:0], v)
+		if i, ok := first[string(key)]; ok {
+			return i, j, true
+		}
+		first[string(key)] = j
 	}
-}
-
-// Float converts number text to float64, recording a violation when it is
-// beyond float64's range.
-func (d *Decoder) Float(raw []byte, sp string) (float64, bool) {
-	f := jsonnum.Float64(raw)
-	if math.IsInf(f, 0) {
-		d.add("type", sp, string(raw), " must be a number within the 64-bit floating-point range")
-		return 0, false
-	}
-	return f, true
-}
-
-func parseInt(d *Decoder, raw []byte, sp string) (int64, bool) {
-	n, ok, isInt := jsonnum.Int64(raw)
-	switch {
-	case ok:
-		return n, true
-	case isInt:
-		d.add("type", sp, string(raw), " must be an integer between -9223372036854775808 and 9223372036854775807")
-	default:
-		d.add("type", sp, string(raw), " must be an integer")
-	}
-	return 0, false
+	return 0, 0, false
 }
 
 // Quote renders a string value for a message.
@@ -193,8 +188,11 @@ func (d *Decoder) recording() bool {
 }
 
 // add records a violation at the current path with the message
-// "<subject><rule>; received <got>".
-func (d *Decoder) add(keyword, sp, got, rule string) {
+// "<subject><rule>; received <got>". ruleShowsReceived is set by the
+// callers whose rule already ends with what was received ("must be a
+// string; received null"): got is then not added. got == "" (a sensitive
+// member) adds nothing either.
+func (d *Decoder) add(keyword, sp, got, rule string, ruleShowsReceived bool) {
 	if !d.recording() {
 		return
 	}
@@ -203,7 +201,7 @@ func (d *Decoder) add(keyword, sp, got, rule string) {
 		subj = "the arguments"
 	}
 	msg := subj + rule
-	if got != "" && !strings.Contains(rule, "; received") {
+	if got != "" && !ruleShowsReceived {
 		msg += "; received " + echo(got)
 	}
 	d.violate(keyword, sp, d.pointer(), msg)
@@ -213,7 +211,18 @@ func (d *Decoder) violate(keyword, sp, ptr, msg string) {
 	d.violations = append(d.violations, toolerr.Violation{Keyword: keyword, InstancePath: ptr, SchemaPath: sp, Message: msg})
 }
 
-// pointer renders the current path as an RFC 6901 JSON pointer.
+// maxName bounds, in runes, each member name a violation's pointer and
+// message repeat. A longer name is cut to its first maxName runes followed
+// by "…", in the InstancePath as in the message, so that one long name
+// (which the model wrote) cannot make each of up to MaxViolations
+// violations as large as the input. Such a pointer no longer resolves in
+// the arguments: a token ending in "…" after 128 runes marks the cut. Names
+// the schema declares are far shorter, so the cut only ever applies to
+// undeclared members and to the path through them.
+const maxName = 128
+
+// pointer renders the current path as an RFC 6901 JSON pointer, each name
+// cut at maxName runes.
 func (d *Decoder) pointer() string {
 	var b strings.Builder
 	for _, seg := range d.segments() {
@@ -222,13 +231,13 @@ func (d *Decoder) pointer() string {
 			b.WriteString(strconv.Itoa(int(-seg - 1)))
 			continue
 		}
-		name := jsonread.Unquote(d.R.Data(), int(seg))
-		b.WriteString(jsonval.EscapeToken(name))
+		b.WriteString(jsonval.EscapeToken(d.name(seg)))
 	}
 	return b.String()
 }
 
-// subject renders the current path for a message: "line_items[0].sku".
+// subject renders the current path for a message: "line_items[0].sku",
+// each name cut at maxName runes.
 func (d *Decoder) subject() string {
 	var b strings.Builder
 	for _, seg := range d.segments() {
@@ -239,9 +248,29 @@ func (d *Decoder) subject() string {
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(jsonread.Unquote(d.R.Data(), int(seg)))
+		b.WriteString(d.name(seg))
 	}
 	return b.String()
+}
+
+// name returns the member name whose quote is at seg, cut at maxName runes.
+func (d *Decoder) name(seg pathSeg) string {
+	return capRunes(jsonread.Unquote(d.R.Data(), int(seg)), maxName)
+}
+
+// capRunes cuts s after n runes, marking the cut with "…".
+func capRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k] + "…"
+		}
+		i++
+	}
+	return s
 }
 
 func (d *Decoder) segments() []pathSeg {

@@ -17,7 +17,11 @@
 //	{"code":"invalid_arguments","tool":"refund_order","message":"...",
 //	 "violations":[{"keyword":"enum","instancePath":"/reason",
 //	   "schemaPath":"/properties/reason/enum",
-//	   "message":"reason must be one of duplicate, fraudulent or requested_by_customer; received \"other\""}]}
+//	   "message":"reason must be one of duplicate, fraudulent or requested_by_customer; received other"}]}
+//
+// Messages show a received string bare when it is a plain word (other,
+// GBP, 2026-01-31) and JSON-quoted otherwise ("two words", ""), and never
+// repeat the value of a member marked sensitive.
 package toolerr
 
 import (
