@@ -24,7 +24,10 @@ func TestContractCatchesSchemaDrift(t *testing.T) {
 		t.Fatal(err)
 	}
 	mod := gobuild.Module(t, "drift")
-	gobuild.WriteFiles(t, mod, "schemas", map[string][]byte{"refund_order.json": canonical})
+	// A second tool exported to MCP alone: its contract expects exactly
+	// that definition.
+	mcpOnly := []byte(`{"name": "lookup", "description": "Look up.", "parameters": {"type": "object", "properties": {"q": {"type": "string", "minLength": 1}}, "required": ["q"]}, "x-toolgate": {"providers": ["mcp"]}}`)
+	gobuild.WriteFiles(t, mod, "schemas", map[string][]byte{"refund_order.json": canonical, "lookup.json": mcpOnly})
 	tools, err := gen.Load(filepath.Join(mod, "schemas"))
 	if err != nil {
 		t.Fatal(err)
