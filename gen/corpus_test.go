@@ -102,7 +102,7 @@ func TestMCPCorpus(t *testing.T) {
 				if !errors.As(err, &list) {
 					list = gen.ErrorList{err}
 				}
-				for _, e := range flatten(list) {
+				for _, e := range list.Flat() {
 					m := refusal.FindStringSubmatch(e.Error())
 					if m == nil {
 						t.Errorf("%s: tool %d refused for an unexpected reason: %v", server, i, e)
@@ -134,17 +134,4 @@ func TestMCPCorpus(t *testing.T) {
 	if generated*2 < total {
 		t.Errorf("only %d of %d tools generated", generated, total)
 	}
-}
-
-func flatten(list gen.ErrorList) []error {
-	var out []error
-	for _, e := range list {
-		var inner gen.ErrorList
-		if errors.As(e, &inner) {
-			out = append(out, flatten(inner)...)
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
 }

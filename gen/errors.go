@@ -1,6 +1,9 @@
 package gen
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
 // Error is a generation error: what is wrong, where (the file and a JSON
 // pointer into it) and, for schema problems, the keyword involved.
@@ -40,3 +43,17 @@ func (l ErrorList) Error() string {
 
 // Unwrap lets errors.As find the individual errors.
 func (l ErrorList) Unwrap() []error { return l }
+
+// Flat lists the errors of l, with nested lists flattened, in order.
+func (l ErrorList) Flat() []error {
+	var out []error
+	for _, e := range l {
+		var inner ErrorList
+		if errors.As(e, &inner) {
+			out = append(out, inner.Flat()...)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}

@@ -74,7 +74,6 @@ type toolModel struct {
 	effective *jsonval.Value
 	// defs are the provider definitions, in provider.All order.
 	defs     []provider.Definition
-	refused  map[provider.Provider]string
 	root     *node
 	goName   string
 	fileName string

@@ -265,7 +265,7 @@ func reportLoad(cmd string, err error, stderr io.Writer) int {
 		list = gen.ErrorList{err}
 	}
 	code := exitInvalid
-	errs := flatten(list)
+	errs := list.Flat()
 	for _, e := range errs {
 		fmt.Fprintf(stderr, "%v\n", e)
 		var ge *gen.Error
@@ -277,19 +277,6 @@ func reportLoad(cmd string, err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgate %s: %d problem(s) in the tool definitions\n", cmd, len(errs))
 	}
 	return code
-}
-
-func flatten(list gen.ErrorList) []error {
-	var out []error
-	for _, e := range list {
-		var inner gen.ErrorList
-		if errors.As(e, &inner) {
-			out = append(out, flatten(inner)...)
-		} else {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // packageName decides the package name: the flag, else the package of the

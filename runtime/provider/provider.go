@@ -416,6 +416,25 @@ func isNullable(s *jsonval.Value) bool {
 	return false
 }
 
+// carry keeps the keywords a provider takes (and the formats it knows),
+// drops annotations and extensions, which carry no rule, and moves every
+// other keyword to the enforced-locally list.
+func (pr *projection) carry(s *jsonval.Value, ptr string, keywords map[string]bool, formats []string) {
+	for _, m := range slices.Clone(s.Members) {
+		switch {
+		case m.Key == "format" && !slices.Contains(formats, m.Value.Str):
+			pr.keep(ptr, m.Key, m.Value)
+			s.Delete(m.Key)
+		case keywords[m.Key]:
+		case slices.Contains(annotations, m.Key) || strings.HasPrefix(m.Key, "x-"):
+			s.Delete(m.Key)
+		default:
+			pr.keep(ptr, m.Key, m.Value)
+			s.Delete(m.Key)
+		}
+	}
+}
+
 // ---- OpenAI strict ----
 
 var openAIKeywords = map[string]bool{
@@ -482,19 +501,7 @@ func (pr *projection) openAINode(s *jsonval.Value, ptr string, depth int) error 
 			return pr.refuse(ptr, "strict mode needs additionalProperties: false on every object; this one is open")
 		}
 	}
-	for _, m := range slices.Clone(s.Members) {
-		switch {
-		case m.Key == "format" && !slices.Contains(openAIFormats, m.Value.Str):
-			pr.keep(ptr, m.Key, m.Value)
-			s.Delete(m.Key)
-		case openAIKeywords[m.Key]:
-		case slices.Contains(annotations, m.Key) || strings.HasPrefix(m.Key, "x-"):
-			s.Delete(m.Key)
-		default:
-			pr.keep(ptr, m.Key, m.Value)
-			s.Delete(m.Key)
-		}
-	}
+	pr.carry(s, ptr, openAIKeywords, openAIFormats)
 	if props := s.Get("properties"); props != nil {
 		if err := pr.requireAll(s, props, ptr); err != nil {
 			return err
@@ -662,22 +669,11 @@ func (pr *projection) gemini(schema *jsonval.Value) (*jsonval.Value, error) {
 		if s.Has("definitions") {
 			return pr.refuse(ptr+"/definitions", "Gemini takes definitions under $defs")
 		}
-		for _, m := range slices.Clone(s.Members) {
-			switch {
-			case m.Key == "const":
-				s.Delete("const")
-				s.Set("enum", &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{m.Value}})
-			case m.Key == "format" && !slices.Contains(geminiFormats, m.Value.Str):
-				pr.keep(ptr, m.Key, m.Value)
-				s.Delete(m.Key)
-			case geminiKeywords[m.Key]:
-			case slices.Contains(annotations, m.Key) || strings.HasPrefix(m.Key, "x-"):
-				s.Delete(m.Key)
-			default:
-				pr.keep(ptr, m.Key, m.Value)
-				s.Delete(m.Key)
-			}
+		if c := s.Get("const"); c != nil {
+			s.Delete("const")
+			s.Set("enum", &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{c}})
 		}
+		pr.carry(s, ptr, geminiKeywords, geminiFormats)
 		return walkChildren(s, ptr, visit)
 	}
 	return out, visit(out, "")
