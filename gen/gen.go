@@ -161,9 +161,9 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 func providerList(ps []provider.Provider) string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
-		names[i] = "provider." + providerConst(p)
+		names[i] = "tgprovider." + providerConst(p)
 	}
-	return "[]provider.Provider{" + strings.Join(names, ", ") + "}"
+	return "[]tgprovider.Provider{" + strings.Join(names, ", ") + "}"
 }
 
 // contractTest renders the package's contract test from its template.
@@ -363,13 +363,16 @@ func children(n *node) []*node {
 func newFile(pkg string) *jen.File {
 	f := jen.NewFile(pkg)
 	f.HeaderComment(strings.TrimPrefix(Header, "// "))
+	// The runtime is imported under distinctive names, so that generated
+	// files can live in a user's package (--out .) whose own identifiers
+	// (a "provider", a "format") would otherwise clash with the imports.
 	f.ImportName(pkgTgimpl, "tgimpl")
-	f.ImportName(pkgJSONRead, "jsonread")
-	f.ImportName(pkgJSONNum, "jsonnum")
-	f.ImportName(pkgOpt, "opt")
-	f.ImportName(pkgFormat, "format")
-	f.ImportName(pkgGate, "gate")
-	f.ImportName(pkgProvider, "provider")
+	f.ImportAlias(pkgJSONRead, "tgjsonread")
+	f.ImportAlias(pkgJSONNum, "tgjsonnum")
+	f.ImportAlias(pkgOpt, "tgopt")
+	f.ImportAlias(pkgFormat, "tgformat")
+	f.ImportAlias(pkgGate, "tggate")
+	f.ImportAlias(pkgProvider, "tgprovider")
 	return f
 }
 

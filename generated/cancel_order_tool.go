@@ -3,10 +3,10 @@
 package generated
 
 import (
-	"github.com/toolgate/toolgate/runtime/gate"
-	"github.com/toolgate/toolgate/runtime/jsonread"
-	"github.com/toolgate/toolgate/runtime/opt"
-	"github.com/toolgate/toolgate/runtime/provider"
+	tggate "github.com/toolgate/toolgate/runtime/gate"
+	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
+	tgopt "github.com/toolgate/toolgate/runtime/opt"
+	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
@@ -77,58 +77,58 @@ func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 // CancelOrderDefinitions are the definitions of the cancel_order tool for each
 // model provider it is exported to, exactly as they are sent, each with the
 // rules its schema cannot carry (enforced by the gate all the same).
-var CancelOrderDefinitions = []provider.Definition{
+var CancelOrderDefinitions = []tgprovider.Definition{
 	{
-		Provider: provider.OpenAIChat,
+		Provider: tgprovider.OpenAIChat,
 		JSON:     `{"type":"function","function":{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
 			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
 		},
 		NullAsAbsent: true,
 	},
 	{
-		Provider: provider.OpenAIResponses,
+		Provider: tgprovider.OpenAIResponses,
 		JSON:     `{"type":"function","name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
 			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
 		},
 		NullAsAbsent: true,
 	},
 	{
-		Provider: provider.Anthropic,
+		Provider: tgprovider.Anthropic,
 		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
 			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
 		},
 	},
 	{
-		Provider: provider.Gemini,
+		Provider: tgprovider.Gemini,
 		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/reason: minLength 3; /properties/reason: maxLength 500.","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel."},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock."}},"required":["orderId","reason"],"additionalProperties":false}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
 			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
 		},
 	},
 	{
-		Provider: provider.GeminiLegacy,
+		Provider: tgprovider.GeminiLegacy,
 		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"STRING","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"BOOLEAN","description":"Whether to return the reserved items to stock."}},"propertyOrdering":["orderId","reason","restock"],"required":["orderId","reason"]}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
 		},
 	},
 	{
-		Provider: provider.MCP,
+		Provider: tgprovider.MCP,
 		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false}}`,
 	},
 }
 
 // CancelOrderSpec describes the cancel_order tool to a gate registry: its
 // name, schema, version, metadata and decoder.
-var CancelOrderSpec = gate.Spec[CancelOrderArgs]{
+var CancelOrderSpec = tggate.Spec[CancelOrderArgs]{
 	Name:               CancelOrderToolName,
 	Description:        CancelOrderDescription,
 	Schema:             CancelOrderSchema,
@@ -153,7 +153,7 @@ type CancelOrderArgs struct {
 	// Restock is whether to return the reserved items to stock.
 	//
 	// Default true (see RestockOrDefault); nothing is filled in by decoding.
-	Restock opt.Optional[bool] `json:"restock"`
+	Restock tgopt.Optional[bool] `json:"restock"`
 }
 
 // decode reads a CancelOrderArgs from d, which is at an object.
@@ -175,7 +175,7 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 0
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				if !cancelOrderOrderIDPattern.Match(s) {
 					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", tgimpl.Quote(s))
@@ -191,7 +191,7 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 1
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				length := tgimpl.RuneCount(s)
 				if length < 3 {
@@ -211,10 +211,10 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 2
 			switch d.R.Peek() {
-			case jsonread.Bool:
+			case tgjsonread.Bool:
 				x := d.R.Bool()
-				v.Restock = opt.Some(x)
-			case jsonread.Null:
+				v.Restock = tgopt.Some(x)
+			case tgjsonread.Null:
 				if d.NullAsAbsent {
 					d.R.Null()
 				} else {

@@ -3,11 +3,11 @@
 package generated
 
 import (
-	"github.com/toolgate/toolgate/runtime/gate"
-	"github.com/toolgate/toolgate/runtime/jsonnum"
-	"github.com/toolgate/toolgate/runtime/jsonread"
-	"github.com/toolgate/toolgate/runtime/opt"
-	"github.com/toolgate/toolgate/runtime/provider"
+	tggate "github.com/toolgate/toolgate/runtime/gate"
+	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
+	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
+	tgopt "github.com/toolgate/toolgate/runtime/opt"
+	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
@@ -79,11 +79,11 @@ func (v *CreateShipmentArgs) UnmarshalJSON(data []byte) error {
 // CreateShipmentDefinitions are the definitions of the create_shipment tool
 // for each model provider it is exported to, exactly as they are sent, each
 // with the rules its schema cannot carry (enforced by the gate all the same).
-var CreateShipmentDefinitions = []provider.Definition{
+var CreateShipmentDefinitions = []tgprovider.Definition{
 	{
-		Provider: provider.OpenAIChat,
+		Provider: tgprovider.OpenAIChat,
 		JSON:     `{"type":"function","function":{"name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service.\n\nAlso checked when the tool runs (not expressible in this schema): /$defs/address/properties/name: minLength 1; /$defs/address/properties/name: maxLength 100; /$defs/address/properties/line1: minLength 1; /$defs/address/properties/line1: maxLength 200; /$defs/address/properties/line2: maxLength 200; /$defs/address/properties/city: minLength 1; /$defs/address/properties/city: maxLength 100.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":["string","null"],"description":"The carrier service.","enum":["standard","express","next_day",null]},"insured_value":{"type":["number","null"],"description":"The declared value to insure, in the order's currency, with at most two decimals.","exclusiveMinimum":0,"maximum":10000,"multipleOf":0.01}},"required":["order_id","address","line_items","service","insured_value"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name."},"line1":{"type":"string","description":"The first address line."},"line2":{"type":["string","null"],"description":"The second address line, if any."},"city":{"type":"string","description":"The town or city."},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","line2","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false},"strict":true}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/$defs/address/properties/name", Keyword: "minLength", Value: `1`},
 			{Pointer: "/$defs/address/properties/name", Keyword: "maxLength", Value: `100`},
 			{Pointer: "/$defs/address/properties/line1", Keyword: "minLength", Value: `1`},
@@ -95,9 +95,9 @@ var CreateShipmentDefinitions = []provider.Definition{
 		NullAsAbsent: true,
 	},
 	{
-		Provider: provider.OpenAIResponses,
+		Provider: tgprovider.OpenAIResponses,
 		JSON:     `{"type":"function","name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service.\n\nAlso checked when the tool runs (not expressible in this schema): /$defs/address/properties/name: minLength 1; /$defs/address/properties/name: maxLength 100; /$defs/address/properties/line1: minLength 1; /$defs/address/properties/line1: maxLength 200; /$defs/address/properties/line2: maxLength 200; /$defs/address/properties/city: minLength 1; /$defs/address/properties/city: maxLength 100.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":["string","null"],"description":"The carrier service.","enum":["standard","express","next_day",null]},"insured_value":{"type":["number","null"],"description":"The declared value to insure, in the order's currency, with at most two decimals.","exclusiveMinimum":0,"maximum":10000,"multipleOf":0.01}},"required":["order_id","address","line_items","service","insured_value"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name."},"line1":{"type":"string","description":"The first address line."},"line2":{"type":["string","null"],"description":"The second address line, if any."},"city":{"type":"string","description":"The town or city."},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","line2","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/$defs/address/properties/name", Keyword: "minLength", Value: `1`},
 			{Pointer: "/$defs/address/properties/name", Keyword: "maxLength", Value: `100`},
 			{Pointer: "/$defs/address/properties/line1", Keyword: "minLength", Value: `1`},
@@ -109,9 +109,9 @@ var CreateShipmentDefinitions = []provider.Definition{
 		NullAsAbsent: true,
 	},
 	{
-		Provider: provider.Anthropic,
+		Provider: tgprovider.Anthropic,
 		JSON:     `{"name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/line_items: maxItems 50; /properties/line_items/items/properties/quantity: minimum 1; /properties/line_items/items/properties/quantity: maximum 99; /properties/insured_value: exclusiveMinimum 0; /properties/insured_value: maximum 10000; /properties/insured_value: multipleOf 0.01; /$defs/address/properties/name: minLength 1; /$defs/address/properties/name: maxLength 100; /$defs/address/properties/line1: minLength 1; /$defs/address/properties/line1: maxLength 200; /$defs/address/properties/line2: maxLength 200; /$defs/address/properties/city: minLength 1; /$defs/address/properties/city: maxLength 100.","input_schema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship."}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":"string","description":"The carrier service.","enum":["standard","express","next_day"],"default":"standard"},"insured_value":{"type":"number","description":"The declared value to insure, in the order's currency, with at most two decimals."}},"required":["order_id","address","line_items"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name."},"line1":{"type":"string","description":"The first address line."},"line2":{"type":"string","description":"The second address line, if any."},"city":{"type":"string","description":"The town or city."},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/line_items", Keyword: "maxItems", Value: `50`},
 			{Pointer: "/properties/line_items/items/properties/quantity", Keyword: "minimum", Value: `1`},
 			{Pointer: "/properties/line_items/items/properties/quantity", Keyword: "maximum", Value: `99`},
@@ -128,9 +128,9 @@ var CreateShipmentDefinitions = []provider.Definition{
 		},
 	},
 	{
-		Provider: provider.Gemini,
+		Provider: tgprovider.Gemini,
 		JSON:     `{"name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/order_id: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/line_items/items/properties/sku: pattern \"^[A-Z0-9]{4,12}$\"; /properties/insured_value: exclusiveMinimum 0; /properties/insured_value: multipleOf 0.01; /$defs/address/properties/name: minLength 1; /$defs/address/properties/name: maxLength 100; /$defs/address/properties/line1: minLength 1; /$defs/address/properties/line1: maxLength 200; /$defs/address/properties/line2: maxLength 200; /$defs/address/properties/city: minLength 1; /$defs/address/properties/city: maxLength 100; /$defs/address/properties/postcode: pattern \"^[A-Z0-9][A-Z0-9 -]{1,9}$\"; /$defs/address/properties/country: pattern \"^[A-Z]{2}$\".","parametersJsonSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to."},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit."},"quantity":{"type":"integer","description":"How many of the SKU to ship.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":"string","description":"The carrier service.","enum":["standard","express","next_day"]},"insured_value":{"type":"number","description":"The declared value to insure, in the order's currency, with at most two decimals.","maximum":10000}},"required":["order_id","address","line_items"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name."},"line1":{"type":"string","description":"The first address line."},"line2":{"type":"string","description":"The second address line, if any."},"city":{"type":"string","description":"The town or city."},"postcode":{"type":"string","description":"The postal code."},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code."}},"required":["name","line1","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/order_id", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 			{Pointer: "/properties/line_items/items/properties/sku", Keyword: "pattern", Value: `"^[A-Z0-9]{4,12}$"`},
 			{Pointer: "/properties/insured_value", Keyword: "exclusiveMinimum", Value: `0`},
@@ -147,9 +147,9 @@ var CreateShipmentDefinitions = []provider.Definition{
 		},
 	},
 	{
-		Provider: provider.GeminiLegacy,
+		Provider: tgprovider.GeminiLegacy,
 		JSON:     `{"name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service.\n\nAlso checked when the tool runs (not expressible in this schema): /$defs/address: additionalProperties false; /properties/line_items/items: additionalProperties false; /properties/insured_value: exclusiveMinimum 0; /properties/insured_value: multipleOf 0.01; (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"order_id":{"type":"STRING","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"type":"OBJECT","description":"A delivery address.","properties":{"name":{"type":"STRING","description":"The recipient's name.","minLength":1,"maxLength":100},"line1":{"type":"STRING","description":"The first address line.","minLength":1,"maxLength":200},"line2":{"type":"STRING","description":"The second address line, if any.","maxLength":200},"city":{"type":"STRING","description":"The town or city.","minLength":1,"maxLength":100},"postcode":{"type":"STRING","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"STRING","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"propertyOrdering":["name","line1","line2","city","postcode","country"],"required":["name","line1","city","postcode","country"]},"line_items":{"type":"ARRAY","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"OBJECT","properties":{"sku":{"type":"STRING","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"INTEGER","description":"How many of the SKU to ship.","minimum":1,"maximum":99}},"propertyOrdering":["sku","quantity"],"required":["sku","quantity"]}},"service":{"type":"STRING","description":"The carrier service.","enum":["standard","express","next_day"]},"insured_value":{"type":"NUMBER","description":"The declared value to insure, in the order's currency, with at most two decimals.","maximum":10000}},"propertyOrdering":["order_id","address","line_items","service","insured_value"],"required":["order_id","address","line_items"]}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/$defs/address", Keyword: "additionalProperties", Value: `false`},
 			{Pointer: "/properties/line_items/items", Keyword: "additionalProperties", Value: `false`},
 			{Pointer: "/properties/insured_value", Keyword: "exclusiveMinimum", Value: `0`},
@@ -158,14 +158,14 @@ var CreateShipmentDefinitions = []provider.Definition{
 		},
 	},
 	{
-		Provider: provider.MCP,
+		Provider: tgprovider.MCP,
 		JSON:     `{"name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service.","inputSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":"string","description":"The carrier service.","enum":["standard","express","next_day"],"default":"standard"},"insured_value":{"type":"number","description":"The declared value to insure, in the order's currency, with at most two decimals.","exclusiveMinimum":0,"maximum":10000,"multipleOf":0.01}},"required":["order_id","address","line_items"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name.","minLength":1,"maxLength":100},"line1":{"type":"string","description":"The first address line.","minLength":1,"maxLength":200},"line2":{"type":"string","description":"The second address line, if any.","maxLength":200},"city":{"type":"string","description":"The town or city.","minLength":1,"maxLength":100},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false}}`,
 	},
 }
 
 // CreateShipmentSpec describes the create_shipment tool to a gate registry:
 // its name, schema, version, metadata and decoder.
-var CreateShipmentSpec = gate.Spec[CreateShipmentArgs]{
+var CreateShipmentSpec = tggate.Spec[CreateShipmentArgs]{
 	Name:               CreateShipmentToolName,
 	Description:        CreateShipmentDescription,
 	Schema:             CreateShipmentSchema,
@@ -189,10 +189,10 @@ type CreateShipmentArgs struct {
 	// Service is the carrier service.
 	//
 	// Default "standard" (see ServiceOrDefault); nothing is filled in by decoding.
-	Service opt.Optional[CreateShipmentService] `json:"service"`
+	Service tgopt.Optional[CreateShipmentService] `json:"service"`
 	// InsuredValue is the declared value to insure, in the order's currency, with
 	// at most two decimals.
-	InsuredValue opt.Optional[float64] `json:"insured_value"`
+	InsuredValue tgopt.Optional[float64] `json:"insured_value"`
 }
 
 // decode reads a CreateShipmentArgs from d, which is at an object.
@@ -214,7 +214,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 0
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				if !createShipmentOrderIDPattern.Match(s) {
 					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", tgimpl.Quote(s))
@@ -230,7 +230,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 1
 			switch d.R.Peek() {
-			case jsonread.Object:
+			case tgjsonread.Object:
 				var o CreateShipmentAddress
 				o.decode(d)
 				v.Address = o
@@ -244,14 +244,14 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 2
 			switch d.R.Peek() {
-			case jsonread.Array:
+			case tgjsonread.Array:
 				var items1 []CreateShipmentLineItem
 				d.R.ArrayStart()
 				i1 := 0
 				for d.R.NextItem() {
 					d.PushIndex(i1)
 					switch d.R.Peek() {
-					case jsonread.Object:
+					case tgjsonread.Object:
 						var o CreateShipmentLineItem
 						o.decode(d)
 						items1 = append(items1, o)
@@ -278,19 +278,19 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 3
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				switch string(s) {
 				case "standard":
-					v.Service = opt.Some(CreateShipmentServiceStandard)
+					v.Service = tgopt.Some(CreateShipmentServiceStandard)
 				case "express":
-					v.Service = opt.Some(CreateShipmentServiceExpress)
+					v.Service = tgopt.Some(CreateShipmentServiceExpress)
 				case "next_day":
-					v.Service = opt.Some(CreateShipmentServiceNextDay)
+					v.Service = tgopt.Some(CreateShipmentServiceNextDay)
 				default:
 					d.Enum("/properties/service/enum", "standard, express or next_day", tgimpl.Quote(s))
 				}
-			case jsonread.Null:
+			case tgjsonread.Null:
 				if d.NullAsAbsent {
 					d.R.Null()
 				} else {
@@ -306,21 +306,21 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 4
 			switch d.R.Peek() {
-			case jsonread.Number:
+			case tgjsonread.Number:
 				raw := d.R.Number()
-				if jsonnum.Compare(raw, []byte("0")) <= 0 {
+				if tgjsonnum.Compare(raw, []byte("0")) <= 0 {
 					d.ExclusiveMinimum("/properties/insured_value/exclusiveMinimum", "0", string(raw))
 				}
-				if jsonnum.Compare(raw, []byte("10000")) > 0 {
+				if tgjsonnum.Compare(raw, []byte("10000")) > 0 {
 					d.Maximum("/properties/insured_value/maximum", "10000", string(raw))
 				}
-				if !jsonnum.IsMultipleOf(raw, []byte("0.01")) {
+				if !tgjsonnum.IsMultipleOf(raw, []byte("0.01")) {
 					d.MultipleOf("/properties/insured_value/multipleOf", "0.01", string(raw))
 				}
 				if x, ok := d.ParseFloat(raw, "/properties/insured_value/type", false); ok {
-					v.InsuredValue = opt.Some(x)
+					v.InsuredValue = tgopt.Some(x)
 				}
-			case jsonread.Null:
+			case tgjsonread.Null:
 				if d.NullAsAbsent {
 					d.R.Null()
 				} else {
@@ -400,7 +400,7 @@ type CreateShipmentAddress struct {
 	// Line1 is the first address line.
 	Line1 string `json:"line1"`
 	// Line2 is the second address line, if any.
-	Line2 opt.Optional[string] `json:"line2"`
+	Line2 tgopt.Optional[string] `json:"line2"`
 	// City is the town or city.
 	City string `json:"city"`
 	// Postcode is the postal code.
@@ -444,7 +444,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 0
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				length := tgimpl.RuneCount(s)
 				if length < 1 {
@@ -464,7 +464,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 1
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				length := tgimpl.RuneCount(s)
 				if length < 1 {
@@ -484,14 +484,14 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 2
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				length := tgimpl.RuneCount(s)
 				if length > 200 {
 					d.MaxLength("/$defs/address/properties/line2/maxLength", 200, length)
 				}
-				v.Line2 = opt.Some(d.String(s))
-			case jsonread.Null:
+				v.Line2 = tgopt.Some(d.String(s))
+			case tgjsonread.Null:
 				if d.NullAsAbsent {
 					d.R.Null()
 				} else {
@@ -507,7 +507,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 3
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				length := tgimpl.RuneCount(s)
 				if length < 1 {
@@ -527,7 +527,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 4
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				if !createShipmentAddressPostcodePattern.Match(s) {
 					d.Pattern("/$defs/address/properties/postcode/pattern", "^[A-Z0-9][A-Z0-9 -]{1,9}$", tgimpl.Quote(s))
@@ -543,7 +543,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 5
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				if !createShipmentAddressCountryPattern.Match(s) {
 					d.Pattern("/$defs/address/properties/country/pattern", "^[A-Z]{2}$", tgimpl.Quote(s))
@@ -657,7 +657,7 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 0
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				if !createShipmentLineItemSKUPattern.Match(s) {
 					d.Pattern("/properties/line_items/items/properties/sku/pattern", "^[A-Z0-9]{4,12}$", tgimpl.Quote(s))
@@ -673,7 +673,7 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 1
 			switch d.R.Peek() {
-			case jsonread.Number:
+			case tgjsonread.Number:
 				raw := d.R.Number()
 				if x, ok := d.ParseInt(raw, "/properties/line_items/items/properties/quantity/type", false); ok {
 					if x < 1 {

@@ -3,10 +3,10 @@
 package generated
 
 import (
-	"github.com/toolgate/toolgate/runtime/gate"
-	"github.com/toolgate/toolgate/runtime/jsonread"
-	"github.com/toolgate/toolgate/runtime/opt"
-	"github.com/toolgate/toolgate/runtime/provider"
+	tggate "github.com/toolgate/toolgate/runtime/gate"
+	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
+	tgopt "github.com/toolgate/toolgate/runtime/opt"
+	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
@@ -78,44 +78,44 @@ func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 // GetOrderStatusDefinitions are the definitions of the get_order_status tool
 // for each model provider it is exported to, exactly as they are sent, each
 // with the rules its schema cannot carry (enforced by the gate all the same).
-var GetOrderStatusDefinitions = []provider.Definition{
+var GetOrderStatusDefinitions = []tgprovider.Definition{
 	{
-		Provider:     provider.OpenAIChat,
+		Provider:     tgprovider.OpenAIChat,
 		JSON:         `{"type":"function","function":{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}}`,
 		NullAsAbsent: true,
 	},
 	{
-		Provider:     provider.OpenAIResponses,
+		Provider:     tgprovider.OpenAIResponses,
 		JSON:         `{"type":"function","name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}`,
 		NullAsAbsent: true,
 	},
 	{
-		Provider: provider.Anthropic,
+		Provider: tgprovider.Anthropic,
 		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false},"strict":true}`,
 	},
 	{
-		Provider: provider.Gemini,
+		Provider: tgprovider.Gemini,
 		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up."},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first."}},"required":["orderId"],"additionalProperties":false}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 		},
 	},
 	{
-		Provider: provider.GeminiLegacy,
+		Provider: tgprovider.GeminiLegacy,
 		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"BOOLEAN","description":"Whether to include every past status change, oldest first."}},"propertyOrdering":["orderId","includeHistory"],"required":["orderId"]}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
 		},
 	},
 	{
-		Provider: provider.MCP,
+		Provider: tgprovider.MCP,
 		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false}}`,
 	},
 }
 
 // GetOrderStatusSpec describes the get_order_status tool to a gate registry:
 // its name, schema, version, metadata and decoder.
-var GetOrderStatusSpec = gate.Spec[GetOrderStatusArgs]{
+var GetOrderStatusSpec = tggate.Spec[GetOrderStatusArgs]{
 	Name:               GetOrderStatusToolName,
 	Description:        GetOrderStatusDescription,
 	Schema:             GetOrderStatusSchema,
@@ -136,7 +136,7 @@ type GetOrderStatusArgs struct {
 	//
 	// Default false (see IncludeHistoryOrDefault); nothing is filled in by
 	// decoding.
-	IncludeHistory opt.Optional[bool] `json:"includeHistory"`
+	IncludeHistory tgopt.Optional[bool] `json:"includeHistory"`
 }
 
 // decode reads a GetOrderStatusArgs from d, which is at an object.
@@ -158,7 +158,7 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 0
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				if !getOrderStatusOrderIDPattern.Match(s) {
 					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", tgimpl.Quote(s))
@@ -174,10 +174,10 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 1
 			switch d.R.Peek() {
-			case jsonread.Bool:
+			case tgjsonread.Bool:
 				x := d.R.Bool()
-				v.IncludeHistory = opt.Some(x)
-			case jsonread.Null:
+				v.IncludeHistory = tgopt.Some(x)
+			case tgjsonread.Null:
 				if d.NullAsAbsent {
 					d.R.Null()
 				} else {

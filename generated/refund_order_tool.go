@@ -5,10 +5,10 @@ package generated
 import (
 	"time"
 
-	"github.com/toolgate/toolgate/runtime/gate"
-	"github.com/toolgate/toolgate/runtime/jsonread"
-	"github.com/toolgate/toolgate/runtime/opt"
-	"github.com/toolgate/toolgate/runtime/provider"
+	tggate "github.com/toolgate/toolgate/runtime/gate"
+	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
+	tgopt "github.com/toolgate/toolgate/runtime/opt"
+	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
@@ -79,48 +79,48 @@ func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 // RefundOrderDefinitions are the definitions of the refund_order tool for each
 // model provider it is exported to, exactly as they are sent, each with the
 // rules its schema cannot carry (enforced by the gate all the same).
-var RefundOrderDefinitions = []provider.Definition{
+var RefundOrderDefinitions = []tgprovider.Definition{
 	{
-		Provider:     provider.OpenAIChat,
+		Provider:     tgprovider.OpenAIChat,
 		JSON:         `{"type":"function","function":{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}}`,
 		NullAsAbsent: true,
 	},
 	{
-		Provider:     provider.OpenAIResponses,
+		Provider:     tgprovider.OpenAIResponses,
 		JSON:         `{"type":"function","name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}`,
 		NullAsAbsent: true,
 	},
 	{
-		Provider: provider.Anthropic,
+		Provider: tgprovider.Anthropic,
 		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amountInCents: minimum 1; /properties/amountInCents: maximum 100000.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid."},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/amountInCents", Keyword: "minimum", Value: `1`},
 			{Pointer: "/properties/amountInCents", Keyword: "maximum", Value: `100000`},
 		},
 	},
 	{
-		Provider: provider.Gemini,
+		Provider: tgprovider.Gemini,
 		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19."},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 		},
 	},
 	{
-		Provider: provider.GeminiLegacy,
+		Provider: tgprovider.GeminiLegacy,
 		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"INTEGER","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"STRING","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"BOOLEAN","description":"Whether to email the customer a refund receipt."}},"propertyOrdering":["orderId","amountInCents","reason","notifyCustomer"],"required":["orderId","amountInCents","reason"]}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
 		},
 	},
 	{
-		Provider: provider.MCP,
+		Provider: tgprovider.MCP,
 		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
 	},
 }
 
 // RefundOrderSpec describes the refund_order tool to a gate registry: its
 // name, schema, version, metadata and decoder.
-var RefundOrderSpec = gate.Spec[RefundOrderArgs]{
+var RefundOrderSpec = tggate.Spec[RefundOrderArgs]{
 	Name:               RefundOrderToolName,
 	Description:        RefundOrderDescription,
 	Schema:             RefundOrderSchema,
@@ -150,7 +150,7 @@ type RefundOrderArgs struct {
 	//
 	// Default true (see NotifyCustomerOrDefault); nothing is filled in by
 	// decoding.
-	NotifyCustomer opt.Optional[bool] `json:"notifyCustomer"`
+	NotifyCustomer tgopt.Optional[bool] `json:"notifyCustomer"`
 }
 
 // decode reads a RefundOrderArgs from d, which is at an object.
@@ -172,7 +172,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 0
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				if !refundOrderOrderIDPattern.Match(s) {
 					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", tgimpl.Quote(s))
@@ -188,7 +188,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 1
 			switch d.R.Peek() {
-			case jsonread.Number:
+			case tgjsonread.Number:
 				raw := d.R.Number()
 				if x, ok := d.ParseInt(raw, "/properties/amountInCents/type", false); ok {
 					if x < 1 {
@@ -209,7 +209,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 2
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				switch string(s) {
 				case "duplicate":
@@ -231,10 +231,10 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 3
 			switch d.R.Peek() {
-			case jsonread.Bool:
+			case tgjsonread.Bool:
 				x := d.R.Bool()
-				v.NotifyCustomer = opt.Some(x)
-			case jsonread.Null:
+				v.NotifyCustomer = tgopt.Some(x)
+			case tgjsonread.Null:
 				if d.NullAsAbsent {
 					d.R.Null()
 				} else {

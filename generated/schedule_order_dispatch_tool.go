@@ -3,11 +3,11 @@
 package generated
 
 import (
-	"github.com/toolgate/toolgate/runtime/format"
-	"github.com/toolgate/toolgate/runtime/gate"
-	"github.com/toolgate/toolgate/runtime/jsonread"
-	"github.com/toolgate/toolgate/runtime/opt"
-	"github.com/toolgate/toolgate/runtime/provider"
+	tgformat "github.com/toolgate/toolgate/runtime/format"
+	tggate "github.com/toolgate/toolgate/runtime/gate"
+	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
+	tgopt "github.com/toolgate/toolgate/runtime/opt"
+	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
@@ -67,55 +67,55 @@ func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 // schedule_order_dispatch tool for each model provider it is exported to,
 // exactly as they are sent, each with the rules its schema cannot carry
 // (enforced by the gate all the same).
-var ScheduleOrderDispatchDefinitions = []provider.Definition{
+var ScheduleOrderDispatchDefinitions = []tgprovider.Definition{
 	{
-		Provider: provider.OpenAIChat,
+		Provider: tgprovider.OpenAIChat,
 		JSON:     `{"type":"function","function":{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
 		},
 	},
 	{
-		Provider: provider.OpenAIResponses,
+		Provider: tgprovider.OpenAIResponses,
 		JSON:     `{"type":"function","name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
 		},
 	},
 	{
-		Provider: provider.Anthropic,
+		Provider: tgprovider.Anthropic,
 		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amount_pence: minimum 0; /properties/amount_pence: maximum 50000; /properties/note: maxLength 280.","input_schema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents)."},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false},"strict":true}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/amount_pence", Keyword: "minimum", Value: `0`},
 			{Pointer: "/properties/amount_pence", Keyword: "maximum", Value: `50000`},
 			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
 		},
 	},
 	{
-		Provider: provider.Gemini,
+		Provider: tgprovider.Gemini,
 		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/order_id: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/note: maxLength 280.","parametersJsonSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch."},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/order_id", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
 		},
 	},
 	{
-		Provider: provider.GeminiLegacy,
+		Provider: tgprovider.GeminiLegacy,
 		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/dispatch_date: format \"date\"; (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"order_id":{"type":"STRING","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"STRING","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"INTEGER","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"STRING","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":"STRING","nullable":true,"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"propertyOrdering":["order_id","dispatch_date","amount_pence","currency","note"],"required":["order_id","dispatch_date","amount_pence","currency"]}}`,
-		Local: []provider.Local{
+		Local: []tgprovider.Local{
 			{Pointer: "/properties/dispatch_date", Keyword: "format", Value: `"date"`},
 			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
 		},
 	},
 	{
-		Provider: provider.MCP,
+		Provider: tgprovider.MCP,
 		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.","inputSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
 	},
 }
 
 // ScheduleOrderDispatchSpec describes the schedule_order_dispatch tool to a
 // gate registry: its name, schema, version, metadata and decoder.
-var ScheduleOrderDispatchSpec = gate.Spec[ScheduleOrderDispatchArgs]{
+var ScheduleOrderDispatchSpec = tggate.Spec[ScheduleOrderDispatchArgs]{
 	Name:        ScheduleOrderDispatchToolName,
 	Description: ScheduleOrderDispatchDescription,
 	Schema:      ScheduleOrderDispatchSchema,
@@ -140,7 +140,7 @@ type ScheduleOrderDispatchArgs struct {
 	// Currency is the currency of the fee.
 	Currency ScheduleOrderDispatchCurrency `json:"currency"`
 	// Note is A note for the warehouse; null clears an earlier note.
-	Note opt.Nullable[string] `json:"note"`
+	Note tgopt.Nullable[string] `json:"note"`
 }
 
 // decode reads a ScheduleOrderDispatchArgs from d, which is at an object.
@@ -162,7 +162,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 0
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				if !scheduleOrderDispatchOrderIDPattern.Match(s) {
 					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", tgimpl.Quote(s))
@@ -178,10 +178,10 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 1
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				str := d.String(s)
-				if !format.Date(str) {
+				if !tgformat.Date(str) {
 					d.Format("/properties/dispatch_date/format", "date (RFC 3339 full-date, YYYY-MM-DD)", tgimpl.Quote(s))
 				}
 				v.DispatchDate = str
@@ -195,7 +195,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 2
 			switch d.R.Peek() {
-			case jsonread.Number:
+			case tgjsonread.Number:
 				raw := d.R.Number()
 				if x, ok := d.ParseInt(raw, "/properties/amount_pence/type", false); ok {
 					if x < 0 {
@@ -216,7 +216,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 3
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				switch string(s) {
 				case "GBP":
@@ -236,16 +236,16 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 			}
 			seen |= 1 << 4
 			switch d.R.Peek() {
-			case jsonread.String:
+			case tgjsonread.String:
 				s := d.R.String()
 				length := tgimpl.RuneCount(s)
 				if length > 280 {
 					d.MaxLength("/properties/note/maxLength", 280, length)
 				}
-				v.Note = opt.Value(d.String(s))
-			case jsonread.Null:
+				v.Note = tgopt.Value(d.String(s))
+			case tgjsonread.Null:
 				d.R.Null()
-				v.Note = opt.NullOf[string]()
+				v.Note = tgopt.NullOf[string]()
 			default:
 				d.TypeMismatch("/properties/note/type", "string or null")
 			}
@@ -285,10 +285,10 @@ func (v *ScheduleOrderDispatchArgs) appendJSON(b []byte) []byte {
 	b = tgimpl.Member(b, start, "currency")
 	b = tgimpl.AppendString(b, string(v.Currency))
 	switch v.Note.State() {
-	case opt.Null:
+	case tgopt.Null:
 		b = tgimpl.Member(b, start, "note")
 		b = append(b, "null"...)
-	case opt.Present:
+	case tgopt.Present:
 		x, _ := v.Note.Get()
 		b = tgimpl.Member(b, start, "note")
 		b = tgimpl.AppendString(b, x)

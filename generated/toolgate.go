@@ -3,7 +3,7 @@
 package generated
 
 import (
-	"github.com/toolgate/toolgate/runtime/gate"
+	tggate "github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
@@ -20,26 +20,26 @@ const (
 // unbound.
 type Bindings struct {
 	// CancelOrder binds the cancel_order tool.
-	CancelOrder gate.Binding[CancelOrderArgs]
+	CancelOrder tggate.Binding[CancelOrderArgs]
 	// CreateShipment binds the create_shipment tool.
-	CreateShipment gate.Binding[CreateShipmentArgs]
+	CreateShipment tggate.Binding[CreateShipmentArgs]
 	// GetOrderStatus binds the get_order_status tool.
-	GetOrderStatus gate.Binding[GetOrderStatusArgs]
+	GetOrderStatus tggate.Binding[GetOrderStatusArgs]
 	// RefundOrder binds the refund_order tool.
-	RefundOrder gate.Binding[RefundOrderArgs]
+	RefundOrder tggate.Binding[RefundOrderArgs]
 	// ScheduleOrderDispatch binds the schedule_order_dispatch tool.
-	ScheduleOrderDispatch gate.Binding[ScheduleOrderDispatchArgs]
+	ScheduleOrderDispatch tggate.Binding[ScheduleOrderDispatchArgs]
 }
 
 // NewRegistry returns the gate registry of every tool of this package, bound
 // as b says. It returns an error naming each tool whose policy or executor is
 // nil.
-func NewRegistry(b Bindings, opts ...gate.Option) (*gate.Registry, error) {
-	return gate.NewRegistry([]*gate.Tool{
-		gate.Bind(CancelOrderSpec, b.CancelOrder),
-		gate.Bind(CreateShipmentSpec, b.CreateShipment),
-		gate.Bind(GetOrderStatusSpec, b.GetOrderStatus),
-		gate.Bind(RefundOrderSpec, b.RefundOrder),
-		gate.Bind(ScheduleOrderDispatchSpec, b.ScheduleOrderDispatch),
+func NewRegistry(b Bindings, opts ...tggate.Option) (*tggate.Registry, error) {
+	return tggate.NewRegistry([]*tggate.Tool{
+		tggate.Bind(CancelOrderSpec, b.CancelOrder),
+		tggate.Bind(CreateShipmentSpec, b.CreateShipment),
+		tggate.Bind(GetOrderStatusSpec, b.GetOrderStatus),
+		tggate.Bind(RefundOrderSpec, b.RefundOrder),
+		tggate.Bind(ScheduleOrderDispatchSpec, b.ScheduleOrderDispatch),
 	}, opts...)
 }

@@ -5,8 +5,8 @@ package generated
 import (
 	"testing"
 
-	"github.com/toolgate/toolgate/runtime/contract"
-	"github.com/toolgate/toolgate/runtime/provider"
+	tgcontract "github.com/toolgate/toolgate/runtime/contract"
+	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 )
 
 // TestToolContracts proves, for every tool of this package and every model
@@ -17,16 +17,16 @@ import (
 // boundary matrix of instances, and no refused instance runs an executor.
 // See package github.com/toolgate/toolgate/runtime/contract.
 func TestToolContracts(t *testing.T) {
-	contract.Run(t,
-		contract.For(CancelOrderSpec, CancelOrderSource, CancelOrderSourceSHA256, "", false, CancelOrderDefinitions,
-			[]provider.Provider{provider.OpenAIChat, provider.OpenAIResponses, provider.Anthropic, provider.Gemini, provider.GeminiLegacy, provider.MCP}),
-		contract.For(CreateShipmentSpec, CreateShipmentSource, CreateShipmentSourceSHA256, "", false, CreateShipmentDefinitions,
-			[]provider.Provider{provider.OpenAIChat, provider.OpenAIResponses, provider.Anthropic, provider.Gemini, provider.GeminiLegacy, provider.MCP}),
-		contract.For(GetOrderStatusSpec, GetOrderStatusSource, GetOrderStatusSourceSHA256, "", false, GetOrderStatusDefinitions,
-			[]provider.Provider{provider.OpenAIChat, provider.OpenAIResponses, provider.Anthropic, provider.Gemini, provider.GeminiLegacy, provider.MCP}),
-		contract.For(RefundOrderSpec, RefundOrderSource, RefundOrderSourceSHA256, "", false, RefundOrderDefinitions,
-			[]provider.Provider{provider.OpenAIChat, provider.OpenAIResponses, provider.Anthropic, provider.Gemini, provider.GeminiLegacy, provider.MCP}),
-		contract.For(ScheduleOrderDispatchSpec, ScheduleOrderDispatchSource, ScheduleOrderDispatchSourceSHA256, "", false, ScheduleOrderDispatchDefinitions,
-			[]provider.Provider{provider.OpenAIChat, provider.OpenAIResponses, provider.Anthropic, provider.Gemini, provider.GeminiLegacy, provider.MCP}),
+	tgcontract.Run(t,
+		tgcontract.For(CancelOrderSpec, CancelOrderSource, CancelOrderSourceSHA256, "", false, CancelOrderDefinitions,
+			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
+		tgcontract.For(CreateShipmentSpec, CreateShipmentSource, CreateShipmentSourceSHA256, "", false, CreateShipmentDefinitions,
+			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
+		tgcontract.For(GetOrderStatusSpec, GetOrderStatusSource, GetOrderStatusSourceSHA256, "", false, GetOrderStatusDefinitions,
+			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
+		tgcontract.For(RefundOrderSpec, RefundOrderSource, RefundOrderSourceSHA256, "", false, RefundOrderDefinitions,
+			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
+		tgcontract.For(ScheduleOrderDispatchSpec, ScheduleOrderDispatchSource, ScheduleOrderDispatchSourceSHA256, "", false, ScheduleOrderDispatchDefinitions,
+			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
 	)
 }
