@@ -28,11 +28,26 @@ func MustPattern(expr string) Matcher {
 // step is one element of a sequence: a character class repeated between
 // min and max times (max < 0: unbounded).
 type step struct {
-	ranges   []rune // pairs lo, hi, sorted
+	ranges   []rune    // pairs lo, hi, sorted
+	ascii    [2]uint64 // the class's ASCII members as a bitmap
 	min, max int
 }
 
+// newStep makes a step of a class repeated min to max times.
+func newStep(ranges []rune, min, max int) step {
+	st := step{ranges: ranges, min: min, max: max}
+	for i := 0; i+1 < len(ranges); i += 2 {
+		for r := ranges[i]; r <= ranges[i+1] && r < utf8.RuneSelf; r++ {
+			st.ascii[r>>6] |= 1 << (r & 63)
+		}
+	}
+	return st
+}
+
 func (st *step) has(r rune) bool {
+	if r < utf8.RuneSelf {
+		return st.ascii[r>>6]&(1<<(r&63)) != 0
+	}
 	for i := 0; i+1 < len(st.ranges); i += 2 {
 		if r < st.ranges[i] {
 			return false
@@ -93,15 +108,15 @@ func sequenceSteps(re *syntax.Regexp) ([]step, bool) {
 		}
 		steps := make([]step, len(re.Rune))
 		for i, r := range re.Rune {
-			steps[i] = step{ranges: []rune{r, r}, min: 1, max: 1}
+			steps[i] = newStep([]rune{r, r}, 1, 1)
 		}
 		return steps, true
 	case syntax.OpCharClass:
-		return []step{{ranges: re.Rune, min: 1, max: 1}}, true
+		return []step{newStep(re.Rune, 1, 1)}, true
 	case syntax.OpAnyCharNotNL:
-		return []step{{ranges: []rune{0, '\n' - 1, '\n' + 1, utf8.MaxRune}, min: 1, max: 1}}, true
+		return []step{newStep([]rune{0, '\n' - 1, '\n' + 1, utf8.MaxRune}, 1, 1)}, true
 	case syntax.OpAnyChar:
-		return []step{{ranges: []rune{0, utf8.MaxRune}, min: 1, max: 1}}, true
+		return []step{newStep([]rune{0, utf8.MaxRune}, 1, 1)}, true
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
 		inner, ok := sequenceSteps(re.Sub[0])
 		if !ok || len(inner) != 1 || inner[0].min != 1 || inner[0].max != 1 {
