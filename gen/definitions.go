@@ -12,11 +12,12 @@ import (
 	"github.com/toolgate/toolgate/runtime/provider"
 )
 
-// providerTool is what the provider projections start from.
-func (tm *toolModel) providerTool() provider.Tool {
-	pt := provider.Tool{Name: tm.t.Name, Description: tm.t.Description, Schema: string(tm.effective.Marshal())}
-	if len(tm.t.mcpExtras) > 0 {
-		pt.MCP = string((&jsonval.Value{Kind: jsonval.Object, Members: tm.t.mcpExtras}).Marshal())
+// newProviderTool is what the provider projections start from: the tool's
+// name, description, effective schema and other MCP members.
+func newProviderTool(t *Tool, effective *jsonval.Value) provider.Tool {
+	pt := provider.Tool{Name: t.Name, Description: t.Description, Schema: string(effective.Marshal())}
+	if len(t.mcpExtras) > 0 {
+		pt.MCP = string((&jsonval.Value{Kind: jsonval.Object, Members: t.mcpExtras}).Marshal())
 	}
 	return pt
 }
@@ -39,7 +40,7 @@ func (tm *toolModel) providers(opts Options) []provider.Provider {
 func (tm *toolModel) project(opts Options) error {
 	var errs ErrorList
 	for _, p := range tm.providers(opts) {
-		def, err := provider.Project(p, tm.providerTool())
+		def, err := provider.Project(p, tm.projected)
 		var refusal *provider.RefusedError
 		switch {
 		case errors.As(err, &refusal):
@@ -140,7 +141,7 @@ func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.D
 			refused = append(refused, &provider.RefusedError{Provider: p, Tool: t.Name, Reason: "the tool is not exported to this provider (x-toolgate.providers)"})
 			continue
 		}
-		def, err := provider.Project(p, tm.providerTool())
+		def, err := provider.Project(p, tm.projected)
 		if err != nil {
 			refused = append(refused, err)
 			continue

@@ -69,9 +69,11 @@ type File struct {
 
 // toolModel is a tool with its derived schema and model.
 type toolModel struct {
-	t         *Tool
-	draft7    bool
-	effective *jsonval.Value
+	t      *Tool
+	draft7 bool
+	// projected is what the provider projections start from; its Schema is
+	// the effective schema as JSON, marshalled once.
+	projected provider.Tool
 	// defs are the provider definitions, in provider.All order.
 	defs     []provider.Definition
 	root     *node
@@ -172,7 +174,7 @@ func contractTest(opts Options, models []*toolModel) (File, error) {
 	for _, tm := range models {
 		data.Tools = append(data.Tools, templates.ContractTool{
 			GoName:      tm.goName,
-			MCP:         strconv.Quote(tm.providerTool().MCP),
+			MCP:         strconv.Quote(tm.projected.MCP),
 			OpenObjects: opts.OpenObjects,
 			Providers:   providerList(tm.providers(opts)),
 		})
@@ -209,7 +211,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	}
 	// The effective schema (embedded, projected) leaves toolgate's own x-
 	// metadata out; the model is built from the same closure with it kept.
-	tm.effective = provider.Effective(t.params, opts.OpenObjects)
+	tm.projected = newProviderTool(t, provider.Effective(t.params, opts.OpenObjects))
 	closed := provider.Closed(t.params, opts.OpenObjects)
 	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}}
 	tm.root = b.build("", closed, tm.goName+"Args")
@@ -534,7 +536,7 @@ func emitTool(tm *toolModel, opts Options) emitted {
 	f.Const().Id(g + "Description").Op("=").Lit(t.Description)
 	f.Line()
 	e.doc((fmt.Sprintf("%sSchema is the effective JSON Schema of the %s tool's arguments: the canonical schema with every implied closure written out. It is the schema the decoder enforces and the one to show the model.", g, t.Name)))
-	f.Const().Id(g + "Schema").Op("=").Add(goString(string(tm.effective.Marshal())))
+	f.Const().Id(g + "Schema").Op("=").Add(goString(tm.projected.Schema))
 	f.Line()
 	e.doc((fmt.Sprintf("%sSource is the canonical file %s was generated from, relative to this package, and %sSourceSHA256 the SHA-256 of its bytes at generation.", g, t.Name, g)))
 	f.Const().Defs(
@@ -611,7 +613,7 @@ func (tm *toolModel) version() string {
 		return tm.t.Meta.Version
 	}
 	h := sha256.New()
-	for _, part := range []string{tm.t.Name, tm.t.Description, string(tm.effective.Marshal())} {
+	for _, part := range []string{tm.t.Name, tm.t.Description, tm.projected.Schema} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}

@@ -250,30 +250,12 @@ func (b *builder) checkRefSiblings(ptr string, s *jsonval.Value) {
 		case m.Key == "$ref", annotations[m.Key], m.Key == "$defs", m.Key == "definitions":
 		case ptr == "" && (m.Key == "$schema" || m.Key == "$id"):
 		case m.Key == "x-toolgate":
-			b.refMeta(ptr, m.Value)
+			b.schemaMeta(ptr, m.Value, true)
 		case strings.HasPrefix(m.Key, "x-"):
 		case b.draft7:
 			b.fail(ptr+"/"+escapePointer(m.Key), m.Key, "draft-07 ignores keywords beside $ref, but the model would be shown them; move them into the referenced schema")
 		default:
 			b.fail(ptr+"/"+escapePointer(m.Key), m.Key, "keywords beside $ref need composition (allOf), which is not supported yet")
-		}
-	}
-}
-
-// refMeta validates x-toolgate beside a $ref: goName (read by the parent
-// object) and sensitive (read per use), but not goType, which belongs on
-// the shared, referenced schema.
-func (b *builder) refMeta(ptr string, x *jsonval.Value) {
-	if x.Kind != jsonval.Object {
-		b.fail(ptr+"/x-toolgate", "x-toolgate", "x-toolgate must be an object")
-		return
-	}
-	for _, m := range x.Members {
-		switch {
-		case m.Key == "goName" && m.Value.Kind == jsonval.String && isGoIdentifier(m.Value.Str):
-		case m.Key == "sensitive" && m.Value.Kind == jsonval.Bool:
-		default:
-			b.fail(ptr+"/x-toolgate/"+escapePointer(m.Key), "x-toolgate", "x-toolgate beside $ref takes goName (an exported Go identifier) and sensitive (a boolean); set goType on the referenced schema")
 		}
 	}
 }
@@ -315,11 +297,11 @@ func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
 	if d := s.Get("description"); d != nil && d.Kind == jsonval.String {
 		n.desc = d.Str
 	}
-	if wo := s.Get("writeOnly"); wo != nil && wo.Kind == jsonval.Bool && wo.Bool {
-		n.sens = true
-	}
+	n.sens = sensitiveUse(s)
 	if x := s.Get("x-toolgate"); x != nil {
-		b.schemaMeta(ptr, x, n, &name)
+		if goType := b.schemaMeta(ptr, x, false); goType != "" {
+			name = goType
+		}
 	}
 	n.def = s.Get("default")
 	types := b.types(ptr, s)
@@ -372,23 +354,28 @@ func onlyAnnotations(s *jsonval.Value) bool {
 	return true
 }
 
-func (b *builder) schemaMeta(ptr string, x *jsonval.Value, n *node, name *string) {
+// schemaMeta validates a schema's x-toolgate and returns its goType. It
+// takes goName (a field name, read by the parent object), goType (the name
+// of the generated type) and sensitive (read where the schema is used);
+// beside a $ref, goType belongs on the shared, referenced schema instead.
+func (b *builder) schemaMeta(ptr string, x *jsonval.Value, besideRef bool) (goType string) {
 	if x.Kind != jsonval.Object {
 		b.fail(ptr+"/x-toolgate", "x-toolgate", "x-toolgate must be an object")
-		return
+		return ""
 	}
 	for _, m := range x.Members {
 		switch {
 		case m.Key == "goName" && m.Value.Kind == jsonval.String && isGoIdentifier(m.Value.Str):
-			// A field name; read by the parent object.
-		case m.Key == "goType" && m.Value.Kind == jsonval.String && isGoIdentifier(m.Value.Str):
-			*name = m.Value.Str
+		case m.Key == "goType" && m.Value.Kind == jsonval.String && isGoIdentifier(m.Value.Str) && !besideRef:
+			goType = m.Value.Str
 		case m.Key == "sensitive" && m.Value.Kind == jsonval.Bool:
-			n.sens = n.sens || m.Value.Bool
+		case besideRef:
+			b.fail(ptr+"/x-toolgate/"+escapePointer(m.Key), "x-toolgate", "x-toolgate beside $ref takes goName (an exported Go identifier) and sensitive (a boolean); set goType on the referenced schema")
 		default:
 			b.fail(ptr+"/x-toolgate/"+escapePointer(m.Key), "x-toolgate", "x-toolgate in a schema takes goName and goType (exported Go identifiers) and sensitive (a boolean)")
 		}
 	}
+	return goType
 }
 
 // types returns the JSON types the schema allows: its type keyword, or what

@@ -225,18 +225,6 @@ func (d *Decoder) EndObject(start int) {
 	d.unknown = d.unknown[:start]
 }
 
-// Int parses an integer from number text, recording a type violation when
-// the number is not an integer or does not fit in int64. The message
-// repeats the number: generated code for a member marked sensitive calls
-// ParseInt instead.
-//
-// Deprecated: generated code calls ParseInt, which takes the member's
-// sensitivity; Int is ParseInt(raw, schemaPath, false), kept for code
-// generated before it.
-func (d *Decoder) Int(raw []byte, schemaPath string) (int64, bool) {
-	return d.ParseInt(raw, schemaPath, false)
-}
-
 // ParseInt parses an integer from number text, recording a type violation
 // when the number is not an integer or does not fit in int64. The message
 // repeats the number unless sensitive is set (a member marked sensitive:
@@ -252,17 +240,6 @@ func (d *Decoder) ParseInt(raw []byte, schemaPath string, sensitive bool) (int64
 		d.add("type", schemaPath, shown(raw, sensitive), " must be an integer", false)
 	}
 	return 0, false
-}
-
-// Float converts number text to float64, recording a violation when it is
-// beyond float64's range. The message repeats the number: generated code
-// for a member marked sensitive calls ParseFloat instead.
-//
-// Deprecated: generated code calls ParseFloat, which takes the member's
-// sensitivity; Float is ParseFloat(raw, sp, false), kept for code generated
-// before it.
-func (d *Decoder) Float(raw []byte, sp string) (float64, bool) {
-	return d.ParseFloat(raw, sp, false)
 }
 
 // ParseFloat converts number text to float64, recording a violation when it

@@ -5,8 +5,32 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
+
+// walkObjects reads the object d is at as generated decode loops do: it
+// descends into every member whose value is an object, and hands every
+// other member, with its object's mark, to member (which consumes the
+// value).
+func walkObjects(d *Decoder, member func(mark int, name []byte)) {
+	mark := d.ObjectNames()
+	d.R.ObjectStart()
+	for {
+		name, ok := d.R.NextMember()
+		if !ok {
+			break
+		}
+		d.PushName()
+		if d.R.Peek() == jsonread.Object {
+			walkObjects(d, member)
+		} else {
+			member(mark, name)
+		}
+		d.Pop()
+	}
+	d.EndObject(mark)
+}
 
 // readUnknown reads an object whose members are all undeclared, as a
 // closed object's decode loop does, and returns the decode's error.
@@ -15,21 +39,12 @@ func readUnknown(t *testing.T, data string) (*Decoder, error) {
 	var d Decoder
 	d.Reset("t", []byte(data))
 	if d.Object() {
-		mark := d.ObjectNames()
-		d.R.ObjectStart()
-		for {
-			name, ok := d.R.NextMember()
-			if !ok {
-				break
-			}
-			d.PushName()
+		walkObjects(&d, func(mark int, name []byte) {
 			d.Additional("/additionalProperties", mark, name, "a")
-			d.Pop()
-		}
-		if len(d.sets) > 1 {
-			t.Errorf("%d name sets for one object", len(d.sets))
-		}
-		d.EndObject(mark)
+			if len(d.sets) > 1 {
+				t.Errorf("%d name sets for one object", len(d.sets))
+			}
+		})
 	}
 	return &d, d.Finish()
 }
@@ -86,26 +101,11 @@ func TestNestedObjectsKeepTheirOwnNames(t *testing.T) {
 		var d Decoder
 		d.Reset("t", []byte(data))
 		d.Object()
-		var walk func()
-		walk = func() {
-			mark := d.ObjectNames()
-			d.R.ObjectStart()
-			for {
-				name, ok := d.R.NextMember()
-				if !ok {
-					break
-				}
-				if string(name) == "in" {
-					walk()
-					continue
-				}
-				if d.Extra(mark, name) {
-					d.R.Skip()
-				}
+		walkObjects(&d, func(mark int, name []byte) {
+			if d.Extra(mark, name) {
+				d.R.Skip()
 			}
-			d.EndObject(mark)
-		}
-		walk()
+		})
 		if err := d.Finish(); err != nil {
 			t.Errorf("%d names: %v", n, err)
 		}
