@@ -264,7 +264,7 @@ func describeOwner(owner string) string {
 // tagSafe reports whether a member name can stand in a json struct tag.
 func tagSafe(s string) bool {
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == '"' || r == '\\' || r == '`' || r == ',' || r == utf8.RuneError {
+		if r < 0x20 || unsafeRune(r) || r == '"' || r == '\\' || r == '`' || r == ',' || r == utf8.RuneError {
 			return false
 		}
 	}
@@ -1154,14 +1154,15 @@ func (e *emitter) doc(text string) {
 	}
 }
 
-// comments renders text as wrapped // comment lines.
+// comments renders text as wrapped // comment lines, inert whatever text
+// holds (see commentText and commentLine).
 func comments(text string) []jen.Code {
 	if text == "" {
 		return nil
 	}
 	var out []jen.Code
-	for _, line := range strings.Split(wrap(text), "\n") {
-		out = append(out, jen.Comment(line))
+	for _, line := range strings.Split(wrap(commentText(text)), "\n") {
+		out = append(out, jen.Comment(commentLine(line)))
 	}
 	return out
 }
@@ -1223,9 +1224,11 @@ func wrap(s string) string {
 }
 
 // goString is a string literal, raw (backquoted) when that is possible, so
-// patterns and schemas read as written.
+// patterns and schemas read as written; quoted (every unsafeRune escaped)
+// otherwise. A raw literal stays on one line: go generate reads directives
+// line by line, inside raw strings too.
 func goString(s string) jen.Code {
-	if !strings.ContainsAny(s, "`\r") && strconv.CanBackquote(strings.ReplaceAll(s, "\n", "")) {
+	if !strings.ContainsAny(s, "`\r\n") && !strings.ContainsFunc(s, unsafeRune) && strconv.CanBackquote(s) {
 		return jen.Id("`" + s + "`")
 	}
 	return jen.Lit(s)

@@ -14,19 +14,22 @@ type Error struct {
 	Message string
 }
 
+// Error writes the file, pointer and keyword on one line, and every part
+// with unsafeRune escaped: a file name or a member name in a pointer can
+// hold anything.
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.File)
+	b.WriteString(escapeText(e.File, unsafeOrNewline))
 	if e.Pointer != "" {
 		b.WriteString("#")
-		b.WriteString(e.Pointer)
+		b.WriteString(escapeText(e.Pointer, unsafeOrNewline))
 	}
 	b.WriteString(": ")
 	if e.Keyword != "" {
-		b.WriteString(e.Keyword)
+		b.WriteString(escapeText(e.Keyword, unsafeOrNewline))
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Message)
+	b.WriteString(escapeText(e.Message, unsafeRune))
 	return b.String()
 }
 

@@ -381,7 +381,10 @@ func newFile(pkg string) *jen.File {
 func render(f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, err
+		// jennifer's error holds the whole unformatted source after its
+		// first line.
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return nil, fmt.Errorf("toolgate bug: the generated code does not format: %s", escapeText(msg, unsafeRune))
 	}
 	return groupImports(buf.Bytes()), nil
 }

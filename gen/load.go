@@ -194,6 +194,9 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 			if m.Value.Kind != jsonval.String {
 				return nil, fail(at, "%s must be a string", m.Key)
 			}
+			if err := checkText("the tool "+m.Key, m.Value.Str); err != nil {
+				return nil, fail(at, "%v", err)
+			}
 			if m.Key == "name" {
 				t.Name = m.Value.Str
 			} else {
@@ -226,7 +229,61 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 	case t.params == nil:
 		return nil, fail("", "tool %q has no parameters (or inputSchema)", t.Name)
 	}
+	if err := checkSchemaText(path, ptr+"/"+t.paramsKey, t.params); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// checkSchemaText refuses, in schema s at ptr and the schemas inside it, a
+// description, property name or definition name that checkText refuses:
+// they reach generated comments, messages and Go names.
+func checkSchemaText(path, ptr string, s *jsonval.Value) error {
+	if s.Kind == jsonval.Array { // prefixItems, allOf, ..., draft-07 items
+		for i, item := range s.Items {
+			if err := checkSchemaText(path, fmt.Sprintf("%s/%d", ptr, i), item); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if s.Kind != jsonval.Object {
+		return nil
+	}
+	for _, m := range s.Members {
+		at := ptr + "/" + escapePointer(m.Key)
+		switch m.Key {
+		case "description":
+			if m.Value.Kind != jsonval.String {
+				continue
+			}
+			if err := checkText("the description", m.Value.Str); err != nil {
+				return &Error{File: path, Pointer: at, Keyword: m.Key, Message: err.Error()}
+			}
+		case "properties", "$defs", "definitions":
+			if m.Value.Kind != jsonval.Object {
+				continue
+			}
+			what := "the property name"
+			if m.Key != "properties" {
+				what = "the definition name"
+			}
+			for _, sub := range m.Value.Members {
+				subAt := at + "/" + escapePointer(sub.Key)
+				if err := checkText(what, sub.Key); err != nil {
+					return &Error{File: path, Pointer: subAt, Keyword: m.Key, Message: err.Error()}
+				}
+				if err := checkSchemaText(path, subAt, sub.Value); err != nil {
+					return err
+				}
+			}
+		case "items", "prefixItems", "additionalItems", "additionalProperties", "not", "allOf", "anyOf", "oneOf", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties":
+			if err := checkSchemaText(path, at, m.Value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func parseMeta(v *jsonval.Value) (Meta, error) {
