@@ -2,6 +2,7 @@ package gen_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -284,4 +285,82 @@ func unsafeRune(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// refusedRunes are refused in names and descriptions.
+var refusedRunes = []rune{0, 1, '\a', '\b', '\v', '\f', 0x1b, 0x1f, 0x7f, 0x80, 0x85, 0x9f, 0xfeff, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x2028, 0x2029}
+
+// TestHostileNamesAndDescriptionsRefused: a control, byte order mark, bidi
+// or line-separator character in a name or description is an invalid tool
+// definition naming the file and the JSON pointer, and the message shows
+// the character escaped. Tabs and line breaks stay allowed.
+func TestHostileNamesAndDescriptionsRefused(t *testing.T) {
+	places := []struct {
+		name    string
+		file    func(s string) string // a tool file with s in one place
+		pointer string                // where the error points, %s standing for s
+	}{
+		{"tool description", func(s string) string {
+			return `{"name": "t", "description": ` + quoteJSON(s) + `, "parameters": {"type": "object"}}`
+		}, "/description"},
+		{"schema description", func(s string) string {
+			return `{"name": "t", "parameters": {"type": "object", "description": ` + quoteJSON(s) + `}}`
+		}, "/parameters/description"},
+		{"property description", func(s string) string {
+			return `{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string", "description": ` + quoteJSON(s) + `}}}}}`
+		}, "/parameters/properties/a/items/description"},
+		{"property name", func(s string) string {
+			return `{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "object", "properties": {` + quoteJSON(s) + `: {"type": "string"}}}}}}`
+		}, "/parameters/properties/a/properties/%s"},
+		{"definition", func(s string) string {
+			return `{"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"type": "string", "description": ` + quoteJSON(s) + `}}}}`
+		}, "/inputSchema/$defs/d/description"},
+		{"definition name", func(s string) string {
+			return `{"name": "t", "inputSchema": {"type": "object", "$defs": {` + quoteJSON(s) + `: {"type": "string"}}}}`
+		}, "/inputSchema/$defs/%s"},
+		{"listed tool", func(s string) string {
+			return `{"tools": [{"name": "ok", "inputSchema": {"type": "object"}}, {"name": "t", "description": ` + quoteJSON(s) + `, "inputSchema": {"type": "object"}}]}`
+		}, "/tools/1/description"},
+	}
+	for _, p := range places {
+		for _, r := range refusedRunes {
+			s := "a" + string(r) + "b"
+			t.Run(fmt.Sprintf("%s/%U", p.name, r), func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "tool.json")
+				gobuild.WriteFiles(t, filepath.Dir(path), "", map[string][]byte{"tool.json": []byte(p.file(s))})
+				_, err := gen.Load(path)
+				var ge *gen.Error
+				if !errors.As(err, &ge) {
+					t.Fatalf("Load: %v, want a *gen.Error", err)
+				}
+				if want := strings.ReplaceAll(p.pointer, "%s", s); ge.File != path || ge.Pointer != want {
+					t.Errorf("error at %s#%q, want %s#%q", ge.File, ge.Pointer, path, want)
+				}
+				msg := err.Error()
+				if !strings.Contains(msg, fmt.Sprintf("holds %U", r)) {
+					t.Errorf("the message does not name %U: %q", r, msg)
+				}
+				if strings.ContainsFunc(msg, unsafeRune) {
+					t.Errorf("the message holds an unescaped character: %q", msg)
+				}
+			})
+		}
+	}
+	for _, s := range []string{"two\nlines", "crlf\r\nlines", "a\ttab", "עברית \u200f ok"} {
+		for _, p := range places {
+			path := filepath.Join(t.TempDir(), "tool.json")
+			gobuild.WriteFiles(t, filepath.Dir(path), "", map[string][]byte{"tool.json": []byte(p.file(s))})
+			if _, err := gen.Load(path); err != nil {
+				t.Errorf("%s %q is refused: %v", p.name, s, err)
+			}
+		}
+	}
+}
+
+func quoteJSON(s string) string {
+	data, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
 }

@@ -194,3 +194,44 @@ func TestPackageName(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileTextIsAnInvalidDefinition: a NUL, BOM or bidi control in a name
+// or description is exit 3 naming the file and the JSON pointer, with the
+// character escaped; stderr holds neither the character nor any generated
+// source.
+func TestHostileTextIsAnInvalidDefinition(t *testing.T) {
+	tests := []struct {
+		name, file, want string
+	}{
+		{"NUL in the description", `{"name": "t", "description": "a\u0000b /*\n*/ func init() {}", "parameters": {"type": "object"}}`, `schemas/t.json#/description: the tool description "a\x00b /*\n*/ func init() {}" holds U+0000`},
+		{"BOM in a property description", `{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string", "description": "\ufeffx"}}}}`, `schemas/t.json#/parameters/properties/a/description: description: the description "\ufeffx" holds U+FEFF (a byte order mark)`},
+		{"bidi control in a property name", `{"name": "t", "parameters": {"type": "object", "properties": {"x\u202e": {"type": "string"}}}}`, `schemas/t.json#/parameters/properties/x\u202e: properties: the property name "x\u202e" holds U+202E (a bidi control)`},
+		{"escape in the description", `{"name": "t", "description": "\u001b[2J", "parameters": {"type": "object"}}`, `schemas/t.json#/description: the tool description "\x1b[2J" holds U+001B (a control character)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workspace(t, map[string]string{"schemas/t.json": tt.file})
+			for _, cmd := range []string{"generate", "check"} {
+				code, out, errOut := runIn(t, dir, cmd)
+				if code != exitInvalid {
+					t.Errorf("%s: exit %d, want %d\nstderr: %.500q", cmd, code, exitInvalid, errOut)
+				}
+				if !strings.Contains(errOut, tt.want) {
+					t.Errorf("%s: stderr lacks %q:\n%.500q", cmd, tt.want, errOut)
+				}
+				for i, r := range errOut {
+					if (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) || r == 0xfeff || (r >= 0x202a && r <= 0x202e) {
+						t.Errorf("%s: stderr holds %U at byte %d: %.500q", cmd, r, i, errOut)
+						break
+					}
+				}
+				if strings.Contains(errOut, "package ") || out != "" {
+					t.Errorf("%s: output shows generated code:\nstdout: %.500q\nstderr: %.500q", cmd, out, errOut)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "generated")); !os.IsNotExist(err) {
+				t.Errorf("generate wrote %s/generated (%v)", dir, err)
+			}
+		})
+	}
+}
