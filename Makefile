@@ -2,7 +2,7 @@
 GO ?= go
 BENCH_COUNT ?= 10
 
-.PHONY: all generate check test vet fmt-check unit examples-test bench
+.PHONY: all generate check lint test vet fmt-check unit examples-test bench
 
 all: test
 
@@ -14,9 +14,13 @@ generate:
 check:
 	$(GO) run ./cmd/toolgate check
 
+# Fail on any lint error or warning in schemas/ (hints are notes).
+lint:
+	$(GO) run ./cmd/toolgate lint --fail-on warning --min-severity warning
+
 # Everything CI checks: vet, gofmt, unit and conformance tests of both
-# modules, and the drift check.
-test: vet fmt-check unit examples-test check
+# modules, the lint of schemas/ and the drift check.
+test: vet fmt-check unit examples-test lint check
 
 vet:
 	$(GO) vet ./...

@@ -36,6 +36,9 @@
 //	                            print the tool definitions sent to provider
 //	                            P (openai-chat, openai-responses, anthropic,
 //	                            gemini, gemini-legacy, mcp) as a JSON array
+//	toolgate lint [flags]       report lint findings as file:line:column
+//	                            (--format human, json or sarif); exit 1 on
+//	                            an error-level finding
 //
 // Flags of all three:
 //
@@ -57,7 +60,12 @@
 // rewrites them and removes the ones no tool produces any more; check
 // reports a stale, missing or extra one.
 //
-// Exit codes: 0 success, 1 generated code is stale (check), 2 usage error,
+// generate and check run the error-level lint rules first: a finding is an
+// invalid tool definition. --lint-config (default toolgate-lint.json, when
+// it exists) disables a rule per tool or per file with a reason.
+//
+// Exit codes: 0 success, 1 generated code is stale (check) or lint found
+// an error, 2 usage error,
 // 3 invalid tool definitions (or, for export, a tool the provider cannot
 // carry), 4 any other failure (such as I/O).
 package main
@@ -102,6 +110,8 @@ Usage:
   toolgate check [flags]      exit 1 with a diff when they are stale
   toolgate export --provider P [flags]
                               print the tool definitions for provider P
+  toolgate lint [flags]       check the tool files against the lint rules;
+                              exit 1 on an error-level finding
 
 Run 'toolgate COMMAND --help' for the flags of a command.
 `
@@ -114,6 +124,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "generate", "check", "export":
 		return runGenerate(args[0], args[1:], stdout, stderr)
+	case "lint":
+		return runLint(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -130,6 +142,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	pkg := fs.String("package", "", "the Go package name (default: the package in --out, else $GOPACKAGE, else the folder name)")
 	open := fs.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
 	provs := fs.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default all: "+providerNames()+")")
+	lintCfg := fs.String("lint-config", defaultLintConfig, "the lint config (generate and check run the error-level lint rules)")
 	var prov *string
 	if cmd == "export" {
 		prov = fs.String("provider", "", "the provider: "+providerNames())
@@ -144,18 +157,8 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "Usage: toolgate %s [flags]\n\n%s\n\nFlags:\n%s", cmd, what, fs.FlagUsages())
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "toolgate %s: %v\n", cmd, err)
-		fs.Usage()
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "toolgate %s: unexpected arguments %q\n", cmd, fs.Args())
-		fs.Usage()
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if cmd == "export" && *prov == "" {
 		fmt.Fprintf(stderr, "toolgate export: --provider is required (%s)\n", providerNames())
@@ -166,13 +169,9 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgate %s: %v\n", cmd, err)
 		return exitUsage
 	}
-	var providers []provider.Provider
-	for _, p := range *provs {
-		if !slices.Contains(provider.All, provider.Provider(p)) {
-			fmt.Fprintf(stderr, "toolgate %s: --providers: %q is not one of %s\n", cmd, p, providerNames())
-			return exitUsage
-		}
-		providers = append(providers, provider.Provider(p))
+	providers, code := parseProviders(cmd, *provs, stderr)
+	if code != exitOK {
+		return code
 	}
 	tools, err := gen.Load(*schemas...)
 	if err != nil {
@@ -184,6 +183,9 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	files, err := gen.Generate(tools, gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers})
 	if err != nil {
 		return reportLoad(cmd, err, stderr)
+	}
+	if code := lintErrors(cmd, fs, *lintCfg, tools, providers, stderr); code != exitOK {
+		return code
 	}
 	if cmd == "check" {
 		drift, err := gen.Check(*out, files)
@@ -215,6 +217,38 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "removed %s\n", filepath.Join(*out, f))
 	}
 	return exitOK
+}
+
+// parseFlags parses args; when it returns false the command ends with code
+// (0 after --help).
+func parseFlags(fs *pflag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK, false
+		}
+		fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+		fs.Usage()
+		return exitUsage, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected arguments %q\n", fs.Name(), fs.Args())
+		fs.Usage()
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
+// parseProviders checks the names of --providers.
+func parseProviders(cmd string, names []string, stderr io.Writer) ([]provider.Provider, int) {
+	var providers []provider.Provider
+	for _, p := range names {
+		if !slices.Contains(provider.All, provider.Provider(p)) {
+			fmt.Fprintf(stderr, "toolgate %s: --providers: %q is not one of %s\n", cmd, p, providerNames())
+			return nil, exitUsage
+		}
+		providers = append(providers, provider.Provider(p))
+	}
+	return providers, exitOK
 }
 
 func providerNames() string {
