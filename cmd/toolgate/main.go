@@ -39,6 +39,13 @@
 //	toolgate lint [flags]       report lint findings as file:line:column
 //	                            (--format human, json or sarif); exit 1 on
 //	                            an error-level finding
+//	toolgate diff OLD NEW       classify every schema change from OLD to NEW
+//	toolgate diff --base REV    (folders or files), or from git revision REV
+//	                            to --schemas: breaking, widening or
+//	                            compatible, for callers and queued calls
+//	                            (--format human, json or markdown); exit 1
+//	                            on a breaking change toolgate-diff.json does
+//	                            not allow with a reason
 //
 // Flags of all three:
 //
@@ -64,8 +71,8 @@
 // invalid tool definition. --lint-config (default toolgate-lint.json, when
 // it exists) disables a rule per tool or per file with a reason.
 //
-// Exit codes: 0 success, 1 generated code is stale (check) or lint found
-// an error, 2 usage error,
+// Exit codes: 0 success, 1 generated code is stale (check), lint found an
+// error or diff a breaking change, 2 usage error,
 // 3 invalid tool definitions (or, for export, a tool the provider cannot
 // carry), 4 any other failure (such as I/O).
 package main
@@ -112,6 +119,9 @@ Usage:
                               print the tool definitions for provider P
   toolgate lint [flags]       check the tool files against the lint rules;
                               exit 1 on an error-level finding
+  toolgate diff OLD NEW       classify the schema changes from OLD to NEW
+  toolgate diff --base REV    ... from git revision REV to --schemas;
+                              exit 1 on a breaking change not allowed
 
 Run 'toolgate COMMAND --help' for the flags of a command.
 `
@@ -126,6 +136,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runGenerate(args[0], args[1:], stdout, stderr)
 	case "lint":
 		return runLint(args[1:], stdout, stderr)
+	case "diff":
+		return runDiff(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
