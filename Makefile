@@ -6,13 +6,13 @@ BENCH_COUNT ?= 10
 
 all: test
 
-# Regenerate generated/ from schemas/.
+# Regenerate generated/ and the catalog schemas/CATALOG.md from schemas/.
 generate:
-	$(GO) run ./cmd/toolgate generate
+	$(GO) run ./cmd/toolgate generate --catalog schemas/CATALOG.md
 
-# Fail with a diff when generated/ is stale.
+# Fail with a diff when generated/ or the catalog is stale.
 check:
-	$(GO) run ./cmd/toolgate check
+	$(GO) run ./cmd/toolgate check --catalog schemas/CATALOG.md
 
 # Fail on any lint error or warning in schemas/ (hints are notes).
 lint:

@@ -57,6 +57,8 @@
 //	                 go generate runs in, else the folder name)
 //	--open-objects   plain JSON Schema semantics: an object schema without
 //	                 additionalProperties is open (default: closed)
+//	--catalog FILE   generate and check only: also write (check: compare)
+//	                 a Markdown catalog of the tools at FILE
 //	--providers P,…  the model providers tools are exported to, unless a
 //	                 tool's x-toolgate providers says otherwise (default:
 //	                 all); a tool a listed provider cannot carry faithfully
@@ -155,7 +157,10 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	open := fs.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
 	provs := fs.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default all: "+providerNames()+")")
 	lintCfg := fs.String("lint-config", defaultLintConfig, "the lint config (generate and check run the error-level lint rules)")
-	var prov *string
+	var prov, catalogPath *string
+	if cmd != "export" {
+		catalogPath = fs.String("catalog", "", "also write (check: compare) a Markdown catalog of the tools at this path")
+	}
 	if cmd == "export" {
 		prov = fs.String("provider", "", "the provider: "+providerNames())
 	}
@@ -205,16 +210,26 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "toolgate check: %v\n", err)
 			return exitFailure
 		}
-		if len(drift) == 0 {
-			return exitOK
-		}
 		for _, d := range drift {
 			fmt.Fprintf(stdout, "%s: %s\n", d.File, d.Problem)
 		}
 		for _, d := range drift {
 			fmt.Fprint(stdout, d.Diff)
 		}
-		fmt.Fprintf(stderr, "toolgate check: %d generated file(s) out of date; run toolgate generate\n", len(drift))
+		stale := 0
+		if *catalogPath != "" {
+			st, code := writeCatalog(cmd, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
+			if code != exitOK {
+				return code
+			}
+			if st {
+				stale = 1
+			}
+		}
+		if len(drift)+stale == 0 {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "toolgate check: %d generated file(s) out of date; run toolgate generate\n", len(drift)+stale)
 		return exitDrift
 	}
 	written, removed, err := gen.Write(*out, files)
@@ -227,6 +242,10 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, f := range removed {
 		fmt.Fprintf(stdout, "removed %s\n", filepath.Join(*out, f))
+	}
+	if *catalogPath != "" {
+		_, code := writeCatalog(cmd, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
+		return code
 	}
 	return exitOK
 }
