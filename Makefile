@@ -2,7 +2,7 @@
 GO ?= go
 BENCH_COUNT ?= 10
 
-.PHONY: all generate check lint test vet fmt-check unit examples-test bench
+.PHONY: all generate check lint calls test vet fmt-check unit examples-test bench
 
 all: test
 
@@ -18,9 +18,14 @@ check:
 lint:
 	$(GO) run ./cmd/toolgate lint --fail-on warning --min-severity warning
 
+# Replay the recorded refund_order calls against schemas/: each must be
+# decided as recorded.
+calls:
+	$(GO) run ./cmd/toolgate test --calls runtime/callrecord/testdata/refund_order
+
 # Everything CI checks: vet, gofmt, unit and conformance tests of both
-# modules, the lint of schemas/ and the drift check.
-test: vet fmt-check unit examples-test lint check
+# modules, the lint of schemas/, the recorded calls and the drift check.
+test: vet fmt-check unit examples-test lint calls check
 
 vet:
 	$(GO) vet ./...

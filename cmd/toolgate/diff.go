@@ -30,8 +30,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	format := fl.String("format", "human", "the output: human, json or markdown")
 	cfgPath := fl.String("diff-config", defaultDiffConfig, "the breaking changes accepted, each with a reason")
 	open := fl.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
+	calls := fl.String("calls", "", "also replay the call records in this folder against OLD and NEW and report each whose outcome changes (human and markdown output)")
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: toolgate diff [flags] OLD NEW\n       toolgate diff --base REV [--schemas PATH]... [flags]\n\nClassifies every change of every tool from OLD to NEW (folders or tool files)\nas breaking, widening or compatible, for callers and for queued calls; exits 1\non a breaking change no --diff-config entry allows.\n\nFlags:\n%s", fl.FlagUsages())
+		fmt.Fprintf(stderr, "Usage: toolgate diff [flags] OLD NEW\n       toolgate diff --base REV [--schemas PATH]... [flags]\n\nClassifies every change of every tool from OLD to NEW (folders or tool files)\nas breaking, widening or compatible, for callers and for queued calls; exits 1\non a breaking change no --diff-config entry allows, or (--calls) on a recorded\ncall the old schemas accept and the new ones refuse.\n\nFlags:\n%s", fl.FlagUsages())
 	}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -48,6 +49,10 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	if !slices.Contains([]string{"human", "json", "markdown"}, *format) {
 		fmt.Fprintf(stderr, "toolgate diff: --format must be human, json or markdown, not %q\n", *format)
+		return exitUsage
+	}
+	if *calls != "" && *format == "json" {
+		fmt.Fprintf(stderr, "toolgate diff: --calls writes human or markdown output, not json\n")
 		return exitUsage
 	}
 	var cfg schemadiff.Config
@@ -102,7 +107,16 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgate diff: %v\n", err)
 		return exitFailure
 	}
-	if n, allowed := rep.Count(schemadiff.Breaking); n > allowed {
+	n, allowed := rep.Count(schemadiff.Breaking)
+	if *calls != "" {
+		fmt.Fprintln(stdout)
+		broken, code := replayDiff(*calls, *format, oldTools, newTools, gen.Options{OpenObjects: *open}, stdout, stderr)
+		if code != exitOK {
+			return code
+		}
+		n += broken
+	}
+	if n > allowed {
 		return exitDrift
 	}
 	return exitOK

@@ -45,7 +45,11 @@
 //	                            compatible, for callers and queued calls
 //	                            (--format human, json or markdown); exit 1
 //	                            on a breaking change toolgate-diff.json does
-//	                            not allow with a reason
+//	                            not allow with a reason; --calls DIR also
+//	                            replays recorded calls against both
+//	toolgate test --calls DIR   replay recorded calls (runtime/callrecord)
+//	                            against --schemas; exit 1 when one is not
+//	                            decided as recorded
 //
 // Flags of all three:
 //
@@ -124,6 +128,8 @@ Usage:
   toolgate diff OLD NEW       classify the schema changes from OLD to NEW
   toolgate diff --base REV    ... from git revision REV to --schemas;
                               exit 1 on a breaking change not allowed
+  toolgate test --calls DIR   replay recorded calls against the schemas;
+                              exit 1 when one is decided otherwise
 
 Run 'toolgate COMMAND --help' for the flags of a command.
 `
@@ -140,6 +146,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runLint(args[1:], stdout, stderr)
 	case "diff":
 		return runDiff(args[1:], stdout, stderr)
+	case "test":
+		return runTest(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -3,6 +3,8 @@ package callrecord_test
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -157,6 +159,61 @@ func TestParseRefusesBadRecords(t *testing.T) {
 	} {
 		if _, err := callrecord.Parse([]byte(bad)); err == nil {
 			t.Errorf("Parse(%s) succeeded", bad)
+		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/refund_order")
+
+// TestFixtures records four refund_order calls through the gate into
+// testdata/refund_order, the fixtures `make test` replays with toolgate
+// test --calls (and the README's diff --calls walkthrough uses): two
+// accepted (reason duplicate; 90000 cents), two refused (100001 cents; an
+// unknown reason).
+func TestFixtures(t *testing.T) {
+	dir := t.TempDir()
+	tools := []*gate.Tool{{Name: generated.RefundOrderToolName, Schema: generated.RefundOrderSchema}}
+	rec, err := callrecord.New(tools, callrecord.Options{Dir: dir, Accepted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ran atomic.Int32
+	reg := registry(t, rec, &ran)
+	caller := gate.Caller{Principal: gate.Principal{ID: "u1", Roles: []string{"finance"}}, Scope: "s1"}
+	for i, args := range []string{
+		`{"orderId": "A-19", "amountInCents": 1250, "reason": "duplicate"}`,
+		`{"orderId": "Q-2026-0042", "amountInCents": 90000, "reason": "fraudulent", "notifyCustomer": false}`,
+		`{"orderId": "Z-881", "amountInCents": 100001, "reason": "requested_by_customer"}`,
+		`{"orderId": "A-20", "amountInCents": 500, "reason": "changed my mind"}`,
+	} {
+		rec.Dispatch(context.Background(), reg, caller, gate.Call{ID: fmt.Sprint("c", i), Name: "refund_order", Complete: true, Args: []byte(args)})
+	}
+	if ran.Load() != 2 || rec.Err() != nil {
+		t.Fatalf("executor ran %d times (want 2), err %v", ran.Load(), rec.Err())
+	}
+	got, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if *update {
+		old, _ := filepath.Glob("testdata/refund_order/*.json")
+		for _, f := range old {
+			os.Remove(f)
+		}
+		os.MkdirAll("testdata/refund_order", 0o755)
+		for _, f := range got {
+			data, _ := os.ReadFile(f)
+			if err := os.WriteFile(filepath.Join("testdata/refund_order", filepath.Base(f)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want, _ := filepath.Glob("testdata/refund_order/*.json")
+	if len(got) != 4 || len(want) != len(got) {
+		t.Fatalf("recorded %d, testdata has %d; run go test ./runtime/callrecord -run Fixtures -update", len(got), len(want))
+	}
+	for i := range got {
+		a, _ := os.ReadFile(got[i])
+		b, _ := os.ReadFile(want[i])
+		if filepath.Base(got[i]) != filepath.Base(want[i]) || string(a) != string(b) {
+			t.Errorf("%s differs from testdata; run go test ./runtime/callrecord -run Fixtures -update and review", filepath.Base(got[i]))
 		}
 	}
 }
