@@ -41,7 +41,9 @@ func (c *checker) tool() {
 var (
 	whenRE    = regexp.MustCompile(`(?i)\b(use|call|invoke|when|whenever|if|after|before)\b`)
 	excludeRE = regexp.MustCompile(`(?i)\b(not|never|only|except|excluding|excludes|instead|cannot|can't|don't|doesn't|without|unless|rather than)\b`)
-	returnRE  = regexp.MustCompile(`(?i)\b(returns?|returning|responds?|outputs?|yields?|gives back|result|results|reports?)\b`)
+	// A description that starts with a reading verb ("Get the order's
+	// status") says what comes back.
+	returnRE = regexp.MustCompile(`(?i)\b(returns?|returning|responds?|outputs?|yields?|gives back|result|results|reports?)\b|^\s*(gets?|lists?|fetch(es)?|retrieves?|search(es)?|finds?|reads?|looks? up|shows?|describes?)\b`)
 )
 
 func (c *checker) description() {

@@ -89,6 +89,7 @@ func TestRules(t *testing.T) {
 		{RuleDescLength, "over budget", []string{`{"name": "get_order", "description": "` + goodDesc + strings.Repeat(" More.", 200) + `", "parameters": {"type": "object", "properties": {}}}`}, []string{"/description"}},
 		{RuleDescContent, "what only", []string{`{"name": "get_order", "description": "Looks an order up by its number.", "parameters": {"type": "object", "properties": {}}}`}, []string{"/description"}},
 		{RuleDescContent, "complete", []string{tool("get_order", object(""))}, nil},
+		{RuleDescContent, "a reading verb says what comes back", []string{`{"name": "get_order", "description": "Get an order by its number. Use when the customer quotes one; not for drafts.", "parameters": {"type": "object", "properties": {}}}`}, nil},
 		{RuleParamDesc, "missing", []string{tool("get_order", object(`"a": {`+str+`}`, "a"))}, []string{p + "a"}},
 		{RuleParamDesc, "on the $ref target", []string{tool("get_order", `{"type": "object", "additionalProperties": false, "properties": {"a": {"$ref": "#/$defs/a"}}, "required": ["a"], "$defs": {"a": {`+str+`, "description": "A."}}}`)}, nil},
 		{RuleUnit, "money, duration, size", []string{tool("get_order", object(`"amount": {"type": "integer", "description": "x"}, "timeout": {"type": "integer", "description": "x"}, "fileSize": {"type": "integer", "description": "x"}`, "amount", "timeout", "fileSize"))}, []string{p + "amount", p + "fileSize", p + "timeout"}},
