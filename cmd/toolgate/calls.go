@@ -71,55 +71,75 @@ func versionNote(recorded, now string) string {
 	return fmt.Sprintf(" (recorded against %s, now %s)", recorded, now)
 }
 
+// callChange is a recorded call whose outcome changes.
+type callChange struct {
+	Class string `json:"class"`
+	File  string `json:"file"`
+	Old   string `json:"old"`
+	New   string `json:"new"`
+}
+
+// callsReport is the replay of recorded calls against OLD and NEW.
+type callsReport struct {
+	Replayed int          `json:"replayed"`
+	Breaking int          `json:"breaking"`
+	Widening int          `json:"widening"`
+	Changes  []callChange `json:"changes"`
+}
+
 // replayDiff decides the recorded calls in dir against old and new and
-// reports each call whose outcome changes; breaking counts accepted →
-// refused.
-func replayDiff(dir, format string, oldTools, newTools []*gen.Tool, opts gen.Options, stdout, stderr io.Writer) (breaking int, code int) {
+// reports each call whose outcome changes: accepted → refused is breaking
+// (for queued calls), refused → accepted widening.
+func replayDiff(dir string, oldTools, newTools []*gen.Tool, opts gen.Options, stderr io.Writer) (*callsReport, int) {
 	entries, err := callreplay.LoadDir(dir)
 	if err != nil {
-		return 0, reportLoad("diff", err, stderr)
+		return nil, reportLoad("diff", err, stderr)
 	}
 	o, err := callreplay.Compile(oldTools, opts)
 	if err != nil {
-		return 0, reportLoad("diff", err, stderr)
+		return nil, reportLoad("diff", err, stderr)
 	}
 	n, err := callreplay.Compile(newTools, opts)
 	if err != nil {
-		return 0, reportLoad("diff", err, stderr)
+		return nil, reportLoad("diff", err, stderr)
 	}
-	type change struct {
-		class, file string
-		old, new    callreplay.Outcome
-	}
-	var changes []change
-	widening := 0
+	r := &callsReport{Replayed: len(entries), Changes: []callChange{}}
 	for _, e := range entries {
 		a, b := o.Decide(e.Record), n.Decide(e.Record)
+		class := ""
 		switch {
 		case a.Accepted() && !b.Accepted():
-			breaking++
-			changes = append(changes, change{"breaking", filepath.Base(e.File), a, b})
+			class = "breaking"
+			r.Breaking++
 		case !a.Accepted() && b.Accepted():
-			widening++
-			changes = append(changes, change{"widening", filepath.Base(e.File), a, b})
+			class = "widening"
+			r.Widening++
+		default:
+			continue
 		}
+		r.Changes = append(r.Changes, callChange{class, filepath.Base(e.File), a.String(), b.String()})
 	}
-	summary := fmt.Sprintf("%d recorded call(s) replayed: %d accepted → refused (breaking for queued calls), %d refused → accepted (widening), %d unchanged", len(entries), breaking, widening, len(entries)-breaking-widening)
+	return r, exitOK
+}
+
+// write renders r for people (human) or a pull request (markdown).
+func (r *callsReport) write(w io.Writer, format string) error {
+	summary := fmt.Sprintf("%d recorded call(s) replayed: %d accepted → refused (breaking for queued calls), %d refused → accepted (widening), %d unchanged", r.Replayed, r.Breaking, r.Widening, r.Replayed-r.Breaking-r.Widening)
 	if format == "markdown" {
-		fmt.Fprintf(stdout, "### Recorded calls: %s\n\n", summary)
-		if len(changes) > 0 {
-			fmt.Fprintf(stdout, "| change | call | old | new |\n|---|---|---|---|\n")
-			for _, c := range changes {
-				fmt.Fprintf(stdout, "| %s | `%s` | %s | %s |\n", c.class, c.file, c.old, c.new)
+		fmt.Fprintf(w, "### Recorded calls: %s\n\n", summary)
+		if len(r.Changes) > 0 {
+			fmt.Fprintf(w, "| change | call | old | new |\n|---|---|---|---|\n")
+			for _, c := range r.Changes {
+				fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", c.Class, c.File, c.Old, c.New)
 			}
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(w)
 		}
-		return breaking, exitOK
+		return nil
 	}
-	fmt.Fprintln(stdout, "recorded calls:")
-	for _, c := range changes {
-		fmt.Fprintf(stdout, "  %-10s %s: %s → %s\n", c.class, c.file, c.old, c.new)
+	fmt.Fprintln(w, "recorded calls:")
+	for _, c := range r.Changes {
+		fmt.Fprintf(w, "  %-10s %s: %s → %s\n", c.Class, c.File, c.Old, c.New)
 	}
-	fmt.Fprintln(stdout, summary)
-	return breaking, exitOK
+	_, err := fmt.Fprintln(w, summary)
+	return err
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -71,7 +72,15 @@ func TestDiffCalls(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "| widening | `refused-max.json` | invalid_arguments (maximum) | ok |") {
 		t.Errorf("widening: exit %d\n%s", code, out)
 	}
-	if code, _, errOut := runIn(t, dir, "diff", "--calls", "calls", "--format", "json", "old", "new"); code != exitUsage {
-		t.Errorf("--calls with json: exit %d\n%s", code, errOut)
+	code, out, _ = runIn(t, dir, "diff", "--calls", "calls", "--format", "json", "old", "new")
+	var doc struct {
+		Breaking, Allowed int
+		Calls             struct {
+			Replayed, Breaking int
+			Changes            []struct{ Class, File, Old, New string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitDrift || doc.Breaking != 2 || doc.Allowed != 2 || doc.Calls.Replayed != 3 || doc.Calls.Breaking != 2 || len(doc.Calls.Changes) != 2 || doc.Calls.Changes[0].New != "invalid_arguments (maximum)" {
+		t.Errorf("--calls json: exit %d, %v, %+v\n%s", code, err, doc, out)
 	}
 }

@@ -30,7 +30,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	format := fl.String("format", "human", "the output: human, json or markdown")
 	cfgPath := fl.String("diff-config", defaultDiffConfig, "the breaking changes accepted, each with a reason")
 	open := fl.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
-	calls := fl.String("calls", "", "also replay the call records in this folder against OLD and NEW and report each whose outcome changes (human and markdown output)")
+	calls := fl.String("calls", "", "also replay the call records in this folder against OLD and NEW and report each whose outcome changes")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: toolgate diff [flags] OLD NEW\n       toolgate diff --base REV [--schemas PATH]... [flags]\n\nClassifies every change of every tool from OLD to NEW (folders or tool files)\nas breaking, widening or compatible, for callers and for queued calls; exits 1\non a breaking change no --diff-config entry allows, or (--calls) on a recorded\ncall the old schemas accept and the new ones refuse.\n\nFlags:\n%s", fl.FlagUsages())
 	}
@@ -49,10 +49,6 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	if !slices.Contains([]string{"human", "json", "markdown"}, *format) {
 		fmt.Fprintf(stderr, "toolgate diff: --format must be human, json or markdown, not %q\n", *format)
-		return exitUsage
-	}
-	if *calls != "" && *format == "json" {
-		fmt.Fprintf(stderr, "toolgate diff: --calls writes human or markdown output, not json\n")
 		return exitUsage
 	}
 	var cfg schemadiff.Config
@@ -95,26 +91,35 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportLoad("diff", err, stderr)
 	}
-	switch *format {
-	case "json":
+	n, allowed := rep.Count(schemadiff.Breaking)
+	var cr *callsReport
+	if *calls != "" {
+		var code int
+		if cr, code = replayDiff(*calls, oldTools, newTools, gen.Options{OpenObjects: *open}, stderr); code != exitOK {
+			return code
+		}
+		n += cr.Breaking
+	}
+	switch {
+	case *format == "json" && cr != nil:
+		err = schemadiff.Encode(stdout, struct {
+			schemadiff.JSONReport
+			Calls *callsReport `json:"calls"`
+		}{schemadiff.ToJSON(rep), cr})
+	case *format == "json":
 		err = schemadiff.WriteJSON(stdout, rep)
-	case "markdown":
+	case *format == "markdown":
 		err = schemadiff.WriteMarkdown(stdout, rep)
 	default:
 		err = schemadiff.WriteHuman(stdout, rep)
 	}
+	if err == nil && cr != nil && *format != "json" {
+		fmt.Fprintln(stdout)
+		err = cr.write(stdout, *format)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgate diff: %v\n", err)
 		return exitFailure
-	}
-	n, allowed := rep.Count(schemadiff.Breaking)
-	if *calls != "" {
-		fmt.Fprintln(stdout)
-		broken, code := replayDiff(*calls, *format, oldTools, newTools, gen.Options{OpenObjects: *open}, stdout, stderr)
-		if code != exitOK {
-			return code
-		}
-		n += broken
 	}
 	if n > allowed {
 		return exitDrift

@@ -96,15 +96,29 @@ type jsonTool struct {
 	Changes    []jsonChange `json:"changes"`
 }
 
+// JSONReport is the JSON form of a Report.
+type JSONReport struct {
+	Tools      []jsonTool `json:"tools"`
+	Breaking   int        `json:"breaking"`
+	Allowed    int        `json:"allowed"`
+	Widening   int        `json:"widening"`
+	Compatible int        `json:"compatible"`
+}
+
 // WriteJSON writes {"tools": [...], "breaking": n, "allowed": n, "widening": n, "compatible": n}.
-func WriteJSON(w io.Writer, r *Report) error {
-	out := struct {
-		Tools      []jsonTool `json:"tools"`
-		Breaking   int        `json:"breaking"`
-		Allowed    int        `json:"allowed"`
-		Widening   int        `json:"widening"`
-		Compatible int        `json:"compatible"`
-	}{Tools: []jsonTool{}}
+func WriteJSON(w io.Writer, r *Report) error { return Encode(w, ToJSON(r)) }
+
+// Encode writes v as indented JSON without HTML escaping.
+func Encode(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// ToJSON returns the JSON form of r.
+func ToJSON(r *Report) JSONReport {
+	out := JSONReport{Tools: []jsonTool{}}
 	out.Breaking, out.Allowed = r.Count(Breaking)
 	out.Widening, _ = r.Count(Widening)
 	out.Compatible, _ = r.Count(Compatible)
@@ -115,8 +129,5 @@ func WriteJSON(w io.Writer, r *Report) error {
 		}
 		out.Tools = append(out.Tools, jt)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }
