@@ -122,6 +122,7 @@ func Compare(old, new []*gen.Tool, opts gen.Options, cfg Config) (*Report, error
 			if a.t.Description != b.t.Description {
 				w.add(DescriptionChanged, "", quote(a.t.Description), quote(b.t.Description))
 			}
+			w.roles(a.t.Meta.Roles, b.t.Meta.Roles)
 			w.oldRoot, w.newRoot = a.schema, b.schema
 			w.seen = map[[2]string]bool{}
 			w.schema(a.schema, b.schema, "", "", "")
@@ -135,6 +136,25 @@ func Compare(old, new []*gen.Tool, opts gen.Options, cfg Config) (*Report, error
 		}
 	}
 	return rep, nil
+}
+
+// roles compares the roles that may call the tool; none means every
+// principal.
+func (w *walker) roles(old, new []string) {
+	list := func(rs []string) string {
+		if len(rs) == 0 {
+			return "(any principal)"
+		}
+		return strings.Join(rs, ", ")
+	}
+	lost := slices.ContainsFunc(old, func(r string) bool { return !slices.Contains(new, r) })
+	gained := slices.ContainsFunc(new, func(r string) bool { return !slices.Contains(old, r) })
+	switch {
+	case len(old) == 0 && len(new) > 0, len(new) > 0 && lost:
+		w.add(RolesNarrowed, "", list(old), list(new))
+	case len(old) > 0 && len(new) == 0, gained:
+		w.add(RolesWidened, "", list(old), list(new))
+	}
 }
 
 func quote(s string) string { return string(jsonval.AppendString(nil, s)) }

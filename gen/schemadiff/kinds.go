@@ -54,6 +54,8 @@ const (
 	ObjectOpened       = "object-opened"
 	DefaultChanged     = "default-changed"
 	SchemaChanged      = "schema-changed"
+	RolesNarrowed      = "roles-narrowed"
+	RolesWidened       = "roles-widened"
 )
 
 // Kinds lists every change kind.
@@ -82,6 +84,8 @@ var Kinds = []Kind{
 	{ObjectClosed, Breaking, Breaking, "An object is closed: calls with undeclared members are refused."},
 	{ObjectOpened, Widening, Compatible, "An object is opened: the gate accepts members nobody declared."},
 	{DefaultChanged, Breaking, Breaking, "A default is added, changed or removed: an omitted member now means something else."},
+	{RolesNarrowed, Breaking, Breaking, "x-toolgate roles lose a role, or a tool open to every principal gets roles: principals that could call it are refused."},
+	{RolesWidened, Widening, Compatible, "x-toolgate roles gain a role, or lose them all: more principals may call the tool."},
 	{SchemaChanged, Breaking, Breaking, "A subschema changed in a way toolgate does not classify (an applicator such as anyOf): reviewed as breaking."},
 }
 
