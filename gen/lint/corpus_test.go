@@ -15,8 +15,9 @@ import (
 
 // TestMCPCorpus lints every real MCP tool in ../shared/corpora/mcp, one
 // set per server (so names are compared within a server), and logs the
-// count per rule (go test ./gen/lint -run MCPCorpus -v). Every finding must
-// carry a position inside its file and a known rule.
+// count per rule (go test ./gen/lint -run MCPCorpus -v;
+// TOOLGATE_LINT_DUMP=FILE also appends every finding to FILE, for review).
+// Every finding must carry a position inside its file and a known rule.
 func TestMCPCorpus(t *testing.T) {
 	root := filepath.Join(gobuild.RepoRoot(t), "..", "shared", "corpora", "mcp")
 	if _, err := os.Stat(root); err != nil {
