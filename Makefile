@@ -2,21 +2,30 @@
 GO ?= go
 BENCH_COUNT ?= 10
 
-.PHONY: all generate check test vet fmt-check unit examples-test bench
+.PHONY: all generate check lint calls test vet fmt-check unit examples-test bench
 
 all: test
 
-# Regenerate generated/ from schemas/.
+# Regenerate generated/ and the catalog schemas/CATALOG.md from schemas/.
 generate:
-	$(GO) run ./cmd/toolgate generate
+	$(GO) run ./cmd/toolgate generate --catalog schemas/CATALOG.md
 
-# Fail with a diff when generated/ is stale.
+# Fail with a diff when generated/ or the catalog is stale.
 check:
-	$(GO) run ./cmd/toolgate check
+	$(GO) run ./cmd/toolgate check --catalog schemas/CATALOG.md
+
+# Fail on any lint error or warning in schemas/ (hints are notes).
+lint:
+	$(GO) run ./cmd/toolgate lint --fail-on warning --min-severity warning
+
+# Replay the recorded refund_order calls against schemas/: each must be
+# decided as recorded.
+calls:
+	$(GO) run ./cmd/toolgate test --calls runtime/callrecord/testdata/refund_order
 
 # Everything CI checks: vet, gofmt, unit and conformance tests of both
-# modules, and the drift check.
-test: vet fmt-check unit examples-test check
+# modules, the lint of schemas/, the recorded calls and the drift check.
+test: vet fmt-check unit examples-test lint calls check
 
 vet:
 	$(GO) vet ./...

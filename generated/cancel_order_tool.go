@@ -15,19 +15,19 @@ const CancelOrderToolName = "cancel_order"
 
 // CancelOrderDescription is the description of the cancel_order tool, for the
 // model.
-const CancelOrderDescription = "Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead."
+const CancelOrderDescription = "Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status."
 
 // CancelOrderSchema is the effective JSON Schema of the cancel_order tool's
 // arguments: the canonical schema with every implied closure written out. It
 // is the schema the decoder enforces and the one to show the model.
-const CancelOrderSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false}`
+const CancelOrderSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock; true by default.","default":true}},"required":["orderId","reason"],"additionalProperties":false}`
 
 // CancelOrderSource is the canonical file cancel_order was generated from,
 // relative to this package, and CancelOrderSourceSHA256 the SHA-256 of its
 // bytes at generation.
 const (
 	CancelOrderSource       = "../schemas/cancel_order.json"
-	CancelOrderSourceSHA256 = "dcc839743c8dbc10b52bbc1e0b979ebc6ace6f96c15b50079c74fcec092f4702"
+	CancelOrderSourceSHA256 = "ca7bdbf3ffca3eee3557f7f24962ced6a11b1057f2e04434499a1db5c5c35ab4"
 )
 
 // DecodeCancelOrderArgs reads the arguments of a cancel_order call from data
@@ -80,7 +80,7 @@ func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 var CancelOrderDefinitions = []tgprovider.Definition{
 	{
 		Provider: tgprovider.OpenAIChat,
-		JSON:     `{"type":"function","function":{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}}`,
+		JSON:     `{"type":"function","function":{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock; true by default."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
 			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
@@ -89,7 +89,7 @@ var CancelOrderDefinitions = []tgprovider.Definition{
 	},
 	{
 		Provider: tgprovider.OpenAIResponses,
-		JSON:     `{"type":"function","name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}`,
+		JSON:     `{"type":"function","name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock; true by default."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
 			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
@@ -98,7 +98,7 @@ var CancelOrderDefinitions = []tgprovider.Definition{
 	},
 	{
 		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false},"strict":true}`,
+		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock; true by default.","default":true}},"required":["orderId","reason"],"additionalProperties":false},"strict":true}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
 			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
@@ -106,7 +106,7 @@ var CancelOrderDefinitions = []tgprovider.Definition{
 	},
 	{
 		Provider: tgprovider.Gemini,
-		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/reason: minLength 3; /properties/reason: maxLength 500.","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel."},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock."}},"required":["orderId","reason"],"additionalProperties":false}}`,
+		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/reason: minLength 3; /properties/reason: maxLength 500.","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel."},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock; true by default."}},"required":["orderId","reason"],"additionalProperties":false}}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
@@ -115,14 +115,14 @@ var CancelOrderDefinitions = []tgprovider.Definition{
 	},
 	{
 		Provider: tgprovider.GeminiLegacy,
-		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"STRING","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"BOOLEAN","description":"Whether to return the reserved items to stock."}},"propertyOrdering":["orderId","reason","restock"],"required":["orderId","reason"]}}`,
+		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"STRING","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"BOOLEAN","description":"Whether to return the reserved items to stock; true by default."}},"propertyOrdering":["orderId","reason","restock"],"required":["orderId","reason"]}}`,
 		Local: []tgprovider.Local{
 			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
 		},
 	},
 	{
 		Provider: tgprovider.MCP,
-		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock.","default":true}},"required":["orderId","reason"],"additionalProperties":false}}`,
+		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock; true by default.","default":true}},"required":["orderId","reason"],"additionalProperties":false}}`,
 	},
 }
 
@@ -132,7 +132,7 @@ var CancelOrderSpec = tggate.Spec[CancelOrderArgs]{
 	Name:               CancelOrderToolName,
 	Description:        CancelOrderDescription,
 	Schema:             CancelOrderSchema,
-	Version:            "sha256:6ef240c72fd92d2d",
+	Version:            "sha256:fcddf8e2ddd00c8d",
 	Roles:              []string{"support"},
 	Destructive:        true,
 	Decode:             DecodeCancelOrderArgs,
@@ -143,14 +143,15 @@ var CancelOrderSpec = tggate.Spec[CancelOrderArgs]{
 // CancelOrderArgs are the arguments of the cancel_order tool.
 //
 // Cancel an order that has not been dispatched yet. A dispatched order cannot
-// be cancelled; refund it instead.
+// be cancelled; refund it instead. Use when the customer asks to cancel before
+// dispatch. Returns the order's new status.
 type CancelOrderArgs struct {
 	// OrderID is the order to cancel.
 	OrderID string `json:"orderId"`
 	// Reason is why the order is cancelled, in the customer's words where
 	// possible.
 	Reason string `json:"reason"`
-	// Restock is whether to return the reserved items to stock.
+	// Restock is whether to return the reserved items to stock; true by default.
 	//
 	// Default true (see RestockOrDefault); nothing is filled in by decoding.
 	Restock tgopt.Optional[bool] `json:"restock"`

@@ -15,19 +15,19 @@ const GetOrderStatusToolName = "get_order_status"
 
 // GetOrderStatusDescription is the description of the get_order_status tool,
 // for the model.
-const GetOrderStatusDescription = "Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one."
+const GetOrderStatusDescription = "Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order."
 
 // GetOrderStatusSchema is the effective JSON Schema of the get_order_status
 // tool's arguments: the canonical schema with every implied closure written
 // out. It is the schema the decoder enforces and the one to show the model.
-const GetOrderStatusSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false}`
+const GetOrderStatusSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default.","default":false}},"required":["orderId"],"additionalProperties":false}`
 
 // GetOrderStatusSource is the canonical file get_order_status was generated
 // from, relative to this package, and GetOrderStatusSourceSHA256 the SHA-256
 // of its bytes at generation.
 const (
 	GetOrderStatusSource       = "../schemas/get_order_status.json"
-	GetOrderStatusSourceSHA256 = "6c07593df847d312329b8238c8c6f11fa1a29f2007146fcfc30fa1947ac51a2a"
+	GetOrderStatusSourceSHA256 = "58e30bcbe23fd2a9a24bef1a07ff1fd0f62009dd2256701f53cd3d2fd88840f8"
 )
 
 // DecodeGetOrderStatusArgs reads the arguments of a get_order_status call from
@@ -81,35 +81,35 @@ func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 var GetOrderStatusDefinitions = []tgprovider.Definition{
 	{
 		Provider:     tgprovider.OpenAIChat,
-		JSON:         `{"type":"function","function":{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}}`,
+		JSON:         `{"type":"function","function":{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first; false by default."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}}`,
 		NullAsAbsent: true,
 	},
 	{
 		Provider:     tgprovider.OpenAIResponses,
-		JSON:         `{"type":"function","name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}`,
+		JSON:         `{"type":"function","name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first; false by default."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}`,
 		NullAsAbsent: true,
 	},
 	{
 		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false},"strict":true}`,
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default.","default":false}},"required":["orderId"],"additionalProperties":false},"strict":true}`,
 	},
 	{
 		Provider: tgprovider.Gemini,
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up."},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first."}},"required":["orderId"],"additionalProperties":false}}`,
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up."},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default."}},"required":["orderId"],"additionalProperties":false}}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 		},
 	},
 	{
 		Provider: tgprovider.GeminiLegacy,
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"BOOLEAN","description":"Whether to include every past status change, oldest first."}},"propertyOrdering":["orderId","includeHistory"],"required":["orderId"]}}`,
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"BOOLEAN","description":"Whether to include every past status change, oldest first; false by default."}},"propertyOrdering":["orderId","includeHistory"],"required":["orderId"]}}`,
 		Local: []tgprovider.Local{
 			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
 		},
 	},
 	{
 		Provider: tgprovider.MCP,
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first.","default":false}},"required":["orderId"],"additionalProperties":false}}`,
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default.","default":false}},"required":["orderId"],"additionalProperties":false}}`,
 	},
 }
 
@@ -119,7 +119,7 @@ var GetOrderStatusSpec = tggate.Spec[GetOrderStatusArgs]{
 	Name:               GetOrderStatusToolName,
 	Description:        GetOrderStatusDescription,
 	Schema:             GetOrderStatusSchema,
-	Version:            "sha256:6831a51e6cb1b3f8",
+	Version:            "sha256:75b127a9d4d7c4a1",
 	Decode:             DecodeGetOrderStatusArgs,
 	DecodeNullAsAbsent: DecodeGetOrderStatusArgsNullAsAbsent,
 	Definitions:        GetOrderStatusDefinitions,
@@ -128,11 +128,13 @@ var GetOrderStatusSpec = tggate.Spec[GetOrderStatusArgs]{
 // GetOrderStatusArgs are the arguments of the get_order_status tool.
 //
 // Look up the current status of an order: paid, packed, dispatched, delivered,
-// cancelled or refunded, with its tracking reference when it has one.
+// cancelled or refunded, with its tracking reference when it has one. Returns
+// the status and tracking reference; it does not change the order.
 type GetOrderStatusArgs struct {
 	// OrderID is the order to look up.
 	OrderID string `json:"orderId"`
-	// IncludeHistory is whether to include every past status change, oldest first.
+	// IncludeHistory is whether to include every past status change, oldest first;
+	// false by default.
 	//
 	// Default false (see IncludeHistoryOrDefault); nothing is filled in by
 	// decoding.

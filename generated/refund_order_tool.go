@@ -17,19 +17,19 @@ const RefundOrderToolName = "refund_order"
 
 // RefundOrderDescription is the description of the refund_order tool, for the
 // model.
-const RefundOrderDescription = "Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent."
+const RefundOrderDescription = "Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference."
 
 // RefundOrderSchema is the effective JSON Schema of the refund_order tool's
 // arguments: the canonical schema with every implied closure written out. It
 // is the schema the decoder enforces and the one to show the model.
-const RefundOrderSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}`
+const RefundOrderSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt; true by default.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}`
 
 // RefundOrderSource is the canonical file refund_order was generated from,
 // relative to this package, and RefundOrderSourceSHA256 the SHA-256 of its
 // bytes at generation.
 const (
 	RefundOrderSource       = "../schemas/refund_order.json"
-	RefundOrderSourceSHA256 = "6c3fe9a10ddf7d5c18c5dc5113b06c67b6e41b6a6638b8b019c24643830ed65d"
+	RefundOrderSourceSHA256 = "0baae06a7d123dbe4d18fd4df9b8f69a087ea2044457fbf0e21a00f773b0fffb"
 )
 
 // DecodeRefundOrderArgs reads the arguments of a refund_order call from data
@@ -82,17 +82,17 @@ func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 var RefundOrderDefinitions = []tgprovider.Definition{
 	{
 		Provider:     tgprovider.OpenAIChat,
-		JSON:         `{"type":"function","function":{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}}`,
+		JSON:         `{"type":"function","function":{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt; true by default."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}}`,
 		NullAsAbsent: true,
 	},
 	{
 		Provider:     tgprovider.OpenAIResponses,
-		JSON:         `{"type":"function","name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}`,
+		JSON:         `{"type":"function","name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt; true by default."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}`,
 		NullAsAbsent: true,
 	},
 	{
 		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amountInCents: minimum 1; /properties/amountInCents: maximum 100000.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid."},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false},"strict":true}`,
+		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amountInCents: minimum 1; /properties/amountInCents: maximum 100000.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid."},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt; true by default.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false},"strict":true}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/amountInCents", Keyword: "minimum", Value: `1`},
 			{Pointer: "/properties/amountInCents", Keyword: "maximum", Value: `100000`},
@@ -100,21 +100,21 @@ var RefundOrderDefinitions = []tgprovider.Definition{
 	},
 	{
 		Provider: tgprovider.Gemini,
-		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19."},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt."}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
+		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19."},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt; true by default."}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 		},
 	},
 	{
 		Provider: tgprovider.GeminiLegacy,
-		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"INTEGER","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"STRING","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"BOOLEAN","description":"Whether to email the customer a refund receipt."}},"propertyOrdering":["orderId","amountInCents","reason","notifyCustomer"],"required":["orderId","amountInCents","reason"]}}`,
+		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"INTEGER","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"STRING","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"BOOLEAN","description":"Whether to email the customer a refund receipt; true by default."}},"propertyOrdering":["orderId","amountInCents","reason","notifyCustomer"],"required":["orderId","amountInCents","reason"]}}`,
 		Local: []tgprovider.Local{
 			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
 		},
 	},
 	{
 		Provider: tgprovider.MCP,
-		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
+		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt; true by default.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
 	},
 }
 
@@ -124,7 +124,7 @@ var RefundOrderSpec = tggate.Spec[RefundOrderArgs]{
 	Name:               RefundOrderToolName,
 	Description:        RefundOrderDescription,
 	Schema:             RefundOrderSchema,
-	Version:            "sha256:f9caba60845c03e4",
+	Version:            "sha256:c3b9d1504a40076e",
 	Roles:              []string{"support", "finance"},
 	Destructive:        true,
 	Timeout:            10 * time.Second,
@@ -137,7 +137,7 @@ var RefundOrderSpec = tggate.Spec[RefundOrderArgs]{
 //
 // Refund part or all of a paid order to the customer's original payment
 // method. Use only after the customer has asked for a refund or the order was
-// confirmed fraudulent.
+// confirmed fraudulent. Returns the refund's reference.
 type RefundOrderArgs struct {
 	// OrderID is the order to refund, as shown on the receipt, for example A-19.
 	OrderID string `json:"orderId"`
@@ -146,7 +146,8 @@ type RefundOrderArgs struct {
 	AmountInCents int64 `json:"amountInCents"`
 	// Reason is why the order is refunded.
 	Reason RefundOrderReason `json:"reason"`
-	// NotifyCustomer is whether to email the customer a refund receipt.
+	// NotifyCustomer is whether to email the customer a refund receipt; true by
+	// default.
 	//
 	// Default true (see NotifyCustomerOrDefault); nothing is filled in by
 	// decoding.

@@ -17,20 +17,20 @@ const ScheduleOrderDispatchToolName = "schedule_order_dispatch"
 
 // ScheduleOrderDispatchDescription is the description of the
 // schedule_order_dispatch tool, for the model.
-const ScheduleOrderDispatchDescription = "Schedule when a packed order leaves the warehouse, and charge the dispatch fee."
+const ScheduleOrderDispatchDescription = "Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch."
 
 // ScheduleOrderDispatchSchema is the effective JSON Schema of the
 // schedule_order_dispatch tool's arguments: the canonical schema with every
 // implied closure written out. It is the schema the decoder enforces and the
 // one to show the model.
-const ScheduleOrderDispatchSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}`
+const ScheduleOrderDispatchSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}`
 
 // ScheduleOrderDispatchSource is the canonical file schedule_order_dispatch
 // was generated from, relative to this package, and
 // ScheduleOrderDispatchSourceSHA256 the SHA-256 of its bytes at generation.
 const (
 	ScheduleOrderDispatchSource       = "../schemas/schedule_order_dispatch.json"
-	ScheduleOrderDispatchSourceSHA256 = "9226914dfb4eda89b4d5a2585445bf93a75863397c6572ead753f90fdd5057e6"
+	ScheduleOrderDispatchSourceSHA256 = "736887c98142a2422c906b55ba6e6cebf2078bbc3ae0f751d4a43d01fa82e825"
 )
 
 // DecodeScheduleOrderDispatchArgs reads the arguments of a
@@ -70,21 +70,21 @@ func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 var ScheduleOrderDispatchDefinitions = []tgprovider.Definition{
 	{
 		Provider: tgprovider.OpenAIChat,
-		JSON:     `{"type":"function","function":{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}}`,
+		JSON:     `{"type":"function","function":{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
 		},
 	},
 	{
 		Provider: tgprovider.OpenAIResponses,
-		JSON:     `{"type":"function","name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}`,
+		JSON:     `{"type":"function","name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
 		},
 	},
 	{
 		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amount_pence: minimum 0; /properties/amount_pence: maximum 50000; /properties/note: maxLength 280.","input_schema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents)."},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false},"strict":true}`,
+		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amount_pence: minimum 0; /properties/amount_pence: maximum 50000; /properties/note: maxLength 280.","input_schema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000."},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false},"strict":true}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/amount_pence", Keyword: "minimum", Value: `0`},
 			{Pointer: "/properties/amount_pence", Keyword: "maximum", Value: `50000`},
@@ -93,7 +93,7 @@ var ScheduleOrderDispatchDefinitions = []tgprovider.Definition{
 	},
 	{
 		Provider: tgprovider.Gemini,
-		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/order_id: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/note: maxLength 280.","parametersJsonSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch."},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
+		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/order_id: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/note: maxLength 280.","parametersJsonSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch."},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/order_id", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
 			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
@@ -101,7 +101,7 @@ var ScheduleOrderDispatchDefinitions = []tgprovider.Definition{
 	},
 	{
 		Provider: tgprovider.GeminiLegacy,
-		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/dispatch_date: format \"date\"; (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"order_id":{"type":"STRING","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"STRING","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"INTEGER","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"STRING","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":"STRING","nullable":true,"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"propertyOrdering":["order_id","dispatch_date","amount_pence","currency","note"],"required":["order_id","dispatch_date","amount_pence","currency"]}}`,
+		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/dispatch_date: format \"date\"; (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"order_id":{"type":"STRING","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"STRING","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"INTEGER","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"STRING","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":"STRING","nullable":true,"description":"A note for the warehouse; omit it to keep an earlier note, null clears it.","maxLength":280}},"propertyOrdering":["order_id","dispatch_date","amount_pence","currency","note"],"required":["order_id","dispatch_date","amount_pence","currency"]}}`,
 		Local: []tgprovider.Local{
 			{Pointer: "/properties/dispatch_date", Keyword: "format", Value: `"date"`},
 			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
@@ -109,7 +109,7 @@ var ScheduleOrderDispatchDefinitions = []tgprovider.Definition{
 	},
 	{
 		Provider: tgprovider.MCP,
-		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee.","inputSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents).","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; null clears an earlier note.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
+		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.","inputSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
 	},
 }
 
@@ -119,7 +119,7 @@ var ScheduleOrderDispatchSpec = tggate.Spec[ScheduleOrderDispatchArgs]{
 	Name:        ScheduleOrderDispatchToolName,
 	Description: ScheduleOrderDispatchDescription,
 	Schema:      ScheduleOrderDispatchSchema,
-	Version:     "sha256:e2d8b08a40b83dc2",
+	Version:     "sha256:757cb60139b3e91d",
 	Roles:       []string{"operations"},
 	Decode:      DecodeScheduleOrderDispatchArgs,
 	Definitions: ScheduleOrderDispatchDefinitions,
@@ -129,17 +129,19 @@ var ScheduleOrderDispatchSpec = tggate.Spec[ScheduleOrderDispatchArgs]{
 // tool.
 //
 // Schedule when a packed order leaves the warehouse, and charge the dispatch
-// fee.
+// fee. Not for orders that are not packed yet. Returns the scheduled dispatch.
 type ScheduleOrderDispatchArgs struct {
 	// OrderID is the order to dispatch.
 	OrderID string `json:"order_id"`
 	// DispatchDate is the day the order leaves the warehouse, as YYYY-MM-DD.
 	DispatchDate string `json:"dispatch_date"`
-	// AmountPence is the dispatch fee in minor units (pence or cents).
+	// AmountPence is the dispatch fee in minor units (pence or cents), at most
+	// 50000.
 	AmountPence int64 `json:"amount_pence"`
 	// Currency is the currency of the fee.
 	Currency ScheduleOrderDispatchCurrency `json:"currency"`
-	// Note is A note for the warehouse; null clears an earlier note.
+	// Note is A note for the warehouse; omit it to keep an earlier note, null
+	// clears it.
 	Note tgopt.Nullable[string] `json:"note"`
 }
 

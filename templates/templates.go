@@ -1,10 +1,12 @@
 // Package templates holds the text/template sources of the outputs toolgate
 // does not build as Go syntax trees: the contract test generated beside the
-// tools. The generator executes them; nothing else should.
+// tools, and the Markdown catalog of the tools. The generator executes
+// them; nothing else should.
 package templates
 
 import (
 	"embed"
+	"strings"
 	"text/template"
 )
 
@@ -33,4 +35,75 @@ type ContractTool struct {
 	// Providers is the Go slice literal of the providers the tool is
 	// exported to.
 	Providers string
+}
+
+// Catalog renders the Markdown catalog of the tools. Its data is
+// CatalogData. Every string from a tool file goes through cell or code,
+// which keep it inside its table cell and inert: no pipes, newlines,
+// backticks or HTML.
+var Catalog = template.Must(template.New("catalog.md.tmpl").Funcs(template.FuncMap{"cell": cell, "code": code}).ParseFS(files, "catalog.md.tmpl"))
+
+var cellEscaper = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ", "`", "'", "<", "&lt;", ">", "&gt;", "&", "&amp;")
+
+// cell makes s safe inside a Markdown table cell.
+func cell(s string) string { return cellEscaper.Replace(s) }
+
+// code renders s as inline code in a table cell, exactly (backticks
+// included), or nothing for "".
+func code(s string) string {
+	if s == "" {
+		return ""
+	}
+	s = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+	if strings.Contains(s, "`") {
+		// A run of backticks inside closes a single-backtick span: use a
+		// longer delimiter than any run inside (CommonMark code spans).
+		fence := strings.Repeat("`", longestRun(s, '`')+1)
+		return fence + " " + s + " " + fence
+	}
+	return "`" + s + "`"
+}
+
+func longestRun(s string, c byte) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
+
+// CatalogData is what the catalog template needs.
+type CatalogData struct {
+	Tools []CatalogTool
+}
+
+// CatalogTool is one tool of the catalog.
+type CatalogTool struct {
+	Name, Description, Version, Source string
+	Roles                              []string
+	Destructive                        bool
+	Timeout                            string
+	Params                             []CatalogParam
+	Providers                          []CatalogProvider
+}
+
+// CatalogParam is one parameter, at any depth: Path is "address.line1" or
+// "line_items[].sku".
+type CatalogParam struct {
+	Path, Type, Bounds, Format, Pattern, Enum, Default, Description string
+	// Presence is "required", "optional" or "each item" (for Path
+	// "tags[]"), and ", nullable" when null is allowed.
+	Presence string
+}
+
+// CatalogProvider is a provider the tool is exported to, with the rules
+// its schema cannot express (the gate enforces them locally).
+type CatalogProvider struct {
+	Name  string
+	Local []string
 }

@@ -36,6 +36,20 @@
 //	                            print the tool definitions sent to provider
 //	                            P (openai-chat, openai-responses, anthropic,
 //	                            gemini, gemini-legacy, mcp) as a JSON array
+//	toolgate lint [flags]       report lint findings as file:line:column
+//	                            (--format human, json or sarif); exit 1 on
+//	                            an error-level finding
+//	toolgate diff OLD NEW       classify every schema change from OLD to NEW
+//	toolgate diff --base REV    (folders or files), or from git revision REV
+//	                            to --schemas: breaking, widening or
+//	                            compatible, for callers and queued calls
+//	                            (--format human, json or markdown); exit 1
+//	                            on a breaking change toolgate-diff.json does
+//	                            not allow with a reason; --calls DIR also
+//	                            replays recorded calls against both
+//	toolgate test --calls DIR   replay recorded calls (runtime/callrecord)
+//	                            against --schemas; exit 1 when one is not
+//	                            decided as recorded
 //
 // Flags of all three:
 //
@@ -47,6 +61,8 @@
 //	                 go generate runs in, else the folder name)
 //	--open-objects   plain JSON Schema semantics: an object schema without
 //	                 additionalProperties is open (default: closed)
+//	--catalog FILE   generate and check only: also write (check: compare)
+//	                 a Markdown catalog of the tools at FILE
 //	--providers P,…  the model providers tools are exported to, unless a
 //	                 tool's x-toolgate providers says otherwise (default:
 //	                 all); a tool a listed provider cannot carry faithfully
@@ -57,7 +73,12 @@
 // rewrites them and removes the ones no tool produces any more; check
 // reports a stale, missing or extra one.
 //
-// Exit codes: 0 success, 1 generated code is stale (check), 2 usage error,
+// generate and check run the error-level lint rules first: a finding is an
+// invalid tool definition. --lint-config (default toolgate-lint.json, when
+// it exists) disables a rule per tool or per file with a reason.
+//
+// Exit codes: 0 success, 1 generated code is stale (check), lint found an
+// error or diff a breaking change, 2 usage error,
 // 3 invalid tool definitions (or, for export, a tool the provider cannot
 // carry), 4 any other failure (such as I/O).
 package main
@@ -102,6 +123,13 @@ Usage:
   toolgate check [flags]      exit 1 with a diff when they are stale
   toolgate export --provider P [flags]
                               print the tool definitions for provider P
+  toolgate lint [flags]       check the tool files against the lint rules;
+                              exit 1 on an error-level finding
+  toolgate diff OLD NEW       classify the schema changes from OLD to NEW
+  toolgate diff --base REV    ... from git revision REV to --schemas;
+                              exit 1 on a breaking change not allowed
+  toolgate test --calls DIR   replay recorded calls against the schemas;
+                              exit 1 when one is decided otherwise
 
 Run 'toolgate COMMAND --help' for the flags of a command.
 `
@@ -114,6 +142,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "generate", "check", "export":
 		return runGenerate(args[0], args[1:], stdout, stderr)
+	case "lint":
+		return runLint(args[1:], stdout, stderr)
+	case "diff":
+		return runDiff(args[1:], stdout, stderr)
+	case "test":
+		return runTest(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -130,7 +164,11 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	pkg := fs.String("package", "", "the Go package name (default: the package in --out, else $GOPACKAGE, else the folder name)")
 	open := fs.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
 	provs := fs.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default all: "+providerNames()+")")
-	var prov *string
+	lintCfg := fs.String("lint-config", defaultLintConfig, "the lint config (generate and check run the error-level lint rules)")
+	var prov, catalogPath *string
+	if cmd != "export" {
+		catalogPath = fs.String("catalog", "", "also write (check: compare) a Markdown catalog of the tools at this path")
+	}
 	if cmd == "export" {
 		prov = fs.String("provider", "", "the provider: "+providerNames())
 	}
@@ -144,18 +182,8 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "Usage: toolgate %s [flags]\n\n%s\n\nFlags:\n%s", cmd, what, fs.FlagUsages())
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "toolgate %s: %v\n", cmd, err)
-		fs.Usage()
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "toolgate %s: unexpected arguments %q\n", cmd, fs.Args())
-		fs.Usage()
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if cmd == "export" && *prov == "" {
 		fmt.Fprintf(stderr, "toolgate export: --provider is required (%s)\n", providerNames())
@@ -166,13 +194,9 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgate %s: %v\n", cmd, err)
 		return exitUsage
 	}
-	var providers []provider.Provider
-	for _, p := range *provs {
-		if !slices.Contains(provider.All, provider.Provider(p)) {
-			fmt.Fprintf(stderr, "toolgate %s: --providers: %q is not one of %s\n", cmd, p, providerNames())
-			return exitUsage
-		}
-		providers = append(providers, provider.Provider(p))
+	providers, code := parseProviders(cmd, *provs, stderr)
+	if code != exitOK {
+		return code
 	}
 	tools, err := gen.Load(*schemas...)
 	if err != nil {
@@ -185,14 +209,14 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportLoad(cmd, err, stderr)
 	}
+	if code := lintErrors(cmd, fs, *lintCfg, tools, providers, stderr); code != exitOK {
+		return code
+	}
 	if cmd == "check" {
 		drift, err := gen.Check(*out, files)
 		if err != nil {
 			fmt.Fprintf(stderr, "toolgate check: %v\n", err)
 			return exitFailure
-		}
-		if len(drift) == 0 {
-			return exitOK
 		}
 		for _, d := range drift {
 			fmt.Fprintf(stdout, "%s: %s\n", d.File, d.Problem)
@@ -200,7 +224,20 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		for _, d := range drift {
 			fmt.Fprint(stdout, d.Diff)
 		}
-		fmt.Fprintf(stderr, "toolgate check: %d generated file(s) out of date; run toolgate generate\n", len(drift))
+		stale := 0
+		if *catalogPath != "" {
+			st, code := writeCatalog(cmd, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
+			if code != exitOK {
+				return code
+			}
+			if st {
+				stale = 1
+			}
+		}
+		if len(drift)+stale == 0 {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "toolgate check: %d generated file(s) out of date; run toolgate generate\n", len(drift)+stale)
 		return exitDrift
 	}
 	written, removed, err := gen.Write(*out, files)
@@ -214,7 +251,43 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	for _, f := range removed {
 		fmt.Fprintf(stdout, "removed %s\n", filepath.Join(*out, f))
 	}
+	if *catalogPath != "" {
+		_, code := writeCatalog(cmd, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
+		return code
+	}
 	return exitOK
+}
+
+// parseFlags parses args; when it returns false the command ends with code
+// (0 after --help).
+func parseFlags(fs *pflag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK, false
+		}
+		fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+		fs.Usage()
+		return exitUsage, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected arguments %q\n", fs.Name(), fs.Args())
+		fs.Usage()
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
+// parseProviders checks the names of --providers.
+func parseProviders(cmd string, names []string, stderr io.Writer) ([]provider.Provider, int) {
+	var providers []provider.Provider
+	for _, p := range names {
+		if !slices.Contains(provider.All, provider.Provider(p)) {
+			fmt.Fprintf(stderr, "toolgate %s: --providers: %q is not one of %s\n", cmd, p, providerNames())
+			return nil, exitUsage
+		}
+		providers = append(providers, provider.Provider(p))
+	}
+	return providers, exitOK
 }
 
 func providerNames() string {

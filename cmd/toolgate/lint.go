@@ -1,0 +1,166 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/gen/lint"
+	"github.com/toolgate/toolgate/runtime/provider"
+)
+
+// defaultLintConfig is read when --lint-config is not given and it exists.
+const defaultLintConfig = "toolgate-lint.json"
+
+// lintConfig loads the lint configuration: the flag's file, else
+// toolgate-lint.json when it exists.
+func lintConfig(fl *pflag.FlagSet, path string) (lint.Config, error) {
+	if !fl.Changed("lint-config") {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return lint.Config{}, nil
+		}
+	}
+	return lint.LoadConfig(path)
+}
+
+func runLint(args []string, stdout, stderr io.Writer) int {
+	fl := pflag.NewFlagSet("toolgate lint", pflag.ContinueOnError)
+	fl.SetOutput(stderr)
+	schemas := fl.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
+	format := fl.String("format", "human", "the output: human, json or sarif")
+	cfgPath := fl.String("lint-config", defaultLintConfig, "the lint config: rules disabled per tool or file, with a reason")
+	show := fl.String("min-severity", "hint", "the least severe findings shown: hint, warning or error")
+	failOn := fl.String("fail-on", "error", "the least severe finding that makes lint exit 1: warning or error")
+	provs := fl.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default all: "+providerNames()+")")
+	fl.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: toolgate lint [flags]\n\nChecks the tool files in --schemas against the lint rules and prints each\nfinding as file:line:column; exits 1 when any is an error (or, with\n--fail-on warning, a warning).\n\nFlags:\n%s", fl.FlagUsages())
+	}
+	if code, ok := parseFlags(fl, args, stderr); !ok {
+		return code
+	}
+	if !slices.Contains([]string{"human", "json", "sarif"}, *format) {
+		fmt.Fprintf(stderr, "toolgate lint: --format must be human, json or sarif, not %q\n", *format)
+		return exitUsage
+	}
+	minSev, okShow := severities[*show]
+	failSev, okFail := severities[*failOn]
+	if !okShow || !okFail || failSev == lint.Hint {
+		fmt.Fprintf(stderr, "toolgate lint: --min-severity is hint, warning or error and --fail-on is warning or error\n")
+		return exitUsage
+	}
+	providers, code := parseProviders("lint", *provs, stderr)
+	if code != exitOK {
+		return code
+	}
+	cfg, err := lintConfig(fl, *cfgPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate lint: %v\n", err)
+		return configExit(err)
+	}
+	tools, invalid, err := loadEach(*schemas)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate lint: %v\n", err)
+		return exitFailure
+	}
+	res, err := lint.Run(tools, lint.Options{Config: cfg, Providers: providers, MinSeverity: minSev})
+	if err != nil {
+		return reportLoad("lint", err, stderr)
+	}
+	switch *format {
+	case "json":
+		err = lint.WriteJSON(stdout, res)
+	case "sarif":
+		err = lint.WriteSARIF(stdout, res)
+	default:
+		err = lint.WriteHuman(stdout, res)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate lint: %v\n", err)
+		return exitFailure
+	}
+	if invalid = append(invalid, res.Invalid...); len(invalid) > 0 {
+		return reportLoad("lint", gen.ErrorList(invalid), stderr)
+	}
+	for _, f := range res.Findings {
+		if f.Severity >= failSev {
+			return exitDrift
+		}
+	}
+	return exitOK
+}
+
+var severities = map[string]lint.Severity{"hint": lint.Hint, "warning": lint.Warning, "error": lint.Error}
+
+// loadEach loads every tool file on its own, so that one invalid file does
+// not hide the findings in the others: it returns the tools of the files
+// that load and the errors of those that do not. err is a path that cannot
+// be listed.
+func loadEach(paths []string) (tools []*gen.Tool, invalid []error, err error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(p, "*.json"))
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, matches...)
+	}
+	if len(files) == 0 {
+		return nil, nil, fmt.Errorf("no tool files in %s", strings.Join(paths, ", "))
+	}
+	for _, f := range files {
+		ts, err := gen.Load(f)
+		if err != nil {
+			invalid = append(invalid, err)
+			continue
+		}
+		tools = append(tools, ts...)
+	}
+	return tools, invalid, nil
+}
+
+// configExit is 3 for an invalid config, 4 for one that cannot be read.
+func configExit(err error) int {
+	var ce *lint.ConfigError
+	if errors.As(err, &ce) {
+		return exitInvalid
+	}
+	return exitFailure
+}
+
+// lintErrors runs the error-level rules for generate and check; a finding
+// is an invalid tool definition (exit 3).
+func lintErrors(cmd string, fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool, providers []provider.Provider, stderr io.Writer) int {
+	cfg, err := lintConfig(fl, cfgPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate %s: %v\n", cmd, err)
+		return configExit(err)
+	}
+	res, err := lint.Run(tools, lint.Options{Config: cfg, Providers: providers, MinSeverity: lint.Error})
+	if err != nil {
+		return reportLoad(cmd, err, stderr)
+	}
+	if len(res.Findings) == 0 {
+		return exitOK
+	}
+	for _, f := range res.Findings {
+		fmt.Fprintln(stderr, f)
+	}
+	fmt.Fprintf(stderr, "toolgate %s: %d lint error(s); fix them, or disable a rule with a reason (toolgate lint --help)\n", cmd, len(res.Findings))
+	return exitInvalid
+}

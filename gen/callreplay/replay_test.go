@@ -1,0 +1,93 @@
+package callreplay
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/runtime/callrecord"
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+func TestDecide(t *testing.T) {
+	dir := t.TempDir()
+	tool := `{"name": "refund_order", "description": "d", "parameters": {"type": "object", "properties": {
+	  "n": {"type": "integer", "maximum": 5}, "r": {"type": "string", "enum": ["a", "b"]}, "d": {"type": "string", "format": "date"}}, "required": ["n"]}}`
+	if err := os.WriteFile(filepath.Join(dir, "t.json"), []byte(tool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := gen.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Compile(tools, gen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		tool, args string
+		code       string
+		keywords   []string
+	}{
+		{"refund_order", `{"n": 5, "r": "a"}`, callrecord.Accepted, nil},
+		{"refund_order", `{"n": 6, "r": "c"}`, "invalid_arguments", []string{"enum", "maximum"}},
+		{"refund_order", `{"r": "a"}`, "invalid_arguments", []string{"required"}},
+		{"refund_order", `{"n": 1, "x": 1}`, "invalid_arguments", []string{"additionalProperties"}},
+		{"refund_order", `{"n": 1, "d": "2026-13-01"}`, "invalid_arguments", []string{"format"}},
+		{"refund_order", `{"n": 1.5}`, "invalid_arguments", []string{"type"}},
+		{"gone", `{}`, UnknownTool, nil},
+	}
+	for _, tt := range tests {
+		args, err := jsonval.Parse([]byte(tt.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.Decide(&callrecord.Record{Tool: tt.tool, Args: args})
+		if got.Code != tt.code || !slices.Equal(got.Keywords, tt.keywords) {
+			t.Errorf("Decide(%s %s) = %v, want %s %v", tt.tool, tt.args, got, tt.code, tt.keywords)
+		}
+	}
+	if s.Version("refund_order") == "" || s.Version("gone") != "" {
+		t.Error("versions")
+	}
+}
+
+func TestAgrees(t *testing.T) {
+	rec := Recorded(&callrecord.Record{Code: "invalid_arguments", Violations: []callrecord.Violation{{Keyword: "maximum", InstancePath: "/n"}, {Keyword: "maximum", InstancePath: "/m"}}})
+	if !slices.Equal(rec.Keywords, []string{"maximum"}) {
+		t.Fatalf("Recorded keywords %v", rec.Keywords)
+	}
+	for _, tt := range []struct {
+		decided Outcome
+		want    bool
+	}{
+		{Outcome{"invalid_arguments", []string{"maximum"}}, true},
+		{Outcome{"invalid_arguments", []string{"enum", "maximum"}}, true},
+		{Outcome{"invalid_arguments", []string{"enum"}}, false},
+		{Outcome{callrecord.Accepted, nil}, false},
+	} {
+		if got := Agrees(rec, tt.decided); got != tt.want {
+			t.Errorf("Agrees(%v, %v) = %v", rec, tt.decided, got)
+		}
+	}
+}
+
+func TestLoadDir(t *testing.T) {
+	entries, err := LoadDir("../../runtime/callrecord/testdata/refund_order")
+	if err != nil || len(entries) != 4 {
+		t.Fatalf("%d entries, %v", len(entries), err)
+	}
+	dir := t.TempDir()
+	if _, err := LoadDir(dir); err == nil {
+		t.Error("an empty folder loaded")
+	}
+	if _, err := LoadDir(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing folder loaded")
+	}
+	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"tool": "x"}`), 0o644)
+	if _, err := LoadDir(dir); err == nil {
+		t.Error("a bad record loaded")
+	}
+}

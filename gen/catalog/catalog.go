@@ -1,0 +1,230 @@
+// Package catalog renders the Markdown catalog of a set of tools (from
+// templates/catalog.md.tmpl), so that reviewers read a schema change in a
+// pull request as a readable diff, and checks a committed catalog for
+// staleness.
+package catalog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/gen/internal/udiff"
+	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/templates"
+)
+
+// Render returns the catalog of tools, to be written at path (source paths
+// are shown relative to its folder). err is an invalid tool definition.
+func Render(tools []*gen.Tool, opts gen.Options, path string) ([]byte, error) {
+	sorted := append([]*gen.Tool(nil), tools...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	var data templates.CatalogData
+	var errs gen.ErrorList
+	for _, t := range sorted {
+		ct, err := tool(t, opts, path)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		data.Tools = append(data.Tools, ct)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	var b bytes.Buffer
+	if err := templates.Catalog.Execute(&b, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func tool(t *gen.Tool, opts gen.Options, path string) (templates.CatalogTool, error) {
+	schema, version, err := gen.Schema(t, opts)
+	if err != nil {
+		return templates.CatalogTool{}, err
+	}
+	src := t.File
+	if rel, err := filepath.Rel(filepath.Dir(path), t.File); err == nil {
+		src = filepath.ToSlash(rel)
+	}
+	if t.Pointer != "" {
+		src += "#" + t.Pointer
+	}
+	ct := templates.CatalogTool{Name: t.Name, Description: t.Description, Version: version, Source: src,
+		Roles: t.Meta.Roles, Destructive: t.Meta.Destructive, Timeout: t.Meta.Timeout}
+	p := &params{root: schema}
+	p.object(schema, "", 0)
+	ct.Params = p.out
+	ps := t.Meta.Providers
+	if len(ps) == 0 {
+		ps = opts.Providers
+	}
+	if len(ps) == 0 {
+		ps = provider.All
+	}
+	for _, pv := range ps {
+		defs, refused, err := gen.Export([]*gen.Tool{t}, opts, pv)
+		if err != nil {
+			return templates.CatalogTool{}, err
+		}
+		if len(refused) > 0 {
+			return templates.CatalogTool{}, refused[0]
+		}
+		cp := templates.CatalogProvider{Name: string(pv)}
+		for _, d := range defs {
+			for _, l := range d.Local {
+				cp.Local = append(cp.Local, l.String())
+			}
+		}
+		ct.Providers = append(ct.Providers, cp)
+	}
+	return ct, nil
+}
+
+// maxDepth bounds the parameter rows of recursive schemas.
+const maxDepth = 8
+
+type params struct {
+	root *jsonval.Value
+	out  []templates.CatalogParam
+}
+
+func (p *params) deref(s *jsonval.Value) *jsonval.Value {
+	for range maxDepth {
+		ref := s.Get("$ref")
+		if ref == nil || ref.Kind != jsonval.String {
+			return s
+		}
+		t, _, ok := jsonval.ResolveRef(p.root, ref.Str)
+		if !ok || t.Kind != jsonval.Object {
+			return s
+		}
+		s = t
+	}
+	return s
+}
+
+// object adds a row per member of the object schema s, and rows for the
+// members of nested objects and array items.
+func (p *params) object(s *jsonval.Value, prefix string, depth int) {
+	props := s.Get("properties")
+	if props == nil || props.Kind != jsonval.Object || depth > maxDepth {
+		return
+	}
+	req := map[string]bool{}
+	if r := s.Get("required"); r != nil {
+		for _, it := range r.Items {
+			req[it.Str] = true
+		}
+	}
+	for _, m := range props.Members {
+		presence := "optional"
+		if req[m.Key] {
+			presence = "required"
+		}
+		p.member(prefix+m.Key, m.Value, presence, depth)
+	}
+}
+
+// member adds the row of one member (or of an array's items, path
+// ending in "[]") and the rows below it.
+func (p *params) member(path string, site *jsonval.Value, presence string, depth int) {
+	ms := p.deref(site)
+	if ms.Kind != jsonval.Object {
+		return
+	}
+	row := templates.CatalogParam{Path: path, Type: strings.Join(provider.TypeNames(ms), " or "), Presence: presence}
+	if row.Type == "" {
+		row.Type = "any"
+	}
+	if nullable(ms) {
+		row.Presence += ", nullable"
+	}
+	row.Bounds = bounds(ms)
+	row.Format = str(ms.Get("format"))
+	row.Pattern = str(ms.Get("pattern"))
+	if e := ms.Get("enum"); e != nil {
+		var vals []string
+		for _, it := range e.Items {
+			vals = append(vals, string(it.Marshal()))
+		}
+		row.Enum = strings.Join(vals, ", ")
+	} else if c := ms.Get("const"); c != nil {
+		row.Enum = string(c.Marshal())
+	}
+	if d := site.Get("default"); d != nil {
+		row.Default = string(d.Marshal())
+	} else if d := ms.Get("default"); d != nil {
+		row.Default = string(d.Marshal())
+	}
+	row.Description = str(site.Get("description"))
+	if row.Description == "" {
+		row.Description = str(ms.Get("description"))
+	}
+	p.out = append(p.out, row)
+	p.object(ms, path+".", depth+1)
+	if items := ms.Get("items"); items != nil && items.Kind == jsonval.Object && depth < maxDepth {
+		if it := p.deref(items); it.Has("properties") {
+			p.object(it, path+"[].", depth+1)
+		} else {
+			p.member(path+"[]", items, "each item", depth+1)
+		}
+	}
+}
+
+func str(v *jsonval.Value) string {
+	if v == nil || v.Kind != jsonval.String {
+		return ""
+	}
+	return v.Str
+}
+
+func nullable(s *jsonval.Value) bool {
+	for _, t := range provider.TypeNames(s) {
+		if t == "null" {
+			return true
+		}
+	}
+	return false
+}
+
+// bounds renders the numeric, length, item and member bounds of s.
+func bounds(s *jsonval.Value) string {
+	var parts []string
+	for _, kw := range []struct{ key, op string }{
+		{"minimum", "≥"}, {"exclusiveMinimum", "more than"}, {"maximum", "≤"}, {"exclusiveMaximum", "less than"}, {"multipleOf", "multiple of"},
+		{"minLength", "length ≥"}, {"maxLength", "length ≤"}, {"minItems", "items ≥"}, {"maxItems", "items ≤"},
+		{"minProperties", "members ≥"}, {"maxProperties", "members ≤"},
+	} {
+		if v := s.Get(kw.key); v != nil && v.Kind == jsonval.Number {
+			parts = append(parts, kw.op+" "+v.Str)
+		}
+	}
+	if u := s.Get("uniqueItems"); u != nil && u.Kind == jsonval.Bool && u.Bool {
+		parts = append(parts, "unique items")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Check compares the catalog at path with want and returns a unified diff
+// when it is stale or missing ("" when it is current).
+func Check(path string, want []byte) (string, error) {
+	have, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Sprintf("%s: missing; run toolgate generate --catalog %s\n", path, path), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if bytes.Equal(have, want) {
+		return "", nil
+	}
+	return udiff.Diff(path, string(have), path+" (generated)", string(want)), nil
+}

@@ -1,0 +1,39 @@
+package jsonpos
+
+import "testing"
+
+func TestFind(t *testing.T) {
+	src := "{\n  \"name\": \"x\",\n  \"p\": {\"a~b\": [1, {\"é\": true}], \"c/d\": null}\n}\n"
+	m, err := Read([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		ptr  string
+		want string
+	}{
+		{"", "1:1"},
+		{"/name", "2:3"},
+		{"/p", "3:3"},
+		{"/p/a~0b", "3:9"},
+		{"/p/a~0b/0", "3:17"},
+		{"/p/a~0b/1", "3:20"},
+		{"/p/a~0b/1/é", "3:21"},
+		{"/p/c~1d", "3:34"},
+		{"/p/c~1d/missing/deeper", "3:34"},
+		{"/nothing", "1:1"},
+	}
+	for _, tt := range tests {
+		if got := m.Find(tt.ptr).String(); got != tt.want {
+			t.Errorf("Find(%q) = %s, want %s", tt.ptr, got, tt.want)
+		}
+	}
+}
+
+func TestReadRefusesInvalidJSON(t *testing.T) {
+	for _, src := range []string{`{"a": 1, "a": 2}`, `{"a": }`, `[1,]`, `{} x`} {
+		if _, err := Read([]byte(src)); err == nil {
+			t.Errorf("Read(%q) succeeded", src)
+		}
+	}
+}

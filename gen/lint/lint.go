@@ -1,0 +1,231 @@
+// Package lint checks canonical tool files for what a strict decoder cannot
+// catch: vague or confusable names, descriptions that leave the model
+// guessing, open or shapeless schemas, unbounded text, arguments that should
+// come from the session rather than the model, and rules a provider cannot
+// express. Each finding has a rule ID, a severity and the file:line:column of
+// the JSON it is about.
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/gen/internal/jsonpos"
+	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/provider"
+)
+
+// Severity orders findings: an Error fails lint and generate, a Warning
+// fails nothing but should be fixed or disabled with a reason, a Hint is a
+// note.
+type Severity uint8
+
+// The severities.
+const (
+	Hint Severity = iota
+	Warning
+	Error
+)
+
+func (s Severity) String() string { return [...]string{"hint", "warning", "error"}[s] }
+
+// Finding is one problem found.
+type Finding struct {
+	Rule     string
+	Severity Severity
+	// Tool is the tool's name ("" for a finding about a config).
+	Tool string
+	File string
+	// Pointer locates the JSON the finding is about in File.
+	Pointer string
+	Pos     jsonpos.Pos
+	Message string
+}
+
+// String renders "file:line:col: severity rule: message".
+func (f Finding) String() string {
+	return fmt.Sprintf("%s:%s: %s %s: %s", f.File, f.Pos, f.Severity, f.Rule, f.Message)
+}
+
+// Options control a run.
+type Options struct {
+	// Config holds the rules disabled per tool or per file.
+	Config Config
+	// Providers are the providers tools are exported to unless a tool's
+	// x-toolgate providers says otherwise; empty means all.
+	Providers []provider.Provider
+	// MinSeverity drops findings below it (generate runs the Error rules).
+	MinSeverity Severity
+}
+
+// Result is what a run found.
+type Result struct {
+	// Findings are in file, position and rule order.
+	Findings []Finding
+	// Suppressed counts the findings a config or a tool file's
+	// x-toolgate-lint disabled, by rule.
+	Suppressed map[string]int
+	// Invalid are the errors of tools the generator refuses (as
+	// gen.Generate reports them); the other rules ran on them all the same.
+	Invalid []error
+}
+
+// Counts returns the number of findings per rule.
+func (r *Result) Counts() map[string]int {
+	c := map[string]int{}
+	for _, f := range r.Findings {
+		c[f.Rule]++
+	}
+	return c
+}
+
+// Errors returns the number of Error findings.
+func (r *Result) Errors() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
+// source is one tool file read again for positions and x-toolgate-lint.
+type source struct {
+	doc *jsonval.Value
+	pos *jsonpos.Map
+}
+
+// Run lints tools, which gen.Load returned. An error means a tool file
+// could not be read again.
+func Run(tools []*gen.Tool, opts Options) (*Result, error) {
+	sources := map[string]*source{}
+	res := &Result{Suppressed: map[string]int{}}
+	var all []Finding
+	var infos []*toolInfo
+	for _, t := range tools {
+		src, ok := sources[t.File]
+		if !ok {
+			data, err := os.ReadFile(t.File)
+			if err != nil {
+				return nil, err
+			}
+			doc, err := jsonval.Parse(data)
+			if err != nil {
+				return nil, &gen.Error{File: t.File, Message: err.Error()}
+			}
+			pos, err := jsonpos.Read(data)
+			if err != nil {
+				return nil, &gen.Error{File: t.File, Message: err.Error()}
+			}
+			src = &source{doc: doc, pos: pos}
+			sources[t.File] = src
+		}
+		ti, cfgFindings := newToolInfo(t, src.doc)
+		all = append(all, cfgFindings...)
+		infos = append(infos, ti)
+	}
+	for _, ti := range infos {
+		c := &checker{ti: ti}
+		c.tool()
+		if err := c.providerFit(opts.Providers); err != nil {
+			res.Invalid = append(res.Invalid, err)
+		}
+		all = append(all, c.out...)
+	}
+	all = append(all, confusableTools(infos)...)
+	byName := map[string]*toolInfo{}
+	for _, ti := range infos {
+		byName[ti.t.Name] = ti
+	}
+	for _, f := range all {
+		if f.Severity < opts.MinSeverity {
+			continue
+		}
+		if ti := byName[f.Tool]; ti != nil && (ti.allows(f) || opts.Config.allows(f, ti.t.Pointer)) {
+			res.Suppressed[f.Rule]++
+			continue
+		}
+		f.Pos = sources[f.File].pos.Find(f.Pointer)
+		res.Findings = append(res.Findings, f)
+	}
+	sort.SliceStable(res.Findings, func(i, j int) bool {
+		a, b := res.Findings[i], res.Findings[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Pos.Offset != b.Pos.Offset {
+			return a.Pos.Offset < b.Pos.Offset
+		}
+		return a.Rule < b.Rule
+	})
+	return res, nil
+}
+
+// toolInfo is a tool with its raw definition.
+type toolInfo struct {
+	t *gen.Tool
+	// params is the parameters (or inputSchema) schema as written, and
+	// base the pointer to it in t.File.
+	params *jsonval.Value
+	base   string
+	// allow are the tool file's own suppressions.
+	allow []Suppression
+}
+
+func newToolInfo(t *gen.Tool, doc *jsonval.Value) (*toolInfo, []Finding) {
+	obj := jsonval.Resolve(doc, t.Pointer)
+	ti := &toolInfo{t: t}
+	for _, key := range []string{"parameters", "inputSchema"} {
+		if p := obj.Get(key); p != nil {
+			ti.params, ti.base = p, t.Pointer+"/"+key
+		}
+	}
+	var bad []Finding
+	if x := obj.Get(allowMember); x != nil {
+		var problems []configProblem
+		ti.allow, problems = parseSuppressions(x, true)
+		for _, p := range problems {
+			bad = append(bad, Finding{Rule: RuleConfig, Severity: Error, Tool: t.Name, File: t.File, Pointer: t.Pointer + "/" + allowMember + p.ptr, Message: p.msg})
+		}
+	}
+	return ti, bad
+}
+
+// allowMember is the tool file member that disables rules for the tool.
+const allowMember = "x-toolgate-lint"
+
+func (ti *toolInfo) allows(f Finding) bool {
+	for _, s := range ti.allow {
+		if s.Rule == f.Rule && (s.At == "" || within(f.Pointer, ti.t.Pointer+s.At)) {
+			return true
+		}
+	}
+	return false
+}
+
+func within(ptr, prefix string) bool {
+	return ptr == prefix || strings.HasPrefix(ptr, prefix+"/")
+}
+
+// matchFile reports whether the file pattern (a path or a filepath.Match
+// glob, slash-separated) names file or a trailing part of its path, so that
+// "schemas/*.json" matches "./schemas/a.json" and "/src/app/schemas/a.json".
+func matchFile(pattern, file string) bool {
+	f := filepath.ToSlash(filepath.Clean(file))
+	p := filepath.ToSlash(filepath.Clean(pattern))
+	for {
+		if ok, err := filepath.Match(p, f); err == nil && ok {
+			return true
+		}
+		i := strings.Index(f, "/")
+		if i < 0 {
+			return false
+		}
+		f = f[i+1:]
+	}
+}

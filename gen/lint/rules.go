@@ -1,0 +1,85 @@
+package lint
+
+// Rule is one check.
+type Rule struct {
+	ID       string
+	Severity Severity
+	// Summary says what the rule wants, for --help, SARIF and the README.
+	Summary string
+}
+
+// The rule IDs.
+const (
+	RuleConfig           = "lint-config"
+	RuleNameVerbNoun     = "name-verb-noun"
+	RuleNameConfusable   = "name-confusable"
+	RuleNameNear         = "name-near"
+	RuleDescMissing      = "desc-missing"
+	RuleDescRepeatsName  = "desc-repeats-name"
+	RuleDescLength       = "desc-length"
+	RuleDescContent      = "desc-content"
+	RuleParamDesc        = "param-desc"
+	RuleUnit             = "unit-name"
+	RuleMoneyInteger     = "money-integer"
+	RuleDateFormat       = "date-format"
+	RuleObjectOpen       = "object-open"
+	RuleImpliedClosed    = "object-implied-closed"
+	RuleArrayItems       = "array-items"
+	RuleObjectProperties = "object-properties"
+	RuleLeafType         = "leaf-type"
+	RuleRequiredUnknown  = "required-unknown"
+	RuleNullMeaning      = "null-meaning"
+	RuleOmitMeaning      = "omit-meaning"
+	RuleDefaultAccessor  = "default-accessor"
+	RuleEnumSpelling     = "enum-spelling"
+	RuleBoundsInverted   = "bounds-inverted"
+	RuleStringMaxLength  = "string-max-length"
+	RuleBoundInclusive   = "bound-inclusivity"
+	RuleTrustedIdentity  = "trusted-identity"
+	RuleProviderFit      = "provider-fit"
+	RuleProviderRefused  = "provider-refused"
+)
+
+// Rules lists every rule, in the order the README documents them.
+var Rules = []Rule{
+	{RuleNameVerbNoun, Warning, "A tool name is one operation, verb_noun in snake_case (handle_order: which action? get_and_cancel_order: two)."},
+	{RuleNameConfusable, Error, "No two tool names, and no two members of one object, are the same after folding case, separators and homoglyphs."},
+	{RuleNameNear, Warning, "No two tool names are one edit apart."},
+	{RuleDescMissing, Warning, "A tool has a non-empty description."},
+	{RuleDescRepeatsName, Warning, "A tool description is more than its name repeated."},
+	{RuleDescLength, Warning, "A tool description fits the budget of 1024 characters."},
+	{RuleDescContent, Warning, "A tool description says what it does, when to use it, what it excludes and what it returns."},
+	{RuleParamDesc, Warning, "Every parameter has a description."},
+	{RuleUnit, Warning, "A number that looks like money, a duration or a size names its unit (amount_pence, timeout_ms, size_bytes)."},
+	{RuleMoneyInteger, Warning, "Money is an integer of minor units, not a number."},
+	{RuleDateFormat, Warning, "A string named like a date or time has format date, date-time or time."},
+	{RuleObjectOpen, Warning, "Every object is closed: additionalProperties is false at every level, array items included."},
+	{RuleImpliedClosed, Hint, "Objects closed only by toolgate's default are noted once per tool: other JSON Schema tools read them as open."},
+	{RuleArrayItems, Warning, "Every array has items."},
+	{RuleObjectProperties, Warning, "Every object has properties."},
+	{RuleLeafType, Warning, "Every leaf schema has a type (or an enum, a const or a $ref)."},
+	{RuleRequiredUnknown, Error, "Every required member is declared in properties."},
+	{RuleNullMeaning, Warning, "A nullable member's description says what null means."},
+	{RuleOmitMeaning, Warning, "An optional member's description says what leaving it out means."},
+	{RuleDefaultAccessor, Hint, "A default is not applied by the decoder: the generated …OrDefault accessor applies it, and the description should say so."},
+	{RuleEnumSpelling, Error, "An enum has one spelling per value: no values that differ only in case or whitespace."},
+	{RuleBoundsInverted, Error, "minimum ≤ maximum, minLength ≤ maxLength, minItems ≤ maxItems, minProperties ≤ maxProperties."},
+	{RuleStringMaxLength, Warning, "A free-text string (no enum, const, pattern or format) has a maxLength."},
+	{RuleBoundInclusive, Hint, "A description says whether a maximum (or a minimum other than 0 or 1) is inclusive; exclusiveMaximum and exclusiveMinimum say it themselves."},
+	{RuleTrustedIdentity, Error, "A parameter that should come from the session (user_id on a mutating tool, is_admin, role, approved…) is not taken from the model, unless the tool file says why in x-toolgate-lint."},
+	{RuleProviderFit, Hint, "Rules a provider the tool is exported to cannot express are listed: the gate enforces them locally."},
+	{RuleProviderRefused, Error, "Every provider the tool is exported to can carry it."},
+	{RuleConfig, Error, "A tool file's x-toolgate-lint entries are valid and carry a reason."},
+}
+
+// RuleByID returns the rule with the ID, or nil.
+func RuleByID(id string) *Rule {
+	for i := range Rules {
+		if Rules[i].ID == id {
+			return &Rules[i]
+		}
+	}
+	return nil
+}
+
+func severity(id string) Severity { return RuleByID(id).Severity }
