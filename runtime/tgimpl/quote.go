@@ -56,7 +56,7 @@ func Show(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.:/@+-", c) >= 0) {
-			return string(AppendVisible(nil, s))
+			return string(AppendVisible(make([]byte, 0, len(s)+2), s))
 		}
 	}
 	return s
