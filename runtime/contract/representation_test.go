@@ -83,7 +83,9 @@ func TestDifferentialAllowsRepresentationOnly(t *testing.T) {
 	if len(errs) != 1 || !strings.Contains(errs[0], "instance exponent") {
 		t.Errorf("errors %q, want exactly the one for instance exponent", errs)
 	}
-	if !slices.ContainsFunc(logs, func(l string) bool { return strings.Contains(l, "instance beyond int64") && strings.Contains(l, "by design") }) {
+	if !slices.ContainsFunc(logs, func(l string) bool {
+		return strings.Contains(l, "instance beyond int64") && strings.Contains(l, "by design")
+	}) {
 		t.Errorf("no log of the deliberate divergence in %q", logs)
 	}
 }
