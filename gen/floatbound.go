@@ -23,9 +23,9 @@ import (
 //
 // Rounding is monotonic, so an inclusive bound that is a float64 is kept by
 // x whenever it is kept by the text: no check. An exclusive bound always
-// needs one (the text may round onto it). A limit beyond the float64
-// range needs none either: the text that keeps it is beyond the range too,
-// and ParseFloat refuses it first.
+// needs one (the text may round onto it). A bound beyond the float64
+// range needs none: every finite x keeps it, or the text that keeps it is
+// beyond the range too and ParseFloat refuses it first.
 func floatBreaks(x, raw *jen.Statement, bound string, exclusive, lower bool) jen.Code {
 	up, down, exact, ok := floatNeighbours(bound)
 	if !ok || exact && !exclusive {
@@ -68,7 +68,8 @@ func numKeeps(raw *jen.Statement, bound string, exclusive, lower bool) jen.Code 
 }
 
 // floatNeighbours returns up(B) and down(B) for the number text B, and
-// whether B is itself a float64.
+// whether B is itself a float64; ok is false for a B beyond the float64
+// range, where no float64 check applies.
 func floatNeighbours(text string) (up, down float64, exact, ok bool) {
 	r, ok := new(big.Rat).SetString(text)
 	if !ok {
@@ -78,10 +79,8 @@ func floatNeighbours(text string) (up, down float64, exact, ok bool) {
 	switch {
 	case exact:
 		return f, f, true, true
-	case math.IsInf(f, 1):
-		return f, math.MaxFloat64, false, true
-	case math.IsInf(f, -1):
-		return -math.MaxFloat64, f, false, true
+	case math.IsInf(f, 0):
+		return 0, 0, false, false
 	}
 	if new(big.Rat).SetFloat64(f).Cmp(r) < 0 {
 		return math.Nextafter(f, math.Inf(1)), f, false, true

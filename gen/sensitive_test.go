@@ -43,7 +43,11 @@ var leafCases = []leafCase{
 	{"type", `{"type":"integer"}`, `"Hunter2-SECRET"`, "Hunter2-SECRET", "", false},
 	{"type", `{"type":"integer"}`, `98765432109876543210987`, "98765432109876543210987", "", true},
 	{"type", `{"type":"number"}`, `9.87654321e999`, "9.87654321e999", "", true},
+	// The float64 the executor would receive breaks the bound; the exact
+	// value keeps it.
 	{"exclusiveMinimum", `{"type":"number","exclusiveMinimum":0}`, `9.87654321e-400`, "9.87654321e-400", "", true},
+	{"exclusiveMaximum", `{"type":"number","exclusiveMaximum":1}`, `0.99999999999999999999`, "0.99999999999999999999", "", true},
+	{"minimum", `{"type":"number","minimum":0.3}`, `0.3000000000000000000001`, "0.3000000000000000000001", "", true},
 	{"maximum", `{"type":"integer","maximum":5}`, `987654321098765432109`, "987654321098765432109", "", true},
 	{"enum", `{"type":"integer","enum":[1,2]}`, `987654321`, "987654321", "", true},
 	{"enum", `{"type":"boolean","enum":[true]}`, `false`, "received false", "", true},

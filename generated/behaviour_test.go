@@ -366,6 +366,11 @@ var behaviourCases = []behaviourCase{
 	{"closure/root-case-variant", refundT, refund("OrderId", `"A-19"`), bad("additionalProperties", "/OrderId")},
 	{"closure/pointer-escaping", refundT, refund("a/b~c", `1`), bad("additionalProperties", "/a~1b~0c")},
 	{"closure/escaped-name", refundT, refund("r\\u006fle", `1`), bad("additionalProperties", "/role").msg("role is not a known field; the fields are orderId, amountInCents, reason, notifyCustomer")},
+	// A name that is not a plain word is quoted, its invisible characters
+	// escaped, so that it reads as itself.
+	{"closure/invisible-name", refundT, refund("orderId\\u200b", `"A-19"`), bad("additionalProperties", "/orderId\u200b").msg(`"orderId\u200b" is not a known field; the fields are orderId, amountInCents, reason, notifyCustomer`)},
+	{"closure/empty-name", refundT, refund("", `1`), bad("additionalProperties", "/").msg(`"" is not a known field; the fields are orderId, amountInCents, reason, notifyCustomer`)},
+	{"closure/dotted-name", shipT, ship("address", addr("a.b", `1`)), bad("additionalProperties", "/address/a.b").msg(`address."a.b" is not a known field; the fields are name, line1, line2, city, postcode, country`)},
 	{"closure/nested-role", shipT, ship("address", addr("role", `"admin"`)), bad("additionalProperties", "/address/role").sp("/$defs/address/additionalProperties").msg("address.role is not a known field; the fields are name, line1, line2, city, postcode, country")},
 	{"closure/nested-approvedBy", shipT, ship("address", addr("approvedBy", `null`)), bad("additionalProperties", "/address/approvedBy")},
 	{"closure/item-skipApproval", shipT, ship("line_items", arr(item("skipApproval", `true`))), bad("additionalProperties", "/line_items/0/skipApproval").sp("/properties/line_items/items/additionalProperties").msg("line_items[0].skipApproval is not a known field; the fields are sku, quantity")},
