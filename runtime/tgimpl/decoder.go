@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -59,6 +60,8 @@ type Decoder struct {
 	violations []toolerr.Violation
 	truncated  bool
 	hidden     int      // sensitive values being read (see BeginSensitive)
+	failedOut  bool     // the reader had failed before the outermost sensitive value began
+	failedIn   bool     // the reader failed inside a sensitive value
 	hiddenSegs uint64   // bit i: path[i] is a name not shown (see hiddenName)
 	unknown    []string // undeclared member names of the objects being read, for duplicate detection
 	sets       []nameSet
@@ -85,6 +88,8 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.violations = nil
 	d.truncated = false
 	d.hidden = 0
+	d.failedOut = false
+	d.failedIn = false
 	d.hiddenSegs = 0
 	d.unknown = nil
 	d.sets = nil
@@ -107,9 +112,17 @@ func (d *Decoder) Object() bool {
 // Finish checks that nothing but whitespace follows the value and returns
 // the outcome: nil, an invalid_json error or an invalid_arguments error.
 func (d *Decoder) Finish() error {
+	if d.hidden > 0 {
+		d.hidden = 0
+		d.noteHiddenFailure()
+	}
 	d.R.Finish()
 	if e := d.R.Err(); e != nil {
-		return &toolerr.Error{Code: toolerr.InvalidJSON, Tool: d.tool, Offset: e.Offset, Reason: e.Reason}
+		reason := e.Reason
+		if d.failedIn && strings.HasPrefix(reason, "duplicate member name") {
+			reason = hiddenDuplicate
+		}
+		return &toolerr.Error{Code: toolerr.InvalidJSON, Tool: d.tool, Offset: e.Offset, Reason: reason}
 	}
 	if len(d.violations) == 0 {
 		return nil
@@ -142,13 +155,36 @@ func (d *Decoder) Pop() { d.depth-- }
 // BeginSensitive starts the value of a member marked sensitive (writeOnly
 // or x-toolgate sensitive, on the member, beside its $ref or on the tool):
 // until the matching EndSensitive, no message repeats a received value, at
-// any depth, and the undeclared names read (map keys, unknown members) are
-// shown as "*" in pointers and messages and are left out of duplicate-name
-// errors. Declared names, lengths and item counts are still shown.
-func (d *Decoder) BeginSensitive() { d.hidden++ }
+// any depth, the undeclared names read (map keys, unknown members) are
+// shown as "*" in pointers and messages, and a duplicate member name found
+// inside is not named. Declared names, lengths and item counts are still
+// shown.
+func (d *Decoder) BeginSensitive() {
+	if d.hidden == 0 {
+		d.failedOut = d.R.Err() != nil
+	}
+	d.hidden++
+}
 
 // EndSensitive ends the sensitive value begun last.
-func (d *Decoder) EndSensitive() { d.hidden-- }
+func (d *Decoder) EndSensitive() {
+	d.hidden--
+	d.noteHiddenFailure()
+}
+
+// noteHiddenFailure notes, when the outermost sensitive value ends (or the
+// decode with one still open), whether the reader failed inside it: a
+// duplicate name found there, by the reader skipping a value, is then not
+// repeated either (see Finish).
+func (d *Decoder) noteHiddenFailure() {
+	if d.hidden == 0 && !d.failedOut && d.R.Err() != nil {
+		d.failedIn = true
+	}
+}
+
+// hiddenDuplicate is the reason of a duplicate member name inside a
+// sensitive value.
+const hiddenDuplicate = "duplicate member name (not shown: the value is sensitive)"
 
 // sharedCopyMax is the largest input whose strings share one copy of it: a
 // larger input gets a copy per string, so that a short value does not keep
@@ -198,7 +234,7 @@ func (d *Decoder) Capture(start int) json.RawMessage {
 func (d *Decoder) DuplicateMember() {
 	off := d.R.NameOffset()
 	if d.hidden > 0 {
-		d.R.Fail(off, "duplicate member name (not shown: the value is sensitive)")
+		d.R.Fail(off, hiddenDuplicate)
 		return
 	}
 	d.R.Fail(off, jsonread.DuplicateReason([]byte(jsonread.Unquote(d.R.Data(), off))))

@@ -285,4 +285,35 @@ func TestSensitiveScope(t *testing.T) {
 	if !utf8.ValidString(err.Error()) {
 		t.Error("invalid UTF-8")
 	}
+
+	// A duplicate the reader finds while skipping a sensitive value (kept
+	// raw) is not named either; one outside a sensitive value is.
+	for _, tt := range []struct {
+		sensitive bool
+		want      string
+	}{{true, hiddenDuplicate}, {false, `duplicate member name "Key-SECRET"`}} {
+		d.Reset("t", []byte(`{"raw":{"x":[{"Key-SECRET":1,"Key-SECRET":2}]},"after":1}`))
+		d.Object()
+		d.R.ObjectStart()
+		d.R.NextMember()
+		d.PushName()
+		if tt.sensitive {
+			d.BeginSensitive()
+		}
+		d.Raw()
+		if tt.sensitive {
+			d.EndSensitive()
+		}
+		d.Pop()
+		for {
+			if _, ok := d.R.NextMember(); !ok {
+				break
+			}
+			d.R.Skip()
+		}
+		e, ok := d.Finish().(*toolerr.Error)
+		if !ok || e.Code != toolerr.InvalidJSON || e.Reason != tt.want {
+			t.Errorf("sensitive %v: %v, want reason %q", tt.sensitive, e, tt.want)
+		}
+	}
 }
