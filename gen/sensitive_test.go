@@ -101,6 +101,19 @@ func sensitiveTool(i int, c leafCase) string {
 		i, i, c.keyword, strings.Join(props, ","), c.leaf, i)
 }
 
+// wholeTool is marked sensitive as a whole: every value and every
+// undeclared name is hidden, from the top level down.
+const wholeTool = `{"name":"whole","description":"A sensitive tool.","parameters":{"type":"object","properties":{
+	"s":{"type":"string","pattern":"^[0-9]+$"},
+	"m":{"type":"object","additionalProperties":{"type":"string","enum":["a"]}}}},
+	"x-toolgate":{"sensitive":true,"providers":["mcp"]}}`
+
+var wholeRuns = []struct{ input, keyword, pointer string }{
+	{`{"s":"Hunter2-SECRET"}`, "pattern", "/s"},
+	{`{"m":{"Hunter2-KEY":"Hunter2-SECRET"}}`, "enum", "/m/*"},
+	{`{"Hunter2-SECRET":1}`, "additionalProperties", "/*"},
+}
+
 // sensitiveRun is one decode the generated program performs.
 type sensitiveRun struct {
 	Tool  int             `json:"tool"`
@@ -120,7 +133,7 @@ func TestSensitiveAtEveryDepth(t *testing.T) {
 		t.Skip("builds and runs a generated package; skipped with -short")
 	}
 	mod := gobuild.Module(t, "sensitive")
-	schemas := map[string][]byte{}
+	schemas := map[string][]byte{"whole.json": []byte(wholeTool)}
 	for i, c := range leafCases {
 		schemas[fmt.Sprintf("t%02d.json", i)] = []byte(sensitiveTool(i, c))
 	}
@@ -147,6 +160,10 @@ func TestSensitiveAtEveryDepth(t *testing.T) {
 		for _, p := range positions {
 			runs = append(runs, sensitiveRun{Tool: i, Input: fmt.Sprintf(`{%q:%s}`, p.member, fmt.Sprintf(p.wrap, leafCases[i].value))})
 		}
+	}
+	fmt.Fprintf(&prog, "\tfunc(b []byte) error { _, err := vault.DecodeWholeArgs(b); return err },\n")
+	for _, w := range wholeRuns {
+		runs = append(runs, sensitiveRun{Tool: len(leafCases), Input: w.input})
 	}
 	prog.WriteString(`}
 
@@ -185,6 +202,13 @@ func main() {
 		t.Fatalf("the program's output: %v\n%s", err, got)
 	}
 	for k, r := range runs {
+		if r.Tool == len(leafCases) {
+			w := wholeRuns[k-len(leafCases)*len(positions)]
+			t.Run("whole tool/"+w.keyword, func(t *testing.T) {
+				checkSensitiveRun(t, leafCase{keyword: w.keyword, secret: "Hunter2-SECRET"}, position{pointer: w.pointer, sensitive: true}, r)
+			})
+			continue
+		}
 		c, p := leafCases[r.Tool], positions[k%len(positions)]
 		t.Run(fmt.Sprintf("%d-%s/%s", r.Tool, c.keyword, p.name), func(t *testing.T) {
 			checkSensitiveRun(t, c, p, r)
