@@ -319,18 +319,24 @@ func (e *emitter) elemSetter(n *node, assign func(x jen.Code) jen.Code) setter {
 }
 
 // decodeValue reads the value that follows into set, checking every rule
-// of n. A sensitive n is read between BeginSensitive and EndSensitive, so
-// that nothing below it is echoed, however deep and through whatever named
-// type.
+// of n. A sensitive n that can hold values below it is read between
+// BeginSensitive and EndSensitive, so that nothing below it is echoed,
+// however deep and through whatever named type; a sensitive scalar's
+// messages leave its value out where they are generated (sensitiveNode).
 func (e *emitter) decodeValue(n *node, set setter) []jen.Code {
 	if n.sens {
-		return sensitiveScope(e.decodeRules(n, set))
+		return sensitiveScope(n, e.decodeRules(n, set))
 	}
 	return e.decodeRules(n, set)
 }
 
-// sensitiveScope wraps the reading of a sensitive value.
-func sensitiveScope(code []jen.Code) []jen.Code {
+// sensitiveScope wraps the reading of a sensitive value of n, unless n is
+// a scalar.
+func sensitiveScope(n *node, code []jen.Code) []jen.Code {
+	switch n.kind {
+	case kindNull, kindBool, kindInt, kindNumber, kindString, kindNever:
+		return code
+	}
 	out := append([]jen.Code{d().Dot("BeginSensitive").Call()}, code...)
 	return append(out, d().Dot("EndSensitive").Call())
 }
@@ -828,7 +834,7 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		outer := e.sensitive
 		e.sensitive = outer || p.sens
 		if p.sens && !p.node.sens {
-			body = append(body, sensitiveScope(e.decodeValue(p.node, e.fieldSetter(p)))...)
+			body = append(body, sensitiveScope(p.node, e.decodeValue(p.node, e.fieldSetter(p)))...)
 		} else {
 			body = append(body, e.decodeValue(p.node, e.fieldSetter(p))...)
 		}
