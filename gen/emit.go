@@ -319,8 +319,30 @@ func (e *emitter) elemSetter(n *node, assign func(x jen.Code) jen.Code) setter {
 }
 
 // decodeValue reads the value that follows into set, checking every rule
-// of n.
+// of n. A sensitive n that can hold values below it is read between
+// BeginSensitive and EndSensitive, so that nothing below it is echoed,
+// however deep and through whatever named type; a sensitive scalar's
+// messages leave its value out where they are generated (sensitiveNode).
 func (e *emitter) decodeValue(n *node, set setter) []jen.Code {
+	if n.sens {
+		return sensitiveScope(n, e.decodeRules(n, set))
+	}
+	return e.decodeRules(n, set)
+}
+
+// sensitiveScope wraps the reading of a sensitive value of n, unless n is
+// a scalar.
+func sensitiveScope(n *node, code []jen.Code) []jen.Code {
+	switch n.kind {
+	case kindNull, kindBool, kindInt, kindNumber, kindString, kindNever:
+		return code
+	}
+	out := append([]jen.Code{d().Dot("BeginSensitive").Call()}, code...)
+	return append(out, d().Dot("EndSensitive").Call())
+}
+
+// decodeRules is decodeValue without the sensitive scope.
+func (e *emitter) decodeRules(n *node, set setter) []jen.Code {
 	switch n.kind {
 	case kindAny:
 		return []jen.Code{set.value(d().Dot("Raw").Call())}
@@ -469,6 +491,16 @@ func (e *emitter) decodeBool(n *node, set setter) []jen.Code {
 	return append(out, set.value(jen.Id("x")))
 }
 
+// beginSensitiveTool starts a sensitive scope for a whole decode when the
+// tool is marked sensitive or sens is set (the decoded schema itself is),
+// and is empty code otherwise.
+func (e *emitter) beginSensitiveTool(sens bool) jen.Code {
+	if sens || e.tm.t.Meta.Sensitive {
+		return jen.Id("d").Dot("BeginSensitive").Call()
+	}
+	return jen.Null()
+}
+
 // sensitiveNode reports whether messages about n's value must not echo it.
 func (e *emitter) sensitiveNode(n *node) bool {
 	return n.sens || e.sensitive || e.tm.t.Meta.Sensitive
@@ -513,8 +545,8 @@ func showValue(v *jsonval.Value) string {
 
 func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
 	raw := jen.Id("raw")
-	var checks []jen.Code
-	got := e.got(n, jen.String().Call(raw))
+	var checks, hugeChecks []jen.Code
+	got := e.got(n, jen.Qual(pkgTgimpl, "Text").Call(raw))
 	x := jen.Id("x")
 	bound := func(kw string, b *jsonval.Value, exclusive, lower bool) {
 		if b == nil {
@@ -522,6 +554,7 @@ func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
 		}
 		sp := n.ptr + "/" + kw
 		report := d().Dot(upperFirst(kw)).Call(jen.Lit(sp), jen.Lit(b.Str), got)
+		hugeChecks = append(hugeChecks, jen.If(numCompare(raw, b.Str, exclusive, lower)).Block(report.Clone(), jen.Id("broken").Op("=").True()))
 		limit, ok := intBound(b.Str, exclusive, lower)
 		var cond jen.Code
 		switch {
@@ -561,9 +594,18 @@ func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
 		}
 	}
 	checks = append(checks, set.value(x))
+	// An integer beyond int64 is still an integer: a bound it breaks is
+	// reported as such; only one it keeps leaves the type's range to refuse.
+	outOfRange := d().Dot("IntRange").Call(jen.Lit(typePtr(n)), got)
+	if len(hugeChecks) > 0 {
+		hugeChecks = append([]jen.Code{jen.Id("broken").Op(":=").False()}, hugeChecks...)
+		outOfRange = jen.If(jen.Op("!").Id("broken")).Block(outOfRange)
+	}
+	hugeChecks = append(hugeChecks, outOfRange)
 	return []jen.Code{
 		raw.Clone().Op(":=").Add(dr().Dot("Number").Call()),
-		jen.If(jen.List(x, jen.Id("ok")).Op(":=").Add(d().Dot("ParseInt").Call(raw, jen.Lit(typePtr(n)), jen.Lit(e.sensitiveNode(n)))), jen.Id("ok")).Block(checks...),
+		jen.If(jen.List(x, jen.Id("ok"), jen.Id("huge")).Op(":=").Add(d().Dot("ParseInt").Call(raw, jen.Lit(typePtr(n)), jen.Lit(e.sensitiveNode(n)))), jen.Id("ok")).Block(checks...).
+			Else().If(jen.Id("huge")).Block(hugeChecks...),
 	}
 }
 
@@ -616,12 +658,18 @@ func numCompare(raw jen.Code, bound string, exclusive, lower bool) jen.Code {
 
 func (e *emitter) decodeNumber(n *node, set setter) []jen.Code {
 	raw := jen.Id("raw")
-	got := e.got(n, jen.String().Call(raw))
-	var checks []jen.Code
+	got := e.got(n, jen.Qual(pkgTgimpl, "Text").Call(raw))
+	var checks, floatChecks []jen.Code
 	bound := func(kw string, b *jsonval.Value, exclusive, lower bool) {
-		if b != nil {
-			checks = append(checks, jen.If(numCompare(raw, b.Str, exclusive, lower)).Block(
-				d().Dot(upperFirst(kw)).Call(jen.Lit(n.ptr+"/"+kw), jen.Lit(b.Str), got)))
+		if b == nil {
+			return
+		}
+		sp := n.ptr + "/" + kw
+		checks = append(checks, jen.If(numCompare(raw, b.Str, exclusive, lower)).Block(
+			d().Dot(upperFirst(kw)).Call(jen.Lit(sp), jen.Lit(b.Str), got)))
+		if cond := floatBreaks(jen.Id("x"), raw, b.Str, exclusive, lower); cond != nil {
+			floatChecks = append(floatChecks, jen.If(cond).Block(
+				d().Dot("FloatBound").Call(jen.Lit(kw), jen.Lit(sp), jen.Lit(b.Str), got, jen.Id("x"))))
 		}
 	}
 	bound("minimum", n.minimum, false, true)
@@ -642,9 +690,11 @@ func (e *emitter) decodeNumber(n *node, set setter) []jen.Code {
 		checks = append(checks, jen.If(jen.Op("!").Qual(pkgTgimpl, "NumberIn").Call(lits...)).Block(e.enumViolation(n, got)))
 	}
 	// The rules are checked on the exact text; the float64 conversion comes
-	// last and fails only beyond float64's range.
+	// last and fails beyond float64's range, or when the float64 the
+	// executor would receive breaks a bound the text keeps (floatBreaks).
 	out := append([]jen.Code{raw.Clone().Op(":=").Add(dr().Dot("Number").Call())}, checks...)
-	return append(out, jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ParseFloat").Call(raw, jen.Lit(typePtr(n)), jen.Lit(e.sensitiveNode(n)))), jen.Id("ok")).Block(set.value(jen.Id("x"))))
+	floatChecks = append(floatChecks, set.value(jen.Id("x")))
+	return append(out, jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ParseFloat").Call(raw, jen.Lit(typePtr(n)), jen.Lit(e.sensitiveNode(n)))), jen.Id("ok")).Block(floatChecks...))
 }
 
 func (e *emitter) decodeString(n *node, set setter) []jen.Code {
@@ -783,7 +833,11 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		}
 		outer := e.sensitive
 		e.sensitive = outer || p.sens
-		body = append(body, e.decodeValue(p.node, e.fieldSetter(p))...)
+		if p.sens && !p.node.sens {
+			body = append(body, sensitiveScope(p.node, e.decodeValue(p.node, e.fieldSetter(p)))...)
+		} else {
+			body = append(body, e.decodeValue(p.node, e.fieldSetter(p))...)
+		}
 		e.sensitive = outer
 		cases = append(cases, jen.Case(jen.Lit(p.name)).Block(body...))
 	}
@@ -856,6 +910,7 @@ func (e *emitter) emitNestedUnmarshal(n *node) {
 		jen.Var().Id("x").Id(n.goName),
 		jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),
 		jen.Id("d").Dot("Reset").Call(jen.Id(e.tm.goName+"ToolName"), jen.Id("data")),
+		e.beginSensitiveTool(n.sens),
 		jen.If(jen.Id("d").Dot("Object").Call()).Block(jen.Id("x").Dot("decode").Call(jen.Op("&").Id("d"))),
 		jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Op("*").Id("v").Op("=").Id("x"),

@@ -574,6 +574,7 @@ func (e *emitter) emitEntryPoints() {
 			jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),
 			jen.Id("d").Dot("Reset").Call(jen.Id(g+"ToolName"), jen.Id("data")),
 			jen.Id("d").Dot("NullAsAbsent").Op("=").Add(nullAsAbsent),
+			e.beginSensitiveTool(e.tm.root.sens),
 			jen.If(jen.Id("d").Dot("Object").Call()).Block(jen.Id("v").Dot("decode").Call(jen.Op("&").Id("d"))),
 			jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(args).Values(), jen.Err())),
 			jen.Return(jen.Id("v"), jen.Nil()),
@@ -678,6 +679,7 @@ func (e *emitter) emitValidate() {
 		jen.Var().Id("dec").Qual(pkgTgimpl, "Decoder"),
 		jen.Id("d").Op(":=").Op("&").Id("dec"),
 		jen.Id("d").Dot("Reset").Call(jen.Id(e.tm.goName+"ToolName"), jen.Id("data")),
+		e.beginSensitiveTool(false),
 	}
 	body = append(body, e.decodeValue(e.tm.root, discard)...)
 	body = append(body, jen.Return(jen.Id("d").Dot("Finish").Call()))

@@ -274,8 +274,11 @@ var behaviourCases = []behaviourCase{
 	{"integer/upper-exponent", refundT, refund("amountInCents", "25E+2"), ok()},
 	{"integer/negative-exponent", refundT, refund("amountInCents", "250000e-2"), ok()},
 	{"integer/fraction-exponent", refundT, refund("amountInCents", "2.5e-1"), bad("type", "/amountInCents")},
-	{"integer/huge", refundT, refund("amountInCents", "1e30"), bad("type", "/amountInCents").msg("amountInCents must be an integer between -9223372036854775808 and 9223372036854775807; received 1e30")},
-	{"integer/int64-overflow", refundT, refund("amountInCents", "9223372036854775808"), bad("type", "/amountInCents")},
+	// An integer beyond int64 is an integer: it breaks the bound, not the type.
+	{"integer/huge", refundT, refund("amountInCents", "1e30"), bad("maximum", "/amountInCents").sp("/properties/amountInCents/maximum").msg("amountInCents must be at most 100000; received 1e30")},
+	{"integer/int64-overflow", refundT, refund("amountInCents", "9223372036854775808"), bad("maximum", "/amountInCents")},
+	{"integer/uint64-overflow", refundT, refund("amountInCents", "18446744073709551616"), bad("maximum", "/amountInCents").sp("/properties/amountInCents/maximum").msg("amountInCents must be at most 100000; received 18446744073709551616")},
+	{"integer/huge-negative", refundT, refund("amountInCents", "-1e30"), bad("minimum", "/amountInCents").sp("/properties/amountInCents/minimum").msg("amountInCents must be at least 1; received -1e30")},
 	{"integer/int64-max", refundT, refund("amountInCents", "9223372036854775807"), bad("maximum", "/amountInCents")},
 	{"integer/beyond-float-precision", refundT, refund("amountInCents", "9007199254740993"), bad("maximum", "/amountInCents").msg("amountInCents must be at most 100000; received 9007199254740993")},
 
@@ -363,6 +366,11 @@ var behaviourCases = []behaviourCase{
 	{"closure/root-case-variant", refundT, refund("OrderId", `"A-19"`), bad("additionalProperties", "/OrderId")},
 	{"closure/pointer-escaping", refundT, refund("a/b~c", `1`), bad("additionalProperties", "/a~1b~0c")},
 	{"closure/escaped-name", refundT, refund("r\\u006fle", `1`), bad("additionalProperties", "/role").msg("role is not a known field; the fields are orderId, amountInCents, reason, notifyCustomer")},
+	// A name that is not a plain word is quoted, its invisible characters
+	// escaped, so that it reads as itself.
+	{"closure/invisible-name", refundT, refund("orderId\\u200b", `"A-19"`), bad("additionalProperties", "/orderId\u200b").msg(`"orderId\u200b" is not a known field; the fields are orderId, amountInCents, reason, notifyCustomer`)},
+	{"closure/empty-name", refundT, refund("", `1`), bad("additionalProperties", "/").msg(`"" is not a known field; the fields are orderId, amountInCents, reason, notifyCustomer`)},
+	{"closure/dotted-name", shipT, ship("address", addr("a.b", `1`)), bad("additionalProperties", "/address/a.b").msg(`address."a.b" is not a known field; the fields are name, line1, line2, city, postcode, country`)},
 	{"closure/nested-role", shipT, ship("address", addr("role", `"admin"`)), bad("additionalProperties", "/address/role").sp("/$defs/address/additionalProperties").msg("address.role is not a known field; the fields are name, line1, line2, city, postcode, country")},
 	{"closure/nested-approvedBy", shipT, ship("address", addr("approvedBy", `null`)), bad("additionalProperties", "/address/approvedBy")},
 	{"closure/item-skipApproval", shipT, ship("line_items", arr(item("skipApproval", `true`))), bad("additionalProperties", "/line_items/0/skipApproval").sp("/properties/line_items/items/additionalProperties").msg("line_items[0].skipApproval is not a known field; the fields are sku, quantity")},
@@ -430,7 +438,9 @@ var behaviourCases = []behaviourCase{
 	{"multipleOf/float-trap", shipT, ship("insured_value", "0.3"), ok()},
 	{"multipleOf/float-trap-2", shipT, ship("insured_value", "1.13"), ok()},
 	{"multipleOf/trailing-zeros", shipT, ship("insured_value", "19.990000"), ok()},
-	{"multipleOf/tiny", shipT, ship("insured_value", "1e-400"), bad("multipleOf", "/insured_value")},
+	// The float64 the executor receives keeps the bounds too: 1e-400 is above
+	// 0 but becomes 0 (and is no multiple of 0.01).
+	{"multipleOf/tiny", shipT, ship("insured_value", "1e-400"), bad("multipleOf", "/insured_value").and("exclusiveMinimum", "/insured_value").sp("/properties/insured_value/exclusiveMinimum").msg("insured_value must be greater than 0 also as a 64-bit floating-point number; received 1e-400, which is 0 as a 64-bit float")},
 	{"multipleOf/string", shipT, ship("insured_value", `"19.99"`), bad("type", "/insured_value").msg("insured_value must be a number; received a string")},
 
 	// minItems, maxItems.

@@ -310,15 +310,18 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			case tgjsonread.Number:
 				raw := d.R.Number()
 				if tgjsonnum.Compare(raw, []byte("0")) <= 0 {
-					d.ExclusiveMinimum("/properties/insured_value/exclusiveMinimum", "0", string(raw))
+					d.ExclusiveMinimum("/properties/insured_value/exclusiveMinimum", "0", tgimpl.Text(raw))
 				}
 				if tgjsonnum.Compare(raw, []byte("10000")) > 0 {
-					d.Maximum("/properties/insured_value/maximum", "10000", string(raw))
+					d.Maximum("/properties/insured_value/maximum", "10000", tgimpl.Text(raw))
 				}
 				if !tgjsonnum.IsMultipleOf(raw, []byte("0.01")) {
-					d.MultipleOf("/properties/insured_value/multipleOf", "0.01", string(raw))
+					d.MultipleOf("/properties/insured_value/multipleOf", "0.01", tgimpl.Text(raw))
 				}
 				if x, ok := d.ParseFloat(raw, "/properties/insured_value/type", false); ok {
+					if x <= 0 && tgjsonnum.Compare(raw, []byte("0")) > 0 {
+						d.FloatBound("exclusiveMinimum", "/properties/insured_value/exclusiveMinimum", "0", tgimpl.Text(raw), x)
+					}
 					v.InsuredValue = tgopt.Some(x)
 				}
 			case tgjsonread.Null:
@@ -676,14 +679,27 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 			switch d.R.Peek() {
 			case tgjsonread.Number:
 				raw := d.R.Number()
-				if x, ok := d.ParseInt(raw, "/properties/line_items/items/properties/quantity/type", false); ok {
+				if x, ok, huge := d.ParseInt(raw, "/properties/line_items/items/properties/quantity/type", false); ok {
 					if x < 1 {
-						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", string(raw))
+						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", tgimpl.Text(raw))
 					}
 					if x > 99 {
-						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", string(raw))
+						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", tgimpl.Text(raw))
 					}
 					v.Quantity = x
+				} else if huge {
+					broken := false
+					if tgjsonnum.Compare(raw, []byte("1")) < 0 {
+						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", tgimpl.Text(raw))
+						broken = true
+					}
+					if tgjsonnum.Compare(raw, []byte("99")) > 0 {
+						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", tgimpl.Text(raw))
+						broken = true
+					}
+					if !broken {
+						d.IntRange("/properties/line_items/items/properties/quantity/type", tgimpl.Text(raw))
+					}
 				}
 			default:
 				d.TypeMismatch("/properties/line_items/items/properties/quantity/type", "integer")

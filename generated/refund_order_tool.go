@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tggate "github.com/toolgate/toolgate/runtime/gate"
+	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
 	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
@@ -191,14 +192,27 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 			switch d.R.Peek() {
 			case tgjsonread.Number:
 				raw := d.R.Number()
-				if x, ok := d.ParseInt(raw, "/properties/amountInCents/type", false); ok {
+				if x, ok, huge := d.ParseInt(raw, "/properties/amountInCents/type", false); ok {
 					if x < 1 {
-						d.Minimum("/properties/amountInCents/minimum", "1", string(raw))
+						d.Minimum("/properties/amountInCents/minimum", "1", tgimpl.Text(raw))
 					}
 					if x > 100000 {
-						d.Maximum("/properties/amountInCents/maximum", "100000", string(raw))
+						d.Maximum("/properties/amountInCents/maximum", "100000", tgimpl.Text(raw))
 					}
 					v.AmountInCents = x
+				} else if huge {
+					broken := false
+					if tgjsonnum.Compare(raw, []byte("1")) < 0 {
+						d.Minimum("/properties/amountInCents/minimum", "1", tgimpl.Text(raw))
+						broken = true
+					}
+					if tgjsonnum.Compare(raw, []byte("100000")) > 0 {
+						d.Maximum("/properties/amountInCents/maximum", "100000", tgimpl.Text(raw))
+						broken = true
+					}
+					if !broken {
+						d.IntRange("/properties/amountInCents/type", tgimpl.Text(raw))
+					}
 				}
 			default:
 				d.TypeMismatch("/properties/amountInCents/type", "integer")

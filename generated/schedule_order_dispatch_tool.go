@@ -5,6 +5,7 @@ package generated
 import (
 	tgformat "github.com/toolgate/toolgate/runtime/format"
 	tggate "github.com/toolgate/toolgate/runtime/gate"
+	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
 	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
@@ -199,14 +200,27 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 			switch d.R.Peek() {
 			case tgjsonread.Number:
 				raw := d.R.Number()
-				if x, ok := d.ParseInt(raw, "/properties/amount_pence/type", false); ok {
+				if x, ok, huge := d.ParseInt(raw, "/properties/amount_pence/type", false); ok {
 					if x < 0 {
-						d.Minimum("/properties/amount_pence/minimum", "0", string(raw))
+						d.Minimum("/properties/amount_pence/minimum", "0", tgimpl.Text(raw))
 					}
 					if x > 50000 {
-						d.Maximum("/properties/amount_pence/maximum", "50000", string(raw))
+						d.Maximum("/properties/amount_pence/maximum", "50000", tgimpl.Text(raw))
 					}
 					v.AmountPence = x
+				} else if huge {
+					broken := false
+					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
+						d.Minimum("/properties/amount_pence/minimum", "0", tgimpl.Text(raw))
+						broken = true
+					}
+					if tgjsonnum.Compare(raw, []byte("50000")) > 0 {
+						d.Maximum("/properties/amount_pence/maximum", "50000", tgimpl.Text(raw))
+						broken = true
+					}
+					if !broken {
+						d.IntRange("/properties/amount_pence/type", tgimpl.Text(raw))
+					}
 				}
 			default:
 				d.TypeMismatch("/properties/amount_pence/type", "integer")

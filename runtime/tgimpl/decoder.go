@@ -12,6 +12,8 @@ package tgimpl
 import (
 	"encoding/json"
 	"math"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -57,6 +59,10 @@ type Decoder struct {
 	depth      int
 	violations []toolerr.Violation
 	truncated  bool
+	hidden     int      // sensitive values being read (see BeginSensitive)
+	failedOut  bool     // the reader had failed before the outermost sensitive value began
+	failedIn   bool     // the reader failed inside a sensitive value
+	hiddenSegs uint64   // bit i: path[i] is a name not shown (see hiddenName)
 	unknown    []string // undeclared member names of the objects being read, for duplicate detection
 	sets       []nameSet
 	src        string // lazily made string copy of the input, for allocation-free substrings
@@ -81,6 +87,10 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.depth = 0
 	d.violations = nil
 	d.truncated = false
+	d.hidden = 0
+	d.failedOut = false
+	d.failedIn = false
+	d.hiddenSegs = 0
 	d.unknown = nil
 	d.sets = nil
 	d.src = ""
@@ -102,9 +112,17 @@ func (d *Decoder) Object() bool {
 // Finish checks that nothing but whitespace follows the value and returns
 // the outcome: nil, an invalid_json error or an invalid_arguments error.
 func (d *Decoder) Finish() error {
+	if d.hidden > 0 {
+		d.hidden = 0
+		d.noteHiddenFailure()
+	}
 	d.R.Finish()
 	if e := d.R.Err(); e != nil {
-		return &toolerr.Error{Code: toolerr.InvalidJSON, Tool: d.tool, Offset: e.Offset, Reason: e.Reason}
+		reason := e.Reason
+		if d.failedIn && strings.HasPrefix(reason, "duplicate member name") {
+			reason = hiddenDuplicate
+		}
+		return &toolerr.Error{Code: toolerr.InvalidJSON, Tool: d.tool, Offset: e.Offset, Reason: reason}
 	}
 	if len(d.violations) == 0 {
 		return nil
@@ -117,6 +135,7 @@ func (d *Decoder) Finish() error {
 func (d *Decoder) PushName() {
 	if d.depth < maxPath {
 		d.path[d.depth] = pathSeg(d.R.NameOffset())
+		d.hiddenSegs &^= 1 << d.depth
 	}
 	d.depth++
 }
@@ -125,12 +144,47 @@ func (d *Decoder) PushName() {
 func (d *Decoder) PushIndex(i int) {
 	if d.depth < maxPath {
 		d.path[d.depth] = pathSeg(-i - 1)
+		d.hiddenSegs &^= 1 << d.depth
 	}
 	d.depth++
 }
 
 // Pop leaves the member or item pushed last.
 func (d *Decoder) Pop() { d.depth-- }
+
+// BeginSensitive starts the value of a member marked sensitive (writeOnly
+// or x-toolgate sensitive, on the member, beside its $ref or on the tool):
+// until the matching EndSensitive, no message repeats a received value, at
+// any depth, the undeclared names read (map keys, unknown members) are
+// shown as "*" in pointers and messages, and a duplicate member name found
+// inside is not named. Declared names, lengths and item counts are still
+// shown.
+func (d *Decoder) BeginSensitive() {
+	if d.hidden == 0 {
+		d.failedOut = d.R.Err() != nil
+	}
+	d.hidden++
+}
+
+// EndSensitive ends the sensitive value begun last.
+func (d *Decoder) EndSensitive() {
+	d.hidden--
+	d.noteHiddenFailure()
+}
+
+// noteHiddenFailure notes, when the outermost sensitive value ends (or the
+// decode with one still open), whether the reader failed inside it: a
+// duplicate name found there, by the reader skipping a value, is then not
+// repeated either (see Finish).
+func (d *Decoder) noteHiddenFailure() {
+	if d.hidden == 0 && !d.failedOut && d.R.Err() != nil {
+		d.failedIn = true
+	}
+}
+
+// hiddenDuplicate is the reason of a duplicate member name inside a
+// sensitive value.
+const hiddenDuplicate = "duplicate member name (not shown: the value is sensitive)"
 
 // sharedCopyMax is the largest input whose strings share one copy of it: a
 // larger input gets a copy per string, so that a short value does not keep
@@ -179,14 +233,21 @@ func (d *Decoder) Capture(start int) json.RawMessage {
 // which value counts.
 func (d *Decoder) DuplicateMember() {
 	off := d.R.NameOffset()
+	if d.hidden > 0 {
+		d.R.Fail(off, hiddenDuplicate)
+		return
+	}
 	d.R.Fail(off, jsonread.DuplicateReason([]byte(jsonread.Unquote(d.R.Data(), off))))
 }
 
 // Extra notes a member name that is not a declared property and reports
 // whether it is the first of that name in the current object. start is the
 // length of the unknown-name list when the object was entered (see
-// ObjectNames).
+// ObjectNames). Inside a sensitive value the name is hidden from then on.
 func (d *Decoder) Extra(start int, name []byte) bool {
+	if d.hidden > 0 && d.depth > 0 && d.depth <= maxPath {
+		d.hiddenSegs |= 1 << (d.depth - 1)
+	}
 	if n := len(d.sets); n > 0 && d.sets[n-1].start == start {
 		set := d.sets[n-1].names
 		if _, dup := set[string(name)]; dup {
@@ -225,26 +286,36 @@ func (d *Decoder) EndObject(start int) {
 	d.unknown = d.unknown[:start]
 }
 
-// ParseInt parses an integer from number text, recording a type violation
-// when the number is not an integer or does not fit in int64. The message
-// repeats the number unless sensitive is set (a member marked sensitive:
-// messages never echo its value).
-func (d *Decoder) ParseInt(raw []byte, schemaPath string, sensitive bool) (int64, bool) {
+// ParseInt parses an integer from number text. ok reports an integer
+// that fits in int64, held in x. A number that is not an integer is a type
+// violation, recorded here. An integer beyond int64 (huge) is recorded
+// nowhere: it is an integer in JSON Schema, so the caller first checks it
+// against the schema's bounds, exactly on the text, and calls IntRange only
+// when none is broken. The message repeats the number unless sensitive is
+// set (a member marked sensitive: messages never echo its value).
+func (d *Decoder) ParseInt(raw []byte, sp string, sensitive bool) (x int64, ok, huge bool) {
 	n, ok, isInt := jsonnum.Int64(raw)
-	if ok {
-		return n, true
+	switch {
+	case ok:
+		return n, true, false
+	case isInt:
+		return 0, false, true
 	}
-	if isInt {
-		d.add("type", schemaPath, shown(raw, sensitive), " must be an integer between -9223372036854775808 and 9223372036854775807", false)
-	} else {
-		d.add("type", schemaPath, shown(raw, sensitive), " must be an integer", false)
-	}
-	return 0, false
+	d.add("type", sp, shown(raw, sensitive), " must be an integer", false)
+	return 0, false, false
+}
+
+// IntRange records an integer beyond int64 that breaks none of the
+// schema's bounds (there are none, or they are beyond int64 too): the
+// generated type cannot hold it. sp is the type keyword's pointer.
+func (d *Decoder) IntRange(sp, got string) {
+	d.add("type", sp, got, " must be an integer between -9223372036854775808 and 9223372036854775807", false)
 }
 
 // ParseFloat converts number text to float64, recording a violation when it
-// is beyond float64's range. The message repeats the number unless
-// sensitive is set.
+// is beyond float64's range. A number that underflows is accepted as ±0
+// when no bound forbids it (see FloatBound). The message repeats the
+// number unless sensitive is set.
 func (d *Decoder) ParseFloat(raw []byte, sp string, sensitive bool) (float64, bool) {
 	f := jsonnum.Float64(raw)
 	if math.IsInf(f, 0) {
@@ -254,13 +325,34 @@ func (d *Decoder) ParseFloat(raw []byte, sp string, sensitive bool) (float64, bo
 	return f, true
 }
 
+// FloatBound records a number whose exact value keeps the bound kw
+// ("minimum", "exclusiveMinimum", "maximum" or "exclusiveMaximum") but
+// whose float64 x, the value the executor would receive, breaks it: with
+// exclusiveMinimum 0, 1e-400 is above 0 but becomes 0. got is the text as
+// messages show it (Text), "" when sensitive.
+func (d *Decoder) FloatBound(kw, sp, bound, got string, x float64) {
+	if got != "" {
+		got += ", which is " + strconv.FormatFloat(x, 'g', -1, 64) + " as a 64-bit float"
+	}
+	d.add(kw, sp, got, " must be "+boundRule[kw]+" "+bound+" also as a 64-bit floating-point number", false)
+}
+
+// boundRule phrases each bound keyword for FloatBound.
+var boundRule = map[string]string{
+	"minimum":          "at least",
+	"exclusiveMinimum": "greater than",
+	"maximum":          "at most",
+	"exclusiveMaximum": "less than",
+}
+
 // shown is the received value as a message shows it: "" (not shown) for a
-// sensitive member. It is called only on a violation.
+// sensitive member, otherwise cut to what is shown. It is called only on a
+// violation.
 func shown(raw []byte, sensitive bool) string {
 	if sensitive {
 		return ""
 	}
-	return string(raw)
+	return Text(raw)
 }
 
 // RuneCount is the length of s in Unicode code points, as minLength and

@@ -3,15 +3,13 @@ package tgimpl
 import (
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
-
-// maxEcho bounds how much of a received value a message repeats.
-const maxEcho = 64
 
 // Each method below records one violation of the keyword it is named after.
 // sp is the keyword's JSON pointer in the tool's effective schema. got is the
@@ -173,9 +171,6 @@ func firstDuplicate(items [][]byte) (i, j int, dup bool) {
 	return 0, 0, false
 }
 
-// Quote renders a string value for a message.
-func Quote(s []byte) string { return Show(string(s)) }
-
 func (d *Decoder) recording() bool {
 	if d.R.Err() != nil {
 		return false
@@ -191,7 +186,9 @@ func (d *Decoder) recording() bool {
 // "<subject><rule>; received <got>". ruleShowsReceived is set by the
 // callers whose rule already ends with what was received ("must be a
 // string; received null"): got is then not added. got == "" (a sensitive
-// member) adds nothing either.
+// member) adds nothing either, and neither does any got while a sensitive
+// value is being read (see BeginSensitive). got is already cut (Quote,
+// Text): it costs what is shown, whatever the value's size.
 func (d *Decoder) add(keyword, sp, got, rule string, ruleShowsReceived bool) {
 	if !d.recording() {
 		return
@@ -201,8 +198,8 @@ func (d *Decoder) add(keyword, sp, got, rule string, ruleShowsReceived bool) {
 		subj = "the arguments"
 	}
 	msg := subj + rule
-	if got != "" && !ruleShowsReceived {
-		msg += "; received " + echo(got)
+	if got != "" && !ruleShowsReceived && d.hidden == 0 {
+		msg += "; received " + got
 	}
 	d.violate(keyword, sp, d.pointer(), msg)
 }
@@ -218,29 +215,56 @@ func (d *Decoder) violate(keyword, sp, ptr, msg string) {
 // violations as large as the input. Such a pointer no longer resolves in
 // the arguments: a token ending in "…" after 128 runes marks the cut. Names
 // the schema declares are far shorter, so the cut only ever applies to
-// undeclared members and to the path through them.
+// undeclared members and to the path through them. Only the bytes of the
+// runes shown are read.
 const maxName = 128
 
+// maxPathText bounds, in bytes, the InstancePath and the message's subject
+// of a violation: the segments that would go past it are left out and "/…"
+// (pointer) or "…" (subject) marks the cut. With names cut at maxName, a
+// deep path through long undeclared names would otherwise repeat up to
+// 64×128 runes in each violation.
+const maxPathText = 1024
+
+// hiddenName stands, in pointers and messages, for a member name that is
+// not shown: an undeclared name (a map key, an unknown member) read inside
+// a sensitive value. A sensitive value covers its keys too: a map of
+// secrets may be keyed by them. Declared names come from the schema and
+// are shown.
+const hiddenName = "*"
+
 // pointer renders the current path as an RFC 6901 JSON pointer, each name
-// cut at maxName runes.
+// cut at maxName runes, the whole cut at maxPathText bytes.
 func (d *Decoder) pointer() string {
 	var b strings.Builder
-	for _, seg := range d.segments() {
-		b.WriteByte('/')
-		if seg < 0 {
-			b.WriteString(strconv.Itoa(int(-seg - 1)))
-			continue
+	for i, seg := range d.segments() {
+		if b.Len() >= maxPathText {
+			b.WriteString("/…")
+			break
 		}
-		b.WriteString(jsonval.EscapeToken(d.name(seg)))
+		b.WriteByte('/')
+		switch {
+		case seg < 0:
+			b.WriteString(strconv.Itoa(int(-seg - 1)))
+		case d.hiddenSegs&(1<<i) != 0:
+			b.WriteString(hiddenName)
+		default:
+			b.WriteString(jsonval.EscapeToken(d.name(seg)))
+		}
 	}
 	return b.String()
 }
 
 // subject renders the current path for a message: "line_items[0].sku",
-// each name cut at maxName runes.
+// each name shown by showName and cut at maxName runes, the whole cut at
+// maxPathText bytes.
 func (d *Decoder) subject() string {
 	var b strings.Builder
-	for _, seg := range d.segments() {
+	for i, seg := range d.segments() {
+		if b.Len() >= maxPathText {
+			b.WriteString("…")
+			break
+		}
 		if seg < 0 {
 			b.WriteString("[" + strconv.Itoa(int(-seg-1)) + "]")
 			continue
@@ -248,41 +272,100 @@ func (d *Decoder) subject() string {
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(d.name(seg))
+		if d.hiddenSegs&(1<<i) != 0 {
+			b.WriteString(hiddenName)
+			continue
+		}
+		name, cut := nameAt(d.R.Data(), int(seg), maxName)
+		b.WriteString(showName(name))
+		if cut {
+			b.WriteString("…")
+		}
 	}
 	return b.String()
 }
 
-// name returns the member name whose quote is at seg, cut at maxName runes.
+// name returns the member name whose quote is at seg, cut at maxName runes
+// and then followed by "…".
 func (d *Decoder) name(seg pathSeg) string {
-	return capRunes(jsonread.Unquote(d.R.Data(), int(seg)), maxName)
+	name, cut := nameAt(d.R.Data(), int(seg), maxName)
+	if cut {
+		return name + "…"
+	}
+	return name
 }
 
-// capRunes cuts s after n runes, marking the cut with "…".
-func capRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := 0
-	for k := range s {
-		if i == n {
-			return s[:k] + "…"
+// nameAt decodes at most max runes of the member name whose opening quote
+// is data[off], a name the reader has already accepted (valid UTF-8 and
+// escapes), and reports whether the name goes on beyond them. It reads only
+// the bytes of the runes it returns.
+func nameAt(data []byte, off, max int) (name string, cut bool) {
+	var b []byte
+	i := off + 1
+	for n := 0; i < len(data) && data[i] != '"'; n++ {
+		if n == max {
+			return string(b), true
 		}
-		i++
+		if data[i] != '\\' {
+			_, size := utf8.DecodeRune(data[i:])
+			b = append(b, data[i:i+size]...)
+			i += size
+			continue
+		}
+		if i+1 >= len(data) {
+			break
+		}
+		c := data[i+1]
+		i += 2
+		switch c {
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r := hex4(data, i)
+			i += 4
+			if utf16.IsSurrogate(r) && i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
+				r = utf16.DecodeRune(r, hex4(data, i+2))
+				i += 6
+			}
+			b = utf8.AppendRune(b, r)
+		default: // '"', '\\', '/'
+			b = append(b, c)
+		}
 	}
-	return s
+	return string(b), false
+}
+
+// hex4 reads the four hex digits at data[i:], or returns U+FFFD.
+func hex4(data []byte, i int) rune {
+	if i+4 > len(data) {
+		return utf8.RuneError
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return utf8.RuneError
+		}
+	}
+	return r
 }
 
 func (d *Decoder) segments() []pathSeg {
 	return d.path[:min(d.depth, maxPath)]
-}
-
-func echo(s string) string {
-	if utf8.RuneCountInString(s) <= maxEcho {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:maxEcho]) + "…"
 }
 
 func plural(n int, unit string) string {
@@ -290,20 +373,4 @@ func plural(n int, unit string) string {
 		return "1 " + unit
 	}
 	return strconv.Itoa(n) + " " + unit + "s"
-}
-
-// Show renders a string value the way messages show values: bare when it is
-// a plain word (GBP, requested_by_customer, 2026-01-31), JSON-quoted
-// otherwise, so that whitespace, case and empty strings stay visible.
-func Show(s string) string {
-	if s == "" {
-		return `""`
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.:/@+-", c) >= 0) {
-			return string(AppendString(nil, s))
-		}
-	}
-	return s
 }

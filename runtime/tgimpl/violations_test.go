@@ -132,9 +132,8 @@ func BenchmarkUniqueItems(b *testing.B) {
 	}
 }
 
-// TestSensitiveNumbers: ParseInt and ParseFloat do not repeat the number of
-// a sensitive member; Int and Float (the calls of older generated code)
-// still repeat it.
+// TestSensitiveNumbers: ParseInt, IntRange and ParseFloat do not repeat
+// the number of a sensitive member, and do repeat any other.
 func TestSensitiveNumbers(t *testing.T) {
 	const secret = "123456789.5"
 	const huge = "1e999"
@@ -143,9 +142,22 @@ func TestSensitiveNumbers(t *testing.T) {
 		parse     func(d *Decoder, raw []byte) bool
 		echoes    bool
 	}{
-		{"ParseInt sensitive", secret, func(d *Decoder, raw []byte) bool { _, ok := d.ParseInt(raw, "/p/type", true); return ok }, false},
-		{"ParseInt", secret, func(d *Decoder, raw []byte) bool { _, ok := d.ParseInt(raw, "/p/type", false); return ok }, true},
-		{"ParseInt sensitive, out of range", "99999999999999999999", func(d *Decoder, raw []byte) bool { _, ok := d.ParseInt(raw, "/p/type", true); return ok }, false},
+		{"ParseInt sensitive", secret, func(d *Decoder, raw []byte) bool { _, ok, _ := d.ParseInt(raw, "/p/type", true); return ok }, false},
+		{"ParseInt", secret, func(d *Decoder, raw []byte) bool { _, ok, _ := d.ParseInt(raw, "/p/type", false); return ok }, true},
+		{"IntRange sensitive", "99999999999999999999", func(d *Decoder, raw []byte) bool {
+			_, ok, huge := d.ParseInt(raw, "/p/type", true)
+			if huge {
+				d.IntRange("/p/type", shown(raw, true))
+			}
+			return ok
+		}, false},
+		{"IntRange", "99999999999999999999", func(d *Decoder, raw []byte) bool {
+			_, ok, huge := d.ParseInt(raw, "/p/type", false)
+			if huge {
+				d.IntRange("/p/type", shown(raw, false))
+			}
+			return ok
+		}, true},
 		{"ParseFloat sensitive", huge, func(d *Decoder, raw []byte) bool { _, ok := d.ParseFloat(raw, "/p/type", true); return ok }, false},
 		{"ParseFloat", huge, func(d *Decoder, raw []byte) bool { _, ok := d.ParseFloat(raw, "/p/type", false); return ok }, true},
 	}
@@ -177,7 +189,7 @@ func TestLongNamesCapped(t *testing.T) {
 		name, data      string
 		wantPtr, wantIn string
 	}{
-		{"short name exact", `{"a/b":{"c":1}}`, "/a~1b/c", "a/b.c is not a known field"},
+		{"short name exact", `{"a/b":{"c":1}}`, "/a~1b/c", `"a/b".c is not a known field`},
 		{"name at the cap", `{"` + strings.Repeat("x", maxName) + `":1}`, "/" + strings.Repeat("x", maxName), strings.Repeat("x", maxName) + " is not"},
 		{"long name cut", `{"` + long + `":1}`, "/" + cut, cut + " is not"},
 		{"long nested names cut", `{"` + long + `":{"` + long + `":1}}`, "/" + cut + "/" + cut, cut + "." + cut + " is not"},

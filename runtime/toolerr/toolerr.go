@@ -20,14 +20,21 @@
 //	   "message":"reason must be one of duplicate, fraudulent or requested_by_customer; received other"}]}
 //
 // Messages show a received string bare when it is a plain word (other,
-// GBP, 2026-01-31) and JSON-quoted otherwise ("two words", ""), and never
-// repeat the value of a member marked sensitive.
+// GBP, 2026-01-31) and JSON-quoted otherwise ("two words", "", with
+// invisible characters escaped), at most 64 characters of it followed by
+// "…"; member names in paths likewise (line_items[0].sku, "orderId\u200b").
+// They never repeat the value of a member marked sensitive, at any depth
+// below it, nor the undeclared names (map keys) inside it, which read "*".
+//
+// The JSON of an Error is at most MaxJSONBytes long whatever the input
+// (see MarshalJSON).
 package toolerr
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Code is the stable identifier of a class of refusal. New codes may be
@@ -95,6 +102,11 @@ func (c Code) Category() Category {
 // and Truncated is set.
 const MaxViolations = 32
 
+// MaxJSONBytes bounds the JSON that MarshalJSON produces: what a refusal
+// puts in front of the model is at most 8 KiB, however large or hostile the
+// arguments, the call ID or a reason.
+const MaxJSONBytes = 8 << 10
+
 // Violation is one broken rule of the schema.
 type Violation struct {
 	// Keyword is the JSON Schema keyword that failed, such as "required",
@@ -122,7 +134,9 @@ type Error struct {
 	// Reason says what is wrong for codes other than InvalidArguments.
 	Reason     string      `json:"reason,omitempty"`
 	Violations []Violation `json:"violations,omitempty"`
-	// Truncated is set when more violations existed than were recorded.
+	// Truncated is set when more violations existed than were recorded. In
+	// the JSON it is also set when violations were left out to keep it
+	// within MaxJSONBytes.
 	Truncated bool `json:"truncated,omitempty"`
 	// Err is the underlying error (a policy's denial, an executor's
 	// failure), kept for the service's logs. It is never marshalled: what
@@ -133,26 +147,124 @@ type Error struct {
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
+// wire is the JSON form of an Error.
+type wire struct {
+	Code       Code        `json:"code"`
+	Category   Category    `json:"category"`
+	Tool       string      `json:"tool,omitempty"`
+	CallID     string      `json:"callId,omitempty"`
+	Message    string      `json:"message"`
+	Offset     *int        `json:"offset,omitempty"`
+	Reason     string      `json:"reason,omitempty"`
+	Violations []Violation `json:"violations,omitempty"`
+	Truncated  bool        `json:"truncated,omitempty"`
+}
+
 // MarshalJSON writes the error for the model: the code, the tool, a
 // one-line message, and the offset (invalid_json), reason and violations
 // where they apply.
+//
+// The result is at most MaxJSONBytes long. An error that would be longer
+// keeps the violations that fit, in order, and says "truncated": true;
+// should the tool, call ID, message or reason alone be too long, each is
+// cut to a share of the bound, the cut marked with "…". An error that fits
+// is written in full, unchanged.
 func (e *Error) MarshalJSON() ([]byte, error) {
-	type wire struct {
-		Code       Code        `json:"code"`
-		Category   Category    `json:"category"`
-		Tool       string      `json:"tool,omitempty"`
-		CallID     string      `json:"callId,omitempty"`
-		Message    string      `json:"message"`
-		Offset     *int        `json:"offset,omitempty"`
-		Reason     string      `json:"reason,omitempty"`
-		Violations []Violation `json:"violations,omitempty"`
-		Truncated  bool        `json:"truncated,omitempty"`
-	}
 	w := wire{Code: e.Code, Category: e.Code.Category(), Tool: e.Tool, CallID: e.CallID, Message: e.Error(), Reason: e.Reason, Violations: e.Violations, Truncated: e.Truncated}
 	if e.Code == InvalidJSON {
 		w.Offset = &e.Offset
 	}
+	data, err := json.Marshal(w)
+	if err != nil || len(data) <= MaxJSONBytes {
+		return data, err
+	}
+	return w.bounded()
+}
+
+// The shares of MaxJSONBytes that the strings of a cut error may take,
+// JSON-encoded; together with the fixed members they leave room for at
+// least one violation of ordinary size.
+const (
+	maxToolJSON    = 256
+	maxCallIDJSON  = 256
+	maxMessageJSON = 2 << 10
+	maxReasonJSON  = 1 << 10
+)
+
+// bounded marshals w within MaxJSONBytes: the strings cut to their shares,
+// then as many violations as fit.
+func (w wire) bounded() ([]byte, error) {
+	w.Tool = cutJSON(w.Tool, maxToolJSON)
+	w.CallID = cutJSON(w.CallID, maxCallIDJSON)
+	w.Message = cutJSON(w.Message, maxMessageJSON)
+	w.Reason = cutJSON(w.Reason, maxReasonJSON)
+	w.Truncated = true
+	all := w.Violations
+	w.Violations = nil
+	base, err := json.Marshal(w)
+	if err != nil {
+		return nil, err
+	}
+	// The violations add `,"violations":[` ... `]` before "truncated".
+	size := len(base) + len(`,"violations":[]`)
+	n := 0
+	for _, v := range all {
+		item, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		extra := len(item)
+		if n > 0 {
+			extra++ // the comma
+		}
+		if size+extra > MaxJSONBytes {
+			break
+		}
+		size += extra
+		n++
+	}
+	w.Violations = all[:n]
 	return json.Marshal(w)
+}
+
+// cutJSON cuts s so that its JSON encoding (as encoding/json writes it,
+// quotes included) takes at most max bytes, marking a cut with "…".
+func cutJSON(s string, max int) string {
+	if jsonLen(s) <= max {
+		return s
+	}
+	budget := max - len(`""`) - len("…")
+	n := 0
+	for i, r := range s {
+		w := runeJSONLen(r)
+		if n+w > budget {
+			return strings.ToValidUTF8(s[:i], "") + "…"
+		}
+		n += w
+	}
+	return s
+}
+
+// jsonLen is the length of s encoded by encoding/json, quotes included.
+func jsonLen(s string) int {
+	n := len(`""`)
+	for _, r := range s {
+		n += runeJSONLen(r)
+	}
+	return n
+}
+
+// runeJSONLen is how many bytes encoding/json writes for r: escapes for
+// control characters, quotes, backslashes, <, >, & and U+2028/U+2029, and
+// \ufffd for invalid UTF-8.
+func runeJSONLen(r rune) int {
+	switch {
+	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t':
+		return 2
+	case r < 0x20 || r == '<' || r == '>' || r == '&' || r == '\u2028' || r == '\u2029' || r == utf8.RuneError:
+		return 6
+	}
+	return utf8.RuneLen(r)
 }
 
 // Error renders a one-line summary: the code, the tool and the first
@@ -179,7 +291,11 @@ func (e *Error) Error() string {
 			if e.Truncated {
 				more += "+"
 			}
-			fmt.Fprintf(&b, " (and %s more)", more)
+			unit := "problems"
+			if more == "1" {
+				unit = "problem"
+			}
+			fmt.Fprintf(&b, " (and %s more %s)", more, unit)
 		}
 	}
 	return b.String()

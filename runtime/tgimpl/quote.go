@@ -1,0 +1,118 @@
+package tgimpl
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxEcho bounds, in runes, how much of a received value a message
+// repeats. Quoting reads and copies only the bytes shown, so a 1 MiB value
+// costs what 64 runes cost.
+const maxEcho = 64
+
+// Quote renders a received string value for a message (see Show), cut
+// after maxEcho runes; a cut value is followed by "…", outside the quotes
+// when it is quoted.
+func Quote(s []byte) string {
+	cut := prefixRunes(s, maxEcho)
+	if cut == len(s) {
+		return Show(string(s))
+	}
+	return Show(string(s[:cut])) + "…"
+}
+
+// Text renders received number text for a message, cut after maxEcho
+// bytes (number text is ASCII) and then followed by "…".
+func Text(raw []byte) string {
+	if len(raw) <= maxEcho {
+		return string(raw)
+	}
+	return string(raw[:maxEcho]) + "…"
+}
+
+// prefixRunes returns the length in bytes of the first n runes of s,
+// reading no further.
+func prefixRunes(s []byte, n int) int {
+	i := 0
+	for range n {
+		if i >= len(s) {
+			return len(s)
+		}
+		_, size := utf8.DecodeRune(s[i:])
+		i += size
+	}
+	return i
+}
+
+// Show renders a string value the way messages show values: bare when it is
+// a plain word (GBP, requested_by_customer, 2026-01-31), quoted otherwise
+// (see AppendVisible), so that whitespace, case, empty strings and
+// invisible characters stay visible.
+func Show(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.:/@+-", c) >= 0) {
+			return string(AppendVisible(make([]byte, 0, len(s)+2), s))
+		}
+	}
+	return s
+}
+
+// showName renders a member name for a message path: bare when it is made
+// of letters, digits, '_', '-' and '$' (orderId, line_items, größe), quoted
+// otherwise ("orderId\u200b", "", "a.b", "two words"), so that a name never
+// reads as another name, as a path or as no name at all.
+func showName(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '$') {
+			return string(AppendVisible(nil, s))
+		}
+	}
+	return s
+}
+
+// AppendVisible appends s to b as a JSON string in which every character
+// that does not show as itself is escaped: control and format characters
+// (U+200B, bidirectional controls, U+FEFF), separators and spaces other
+// than U+0020, private-use and unassigned code points, and invalid UTF-8
+// (as \ufffd). A code point above U+FFFF is escaped as a surrogate pair.
+func AppendVisible(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	u := func(b []byte, r rune) []byte {
+		return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r == ' ' || r < utf8.RuneSelf && r > ' ' && r != 0x7f:
+			b = append(b, byte(r))
+		case r >= utf8.RuneSelf && unicode.IsGraphic(r) && !unicode.IsSpace(r) && !unicode.Is(unicode.Zs, r):
+			b = utf8.AppendRune(b, r)
+		case r > 0xffff:
+			r -= 0x10000
+			b = u(u(b, 0xd800+r>>10), 0xdc00+r&0x3ff)
+		default:
+			b = u(b, r)
+		}
+	}
+	return append(b, '"')
+}
