@@ -31,6 +31,9 @@
 //     of each definition, so that the dialect's decoder and filtering are
 //     the gate's own — runs the executor exactly once when the dialect's
 //     decoder accepts it, and a refused one runs no executor.
+//
+// toolgate also generates a fuzz target per tool that calls Fuzz, which makes
+// the same checks on any input the fuzzing engine finds.
 package contract
 
 import (
@@ -569,7 +572,7 @@ func differentialErrors(tool Tool, instances []Instance, compile func(name, sche
 			accepted++
 		}
 		got := tool.decode(in.JSON)
-		if !agree(got, want) {
+		if !agree(eff, in.JSON, got, want) {
 			fail("tool %s, instance %s %s: decoder says %v, santhosh-tekuri/jsonschema says valid=%v", tool.Name, in.Name, in.JSON, errOrOK(got), want)
 		}
 		dispatch("plain call", in, gate.Plain, got)

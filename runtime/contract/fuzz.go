@@ -33,10 +33,13 @@ const SkipLogEnv = "TOOLGATE_FUZZ_SKIPLOG"
 //
 //  1. Decode agrees with santhosh-tekuri/jsonschema on the effective schema
 //     (input the strict reader refuses — duplicate names, invalid UTF-8, lone
-//     surrogates, which the oracle cannot see — must be refused). Input with
-//     a number the oracle cannot judge (see maxOracleExponent) is counted and
-//     not compared; a panic of the oracle is recovered and counted the same
-//     way. The count is logged at the end of a go test run.
+//     surrogates, which the oracle cannot see — must be refused), except
+//     that it refuses integers beyond int64 and numbers beyond float64's
+//     range, which JSON Schema accepts. Input with a number the oracle
+//     cannot judge (an exponent beyond ±10000, or longer than 1,000
+//     characters) is counted and not compared; a panic of the oracle is
+//     recovered and counted the same way. The count is logged at the end
+//     of a go test run, and written to the file SkipLogEnv names.
 //  2. A value Decode accepts re-encodes (MarshalJSON) to valid JSON that
 //     Decode accepts and decodes to an equal value; so does a value
 //     DecodeNullAsAbsent accepts, and whatever Decode accepts
@@ -232,7 +235,7 @@ func (fz *fuzzer[A]) differential(data []byte, decodeErr error) error {
 		return nil
 	}
 	fz.stats.judge()
-	if !agree(decodeErr, valid) {
+	if !agree(fz.oracle.eff, data, decodeErr, valid) {
 		return fmt.Errorf("tool %s, input %q: the decoder says %s, santhosh-tekuri/jsonschema says valid=%v", fz.spec.Name, data, errOrOK(decodeErr), valid)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonread"
+	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -280,5 +281,58 @@ func TestHostileSeeds(t *testing.T) {
 	}
 	if s := hostileSeeds([]byte(`{}`)); len(s) != 3 {
 		t.Errorf("a base without numbers or members: %q, want trailing data, invalid UTF-8 and a lone surrogate", s)
+	}
+}
+
+// TestAgreeAllowsOnlyUnrepresentableNumbers: the one difference agree
+// allows is a refusal, by a "type" violation, of a number the member's Go
+// type cannot hold while JSON Schema accepts it; nothing wider.
+func TestAgreeAllowsOnlyUnrepresentableNumbers(t *testing.T) {
+	eff, err := jsonval.Parse([]byte(`{"type":"object","properties":{"i":{"type":"integer"},"f":{"type":["number","null"]},"s":{"type":"string"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	typeErr := func(ptr string, n int) error {
+		e := &toolerr.Error{Code: toolerr.InvalidArguments, Tool: "t"}
+		for range n {
+			e.Violations = append(e.Violations, toolerr.Violation{Keyword: "type", InstancePath: ptr, SchemaPath: "/properties" + ptr + "/type"})
+		}
+		return e
+	}
+	for _, c := range []struct {
+		name  string
+		data  string
+		err   error
+		valid bool
+		want  bool
+	}{
+		{"both accept", `{"i":1}`, nil, true, true},
+		{"both refuse", `{"i":"1"}`, typeErr("/i", 1), false, true},
+		{"integer beyond int64", `{"i":1e400}`, typeErr("/i", 1), true, true},
+		{"integer just beyond int64", `{"i":9223372036854775808}`, typeErr("/i", 1), true, true},
+		{"number beyond float64", `{"f":-1e400}`, typeErr("/f", 1), true, true},
+		{"two such numbers", `{"i":1e19,"f":1e309}`, &toolerr.Error{Code: toolerr.InvalidArguments, Violations: []toolerr.Violation{
+			{Keyword: "type", InstancePath: "/i", SchemaPath: "/properties/i/type"},
+			{Keyword: "type", InstancePath: "/f", SchemaPath: "/properties/f/type"},
+		}}, true, true},
+		{"one such number and another violation", `{"i":1e19,"s":1}`, &toolerr.Error{Code: toolerr.InvalidArguments, Violations: []toolerr.Violation{
+			{Keyword: "type", InstancePath: "/i", SchemaPath: "/properties/i/type"},
+			{Keyword: "type", InstancePath: "/s", SchemaPath: "/properties/s/type"},
+		}}, true, false},
+		{"integer within int64", `{"i":9223372036854775807}`, typeErr("/i", 1), true, false},
+		{"integer written with a fraction", `{"i":1.5e400}`, typeErr("/i", 1), true, true},
+		{"number within float64", `{"f":1e308}`, typeErr("/f", 1), true, false},
+		{"number below float64's precision", `{"f":1e-400}`, typeErr("/f", 1), true, false},
+		{"a string", `{"s":"1e400"}`, typeErr("/s", 1), true, false},
+		{"another keyword", `{"i":1e400}`, &toolerr.Error{Code: toolerr.InvalidArguments, Violations: []toolerr.Violation{{Keyword: "maximum", InstancePath: "/i", SchemaPath: "/properties/i/maximum"}}}, true, false},
+		{"pointer to nothing", `{"i":1e400}`, typeErr("/j", 1), true, false},
+		{"violations cut at the cap", `{"i":1e400}`, typeErr("/i", toolerr.MaxViolations), true, false},
+		{"not a violation", `{"i":1e400}`, &toolerr.Error{Code: toolerr.InvalidJSON}, true, false},
+		{"not a toolerr", `{"i":1e400}`, errors.New("refused"), true, false},
+		{"decoder accepts what the oracle refuses", `{"i":1e400}`, nil, false, false},
+	} {
+		if got := agree(eff, []byte(c.data), c.err, c.valid); got != c.want {
+			t.Errorf("%s: agree = %v, want %v", c.name, got, c.want)
+		}
 	}
 }

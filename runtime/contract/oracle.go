@@ -3,11 +3,19 @@ package contract
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/toolgate/toolgate/runtime/jsonnum"
+	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
 // The oracle, santhosh-tekuri/jsonschema v5.3.1, reads every number it
@@ -33,12 +41,19 @@ const (
 	skipPanic      = "the oracle panicked"
 )
 
-// oracle is santhosh-tekuri/jsonschema compiled on one schema.
-type oracle struct{ schema *jsonschema.Schema }
+// oracle is santhosh-tekuri/jsonschema compiled on one schema, eff.
+type oracle struct {
+	schema *jsonschema.Schema
+	eff    *jsonval.Value
+}
 
 func newOracle(name, schema string) (oracle, error) {
+	eff, err := jsonval.Parse([]byte(schema))
+	if err != nil {
+		return oracle{}, fmt.Errorf("%s: invalid schema: %w", name, err)
+	}
 	s, err := compileSchema(name, schema)
-	return oracle{s}, err
+	return oracle{s, eff}, err
 }
 
 // judge returns the oracle's verdict on data, which the strict reader has
@@ -103,13 +118,48 @@ func numberOutsideOracle(s string) string {
 	return ""
 }
 
-// agree reports whether the decoder's verdict (decodeErr, nil when it
-// accepts) agrees with the oracle's (valid) on the effective schema. It is
-// the one place where the fuzz targets and the contract test's boundary
-// matrix compare the two, so that a deliberate, documented difference — a
-// decoder stricter than JSON Schema on some input — is written here,
-// narrowly, and nowhere else. Today there is none: the verdicts must be
-// equal.
-func agree(decodeErr error, valid bool) bool {
-	return (decodeErr == nil) == valid
+// agree reports whether the decoder's verdict on data (decodeErr, nil when
+// it accepts) agrees with the oracle's (valid) on the effective schema eff.
+// It is the one place where the fuzz targets and the contract test's
+// boundary matrix compare the two, so that every deliberate, documented
+// difference — the decoder stricter than JSON Schema — is written here,
+// narrowly, and nowhere else. There is one: see unrepresentable.
+func agree(eff *jsonval.Value, data []byte, decodeErr error, valid bool) bool {
+	if (decodeErr == nil) == valid {
+		return true
+	}
+	return valid && unrepresentable(eff, data, decodeErr)
+}
+
+// unrepresentable reports whether the decoder refused data only for numbers
+// its Go types cannot hold, which JSON Schema accepts: every violation is a
+// "type" violation of a schema whose type is integer (the number is an
+// integer beyond int64) or number (the number is beyond float64's range),
+// at a number in data that is exactly that. The README documents it: "a
+// number beyond int64 is a violation, never a wrap-around".
+func unrepresentable(eff *jsonval.Value, data []byte, decodeErr error) bool {
+	var e *toolerr.Error
+	if !errors.As(decodeErr, &e) || e.Code != toolerr.InvalidArguments || len(e.Violations) == 0 || len(e.Violations) >= toolerr.MaxViolations {
+		return false
+	}
+	doc, err := jsonval.Parse(data)
+	if err != nil {
+		return false
+	}
+	for _, v := range e.Violations {
+		schemaPtr, ok := strings.CutSuffix(v.SchemaPath, "/type")
+		n := jsonval.Resolve(doc, v.InstancePath)
+		if v.Keyword != "type" || !ok || n == nil || n.Kind != jsonval.Number {
+			return false
+		}
+		types := provider.TypeNames(jsonval.Resolve(eff, schemaPtr))
+		_, fits, isInt := jsonnum.Int64([]byte(n.Str))
+		switch {
+		case slices.Contains(types, "integer") && isInt && !fits:
+		case slices.Contains(types, "number") && math.IsInf(jsonnum.Float64([]byte(n.Str)), 0):
+		default:
+			return false
+		}
+	}
+	return true
 }
