@@ -11,7 +11,7 @@ import (
 )
 
 // TestContractCatchesSchemaDrift generates a package with its contract test,
-// runs that test (it passes), then edits the canonical schema without
+// runs that test and the seed corpus of its fuzz targets (they pass), then edits the canonical schema without
 // regenerating: the contract test must fail, naming the tool, the provider
 // and the difference.
 func TestContractCatchesSchemaDrift(t *testing.T) {
@@ -41,8 +41,15 @@ func TestContractCatchesSchemaDrift(t *testing.T) {
 		out[f.Name] = f.Data
 	}
 	gobuild.WriteFiles(t, mod, "tools", out)
-	if got, err := gobuild.Go(t, mod, "test", "-run", "TestToolContracts", "./tools"); err != nil {
-		t.Fatalf("the contract test of a fresh package fails:\n%s", got)
+	// The fuzz targets run their seed corpus as plain tests.
+	got, err := gobuild.Go(t, mod, "test", "-v", "-run", "^(TestToolContracts|FuzzDecode.*)$", "./tools")
+	if err != nil {
+		t.Fatalf("the contract or fuzz test of a fresh package fails:\n%s", got)
+	}
+	for _, target := range []string{"FuzzDecodeLookupArgs", "FuzzDecodeRefundOrderArgs"} {
+		if !strings.Contains(got, "--- PASS: "+target+" ") {
+			t.Errorf("fuzz target %s of a fresh package did not run:\n%s", target, got)
+		}
 	}
 
 	edited := strings.Replace(string(canonical), `"maximum": 100000`, `"maximum": 5000`, 1)
@@ -50,7 +57,7 @@ func TestContractCatchesSchemaDrift(t *testing.T) {
 		t.Fatal("the schema no longer has the maximum this test edits")
 	}
 	gobuild.WriteFiles(t, mod, "schemas", map[string][]byte{"refund_order.json": []byte(edited)})
-	got, err := gobuild.Go(t, mod, "test", "-run", "TestToolContracts", "./tools")
+	got, err = gobuild.Go(t, mod, "test", "-run", "TestToolContracts", "./tools")
 	if err == nil {
 		t.Fatalf("the contract test passes after the schema was edited:\n%s", got)
 	}

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"text/template"
 	"time"
 	"unicode"
 
@@ -149,11 +150,11 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 		return nil, errs
 	}
 	if !opts.ValueRoots && len(models) > 0 {
-		test, err := contractTest(opts, models)
+		tests, err := testFiles(opts, models)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, test)
+		out = append(out, tests...)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -168,8 +169,9 @@ func providerList(ps []provider.Provider) string {
 	return "[]tgprovider.Provider{" + strings.Join(names, ", ") + "}"
 }
 
-// contractTest renders the package's contract test from its template.
-func contractTest(opts Options, models []*toolModel) (File, error) {
+// testFiles renders the package's contract test and fuzz test from their
+// templates.
+func testFiles(opts Options, models []*toolModel) ([]File, error) {
 	data := templates.ContractData{Header: Header, Package: opts.Package}
 	for _, tm := range models {
 		data.Tools = append(data.Tools, templates.ContractTool{
@@ -179,15 +181,25 @@ func contractTest(opts Options, models []*toolModel) (File, error) {
 			Providers:   providerList(tm.providers(opts)),
 		})
 	}
-	var buf bytes.Buffer
-	if err := templates.Contract.Execute(&buf, data); err != nil {
-		return File{}, err
+	var out []File
+	for _, t := range []struct {
+		name string
+		tmpl *template.Template
+	}{
+		{"toolgate_contract_test.go", templates.Contract},
+		{"toolgate_fuzz_test.go", templates.Fuzz},
+	} {
+		var buf bytes.Buffer
+		if err := t.tmpl.Execute(&buf, data); err != nil {
+			return nil, err
+		}
+		src, err := format.Source(buf.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("formatting %s: %w", t.name, err)
+		}
+		out = append(out, File{Name: t.name, Data: src})
 	}
-	src, err := format.Source(buf.Bytes())
-	if err != nil {
-		return File{}, fmt.Errorf("formatting the contract test: %w", err)
-	}
-	return File{Name: "toolgate_contract_test.go", Data: src}, nil
+	return out, nil
 }
 
 // model checks a tool's schema and builds its model.

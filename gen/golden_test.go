@@ -22,7 +22,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // archive holds the input tool files under schemas/, an optional "options"
 // file (one option a line: open-objects, package NAME, providers P...), and the expected
 // output: every generated file under out/, or the expected error text in a
-// file named "error". With -update the expectations are rewritten.
+// file named "error". With -update the expectations are rewritten. Every
+// generated package must pass go vet and, unless -short, the seed corpus of
+// its fuzz targets.
 func TestGolden(t *testing.T) {
 	archives, err := filepath.Glob("testdata/golden/*.txtar")
 	if err != nil || len(archives) == 0 {
@@ -125,6 +127,14 @@ func TestGolden(t *testing.T) {
 	}
 	if out, err := gobuild.Go(t, mod, append([]string{"vet"}, pkgs...)...); err != nil {
 		t.Fatalf("golden outputs do not compile:\n%s", out)
+	}
+	if testing.Short() {
+		return
+	}
+	// The generated fuzz targets pass on their seed corpus (the boundary
+	// matrix and the hostile seeds) for every golden package.
+	if out, err := gobuild.Go(t, mod, append([]string{"test", "-run", "^FuzzDecode"}, pkgs...)...); err != nil {
+		t.Fatalf("the fuzz targets of the golden outputs fail on their seeds:\n%s", out)
 	}
 }
 

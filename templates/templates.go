@@ -1,7 +1,7 @@
 // Package templates holds the text/template sources of the outputs toolgate
-// does not build as Go syntax trees: the contract test generated beside the
-// tools, and the Markdown catalog of the tools. The generator executes
-// them; nothing else should.
+// does not build as Go syntax trees: the contract test and the fuzz test
+// generated beside the tools, and the Markdown catalog of the tools. The
+// generator executes them; nothing else should.
 package templates
 
 import (
@@ -15,6 +15,10 @@ var files embed.FS
 
 // Contract renders toolgate_contract_test.go. Its data is ContractData.
 var Contract = template.Must(template.ParseFS(files, "contract_test.go.tmpl"))
+
+// Fuzz renders toolgate_fuzz_test.go. Its data is ContractData, of which it
+// uses the header, the package and the tools' Go names.
+var Fuzz = template.Must(template.ParseFS(files, "fuzz_test.go.tmpl"))
 
 // ContractData is what the contract test template needs.
 type ContractData struct {

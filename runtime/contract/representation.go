@@ -25,12 +25,13 @@ import (
 //     int64 that keeps every bound of its schema (one that breaks a bound
 //     is reported as that bound, which the oracle agrees with).
 //
-// Anything else — another keyword, a pointer that does not resolve (a
-// hidden or cut name), a value the checks above do not confirm — is a
-// real disagreement, and RepresentationOnly returns false.
+// Anything else — another keyword, a list cut at MaxViolations or
+// truncated (the unseen violations are unknown), a pointer that does not
+// resolve (a hidden or cut name), a value the checks above do not confirm
+// — is a real disagreement, and RepresentationOnly returns false.
 func RepresentationOnly(schema *jsonval.Value, instance []byte, err error) bool {
 	var e *toolerr.Error
-	if !errors.As(err, &e) || e.Code != toolerr.InvalidArguments || len(e.Violations) == 0 || e.Truncated {
+	if !errors.As(err, &e) || e.Code != toolerr.InvalidArguments || len(e.Violations) == 0 || len(e.Violations) >= toolerr.MaxViolations || e.Truncated {
 		return false
 	}
 	inst, perr := jsonval.Parse(instance)
