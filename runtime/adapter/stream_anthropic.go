@@ -4,6 +4,14 @@ import (
 	"github.com/toolgate/toolgate/runtime/gate"
 )
 
+// The members of the events the Anthropic assembler reads (see object).
+var (
+	anthropicEventMembers   = []string{"type", "error", "message", "index", "content_block", "delta"}
+	anthropicMessageMembers = []string{"content"}
+	anthropicStopMembers    = []string{"stop_reason"}
+	anthropicDeltaMembers   = []string{"type", "partial_json", "text"}
+)
+
 // AnthropicStream assembles a streamed Messages turn from its events:
 // message_start, then per content block content_block_start,
 // content_block_delta and content_block_stop (keyed by index), then
@@ -36,7 +44,7 @@ type block struct {
 func (st *AnthropicStream) Push(event []byte) error {
 	s := &st.s
 	return s.push(gate.Anthropic, event, func(p *parser) {
-		m := p.fields("the event")
+		m := p.fields("the event", anthropicEventMembers)
 		typ := p.fieldStr(m, "type", "the event's")
 		if !p.ok() || !p.require(m, "type", "the event", 0) {
 			return
@@ -47,7 +55,7 @@ func (st *AnthropicStream) Push(event []byte) error {
 		case "error":
 			msg := ""
 			if f, ok := m["error"]; ok {
-				p.sub(f, func(q *parser) { msg = q.fieldStr(q.fields("the error"), "message", "the error's") })
+				p.sub(f, func(q *parser) { msg = q.fieldStr(q.fields("the error", errorMembers), "message", "the error's") })
 			}
 			p.failf(ProviderError, 0, "the provider reported an error: %q", msg)
 			return
@@ -73,7 +81,7 @@ func (st *AnthropicStream) Push(event []byte) error {
 		case typ == "message_delta":
 			if p.require(m, "delta", "message_delta", 0) {
 				p.sub(m["delta"], func(q *parser) {
-					q.object("the delta", func(name string) {
+					q.object("the delta", anthropicStopMembers, func(name string) {
 						if name == "stop_reason" {
 							if r := q.optStr("delta.stop_reason"); r != "" {
 								s.stop = r
@@ -111,7 +119,7 @@ func (st *AnthropicStream) messageStart(p *parser, m map[string]field) {
 		return
 	}
 	p.sub(m["message"], func(q *parser) {
-		q.object("the message", func(name string) {
+		q.object("the message", anthropicMessageMembers, func(name string) {
 			if name != "content" {
 				q.r.Skip()
 				return
@@ -143,18 +151,22 @@ func (st *AnthropicStream) blockStart(p *parser, m map[string]field) {
 		p.failf(InvalidStream, m["index"].off, "content block %d was already started", k)
 		return
 	}
+	if len(st.blocks) >= MaxStreamCalls {
+		p.failf(LimitExceeded, m["index"].off, "the stream has more than %d content blocks", MaxStreamCalls)
+		return
+	}
 	b := &block{open: true}
-	var t Turn
+	var t build
 	p.sub(m["content_block"], func(q *parser) {
 		at := q.r.Offset()
-		bm := q.fields("the content block")
+		bm := q.fields("the content block", anthropicBlockMembers, "input")
 		b.typ = q.fieldStr(bm, "type", "the content block's")
 		if !q.ok() || !q.require(bm, "type", "the content block", at) {
 			return
 		}
 		if b.typ == "tool_use" && q.require(bm, "input", "a tool_use block", at) {
 			q.sub(bm["input"], func(r *parser) {
-				r.object("the input placeholder", func(string) {
+				r.object("the input placeholder", nil, func(string) {
 					r.failf(InvalidStream, 0, "a tool_use block's input in content_block_start must be the empty placeholder {}")
 				})
 			})
@@ -170,10 +182,11 @@ func (st *AnthropicStream) blockStart(p *parser, m map[string]field) {
 	st.blocks[k] = b
 	switch b.typ {
 	case "tool_use":
-		b.call = st.s.add(k)
-		b.call.id, b.call.name = t.Calls[0].ID, t.Calls[0].Name
+		if b.call = st.s.add(p, m["index"].off, k); b.call != nil {
+			b.call.id, b.call.name = t.Calls[0].ID, t.Calls[0].Name
+		}
 	case "text":
-		st.s.text = append(st.s.text, t.Text...)
+		st.s.growText(p, m["content_block"].off, &st.s.text, t.text)
 	}
 }
 
@@ -202,7 +215,7 @@ func (st *AnthropicStream) blockDelta(p *parser, m map[string]field) {
 		return
 	}
 	p.sub(m["delta"], func(q *parser) {
-		dm := q.fields("the delta")
+		dm := q.fields("the delta", anthropicDeltaMembers)
 		typ := q.fieldStr(dm, "type", "the delta's")
 		if !q.ok() || !q.require(dm, "type", "the delta", 0) {
 			return
@@ -211,12 +224,13 @@ func (st *AnthropicStream) blockDelta(p *parser, m map[string]field) {
 		case b.call != nil && typ == "input_json_delta":
 			if q.require(dm, "partial_json", "an input_json_delta", 0) {
 				frag, _ := q.fieldBytes(dm, "partial_json", "an input_json_delta's")
-				b.call.args = append(b.call.args, frag...)
+				st.s.growArgs(q, dm["partial_json"].off, b.call, frag)
 			}
 		case b.call != nil:
 			q.failf(UnknownType, dm["type"].off, "delta type %q on a tool_use block is not known", typ)
 		case b.typ == "text" && typ == "text_delta":
-			st.s.text = append(st.s.text, q.fieldStr(dm, "text", "a text_delta's")...)
+			text, _ := q.fieldBytes(dm, "text", "a text_delta's")
+			st.s.growText(q, dm["text"].off, &st.s.text, text)
 		}
 	})
 }

@@ -4,6 +4,10 @@ import (
 	"github.com/toolgate/toolgate/runtime/gate"
 )
 
+// respEventMembers are the members of the events the Responses assembler
+// reads (see object).
+var respEventMembers = []string{"type", "item", "output_index", "item_id", "delta", "arguments", "response", "message"}
+
 // OpenAIResponsesStream assembles a streamed Responses API turn from its
 // events. A function call starts with response.output_item.added (its item
 // id, call_id, name and output_index), grows by
@@ -23,7 +27,6 @@ import (
 type OpenAIResponsesStream struct {
 	s          streamState
 	byItem     map[string]*pending
-	argsDone   map[*pending]bool
 	incomplete string // incomplete_details.reason of the final response
 }
 
@@ -35,7 +38,7 @@ func (st *OpenAIResponsesStream) Push(event []byte) error {
 			p.failf(InvalidStream, 0, "an event after the end of the stream")
 			return
 		}
-		m := p.fields("the event")
+		m := p.fields("the event", respEventMembers)
 		typ := p.fieldStr(m, "type", "the event's")
 		if !p.ok() || !p.require(m, "type", "the event", 0) {
 			return
@@ -46,26 +49,28 @@ func (st *OpenAIResponsesStream) Push(event []byte) error {
 		case "response.function_call_arguments.delta":
 			if c := st.item(p, m); c != nil {
 				frag, _ := p.fieldBytes(m, "delta", "the event's")
-				c.args = append(c.args, frag...)
+				c.streamed = true
+				s.growArgs(p, m["delta"].off, c, frag)
 			}
 		case "response.function_call_arguments.done":
 			if c := st.item(p, m); c != nil && p.require(m, "arguments", "the event", 0) {
 				args, _ := p.fieldBytes(m, "arguments", "the event's")
-				st.same(p, m["arguments"].off, "arguments", string(args), string(c.args))
-				st.argsDone[c] = true
+				st.doneArgs(p, m["arguments"].off, c, args)
 			}
 		case "response.output_item.done":
 			st.itemDone(p, m)
 		case "response.output_text.delta":
-			s.text = append(s.text, p.fieldStr(m, "delta", "the event's")...)
+			text, _ := p.fieldBytes(m, "delta", "the event's")
+			s.growText(p, m["delta"].off, &s.text, text)
 		case "response.refusal.delta":
-			s.refusal = append(s.refusal, p.fieldStr(m, "delta", "the event's")...)
+			text, _ := p.fieldBytes(m, "delta", "the event's")
+			s.growText(p, m["delta"].off, &s.refusal, text)
 		case "response.completed", "response.incomplete", "response.failed":
 			if p.require(m, "response", "the event", 0) {
-				var final Turn
+				var final build
 				listed := false
 				p.sub(m["response"], func(q *parser) {
-					q.object("the response", func(name string) {
+					q.object("the response", respResponseMembers, func(name string) {
 						switch name {
 						case "status":
 							s.stop = q.optStr("status")
@@ -100,12 +105,12 @@ func (st *OpenAIResponsesStream) added(p *parser, m map[string]field) {
 	}
 	var k int
 	p.sub(m["output_index"], func(q *parser) { k = q.index("output_index") })
-	var t Turn
+	var t build
 	var id string
 	p.sub(m["item"], func(q *parser) {
 		// The item is read as in a whole response, then its item id.
 		at := q.r.Offset()
-		im := q.fields("the item")
+		im := q.fields("the item", respItemMembers)
 		q.responsesItemOf(&t, im, at)
 		id = q.fieldStr(im, "id", "the item's")
 	})
@@ -121,11 +126,14 @@ func (st *OpenAIResponsesStream) added(p *parser, m map[string]field) {
 		return
 	}
 	if st.byItem == nil {
-		st.byItem, st.argsDone = make(map[string]*pending), make(map[*pending]bool)
+		st.byItem = make(map[string]*pending)
 	}
-	c := s.add(k)
+	c := s.add(p, m["item"].off, k)
+	if c == nil {
+		return
+	}
 	c.id, c.name = t.Calls[0].ID, t.Calls[0].Name
-	c.args = append(c.args, t.Calls[0].Args...)
+	s.growArgs(p, m["item"].off, c, t.Calls[0].Args)
 	st.byItem[id] = c
 }
 
@@ -156,11 +164,11 @@ func (st *OpenAIResponsesStream) itemDone(p *parser, m map[string]field) {
 	if !p.require(m, "item", "the event", 0) {
 		return
 	}
-	var t Turn
+	var t build
 	var id, status string
 	p.sub(m["item"], func(q *parser) {
 		at := q.r.Offset()
-		im := q.fields("the item")
+		im := q.fields("the item", respItemMembers)
 		status, _ = q.responsesItemOf(&t, im, at)
 		id = q.fieldStr(im, "id", "the item's")
 	})
@@ -179,8 +187,21 @@ func (st *OpenAIResponsesStream) itemDone(p *parser, m map[string]field) {
 	at := m["item"].off
 	st.same(p, at, "call_id", t.Calls[0].ID, c.id)
 	st.same(p, at, "name", t.Calls[0].Name, c.name)
-	st.same(p, at, "arguments", string(t.Calls[0].Args), string(c.args))
+	st.doneArgs(p, at, c, t.Calls[0].Args)
 	c.closed, c.status = true, status
+}
+
+// doneArgs applies the arguments of a .done event (arguments.done or
+// output_item.done) to call c: after deltas they must equal what was
+// assembled; when no delta came (and the added item had none), the done
+// event carries the arguments.
+func (st *OpenAIResponsesStream) doneArgs(p *parser, at int, c *pending, args []byte) {
+	if !c.streamed && len(c.args) == 0 {
+		st.s.growArgs(p, at, c, args)
+	} else {
+		st.same(p, at, "arguments", string(args), string(c.args))
+	}
+	c.streamed = true
 }
 
 // sameCalls checks the function calls the final response lists against the
@@ -191,7 +212,7 @@ func (st *OpenAIResponsesStream) sameCalls(p *parser, at int, final []gate.Call)
 	if !p.ok() {
 		return
 	}
-	calls := st.s.calls
+	calls := st.s.ordered()
 	if len(final) != len(calls) {
 		p.failf(InvalidStream, at, "the final response lists %d function calls; the stream assembled %d", len(final), len(calls))
 		return
