@@ -77,8 +77,8 @@ const (
 	// model's answer either.
 	FailedCall toolerr.Code = "failed_call"
 	// LimitExceeded: a stream passed one of its caps (MaxCallBytes for one
-	// call's arguments, MaxStreamCalls calls or content blocks,
-	// MaxStreamBytes buffered in all); the assembler stops buffering.
+	// call's arguments, MaxStreamCalls calls, MaxStreamBytes buffered in
+	// all); the assembler stops buffering.
 	LimitExceeded toolerr.Code = "limit_exceeded"
 )
 
@@ -89,11 +89,11 @@ const (
 	// decoders' input limit (jsonread.DefaultLimits.MaxBytes), past which
 	// the gate would refuse the call anyway.
 	MaxCallBytes = 1 << 20
-	// MaxStreamCalls caps the calls (and, for Anthropic, the content
-	// blocks) of one stream.
+	// MaxStreamCalls caps the calls of one stream.
 	MaxStreamCalls = 4096
 	// MaxStreamBytes caps what one stream buffers in all: arguments, text
-	// and refusal together, the size limit of a whole body.
+	// and refusal together (and 64 bytes per Anthropic content block, for
+	// its bookkeeping), the size limit of a whole body.
 	MaxStreamBytes = 64 << 20
 )
 

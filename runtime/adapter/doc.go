@@ -172,8 +172,9 @@
 //	  added item's arguments empty
 //	a call's arguments past MaxCallBytes (1      error limit_exceeded; the stream stops
 //	  MiB), more than MaxStreamCalls (4096)        buffering (the decoder would refuse such
-//	  calls or Anthropic content blocks, more      arguments anyway)
-//	  than MaxStreamBytes (64 MiB) buffered
+//	  calls, more than MaxStreamBytes (64 MiB)     arguments anyway). Each Anthropic content
+//	  buffered                                     block counts 64 bytes, so empty blocks are
+//	                                             bounded too
 //	a final Responses event whose output lists   error invalid_stream (an empty output list is
 //	  other calls than the stream assembled        not compared)
 //	Anthropic content_block_start input other    error invalid_stream: it is a placeholder, never

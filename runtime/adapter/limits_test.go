@@ -80,7 +80,7 @@ func (sp streamSpec) events(d gate.Dialect) [][]byte {
 				add(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":%d,"function":{"arguments":%s}}]},"finish_reason":null}]}`, k, js(frag(f)))
 			}
 		}
-		add(`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)
+		add(`{"choices":[{"index":0,"delta":{},"finish_reason":%s}]}`, js(map[bool]string{true: "tool_calls", false: "stop"}[sp.calls > 0]))
 	case gate.OpenAIResponses:
 		add(`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}}`)
 		for range sp.text {
@@ -110,7 +110,7 @@ func (sp streamSpec) events(d gate.Dialect) [][]byte {
 			}
 			add(`{"type":"content_block_stop","index":%d}`, k)
 		}
-		add(`{"type":"message_delta","delta":{"stop_reason":"tool_use"}}`)
+		add(`{"type":"message_delta","delta":{"stop_reason":%s}}`, js(map[bool]string{true: "tool_use", false: "end_turn"}[sp.calls > 0]))
 		add(`{"type":"message_stop"}`)
 	}
 	out := make([][]byte, len(evs))
@@ -202,23 +202,52 @@ func TestStreamCallsCap(t *testing.T) {
 	}
 }
 
-// TestStreamBytesCap: what a stream buffers in all (arguments and text) is
-// capped at MaxStreamBytes, even when every call stays under MaxCallBytes.
+// TestStreamBytesCap: what a stream buffers in all (arguments and text
+// together) is capped at MaxStreamBytes, even when every call stays under
+// MaxCallBytes: a call of 1 MiB arguments, then text events of 1 MiB until
+// the cap is passed.
 func TestStreamBytesCap(t *testing.T) {
-	const big = MaxCallBytes - 16
+	mib := js(strings.Repeat("t", 1<<20))
+	text := map[gate.Dialect]string{
+		gate.OpenAIChat:      `{"choices":[{"index":0,"delta":{"content":` + mib + `},"finish_reason":null}]}`,
+		gate.OpenAIResponses: `{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"delta":` + mib + `}`,
+		gate.Anthropic:       `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + mib + `}}`,
+	}
 	for _, d := range streamDialects {
-		calls := MaxStreamBytes/big + 1
-		sp := streamSpec{calls: calls, step: 1, frags: 1, args: `"` + strings.Repeat("b", big-2) + `"`}
+		evs := streamSpec{calls: 1, first: 1, frags: 1, args: `"` + strings.Repeat("b", MaxCallBytes-2) + `"`}.events(d)
+		end := 2 // not the end of the stream: Chat's finish chunk, the others' two final events
+		if d == gate.OpenAIChat {
+			end = 1
+		}
+		evs = evs[:len(evs)-end]
+		if d == gate.Anthropic {
+			evs = append(evs, []byte(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`))
+		}
 		s, _ := NewStream(d)
+		for _, ev := range evs {
+			if err := s.Push(ev); err != nil {
+				t.Fatalf("%s: %v", d, err)
+			}
+		}
+		before := MaxCallBytes
+		if d == gate.Anthropic {
+			before += 2 * blockCost // the tool_use and text blocks
+		}
+		if got := stateOf(s).size; got != before {
+			t.Errorf("%s: %d bytes counted before the text, want %d", d, got, before)
+		}
+		ev := []byte(text[d])
+		fit := (MaxStreamBytes - before) >> 20
+		pushed := 0
 		var err error
-		for _, ev := range sp.events(d) {
+		for ; pushed <= MaxStreamBytes>>20; pushed++ {
 			if err = s.Push(ev); err != nil {
 				break
 			}
 		}
 		wantLimit(t, err)
-		if st := stateOf(s); st.size > MaxStreamBytes {
-			t.Errorf("%s: %d bytes buffered, cap %d", d, st.size, MaxStreamBytes)
+		if st := stateOf(s); st.size > MaxStreamBytes || pushed != fit || fit < 62 {
+			t.Errorf("%s: %d bytes buffered after %d text events, cap %d", d, st.size, pushed, MaxStreamBytes)
 		}
 	}
 }
@@ -230,11 +259,11 @@ func TestStreamTextAllocs(t *testing.T) {
 	for _, d := range streamDialects {
 		perEvent := func(n int) float64 {
 			evs := streamSpec{text: n}.events(d)
-			return testing.AllocsPerRun(5, func() { pushAll(d, evs) }) / float64(len(evs))
+			return testing.AllocsPerRun(2, func() { pushAll(d, evs) }) / float64(len(evs))
 		}
-		small, large := perEvent(100), perEvent(10000)
+		small, large := perEvent(100), perEvent(3000)
 		if large > small+1 {
-			t.Errorf("%s: %.1f allocations per event at 10000 text events, %.1f at 100", d, large, small)
+			t.Errorf("%s: %.1f allocations per event at 3000 text events, %.1f at 100", d, large, small)
 		}
 	}
 }

@@ -114,15 +114,25 @@ func (s *streamState) ordered() []*pending {
 // one call's arguments (MaxCallBytes) or of the whole stream
 // (MaxStreamBytes).
 func (s *streamState) grow(p *parser, at int, dst *[]byte, frag []byte, limit int, what string) {
+	if p.ok() && len(*dst)+len(frag) > limit {
+		p.failf(LimitExceeded, at, "%s pass %d bytes", what, limit)
+		return
+	}
+	s.charge(p, at, len(frag))
+	if p.ok() {
+		*dst = append(*dst, frag...)
+	}
+}
+
+// charge counts n bytes against MaxStreamBytes, or fails with
+// limit_exceeded at offset at.
+func (s *streamState) charge(p *parser, at, n int) {
 	switch {
 	case !p.ok():
-	case len(*dst)+len(frag) > limit:
-		p.failf(LimitExceeded, at, "%s pass %d bytes", what, limit)
-	case s.size+len(frag) > MaxStreamBytes:
+	case s.size+n > MaxStreamBytes:
 		p.failf(LimitExceeded, at, "the stream buffers more than %d bytes", MaxStreamBytes)
 	default:
-		*dst = append(*dst, frag...)
-		s.size += len(frag)
+		s.size += n
 	}
 }
 

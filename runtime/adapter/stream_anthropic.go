@@ -33,6 +33,10 @@ type AnthropicStream struct {
 	blocks  map[int]*block
 }
 
+// blockCost is what a content block's bookkeeping counts against
+// MaxStreamBytes, so that a stream of empty blocks is bounded too.
+const blockCost = 64
+
 // block is a content block of the stream.
 type block struct {
 	typ  string
@@ -151,10 +155,7 @@ func (st *AnthropicStream) blockStart(p *parser, m map[string]field) {
 		p.failf(InvalidStream, m["index"].off, "content block %d was already started", k)
 		return
 	}
-	if len(st.blocks) >= MaxStreamCalls {
-		p.failf(LimitExceeded, m["index"].off, "the stream has more than %d content blocks", MaxStreamCalls)
-		return
-	}
+	st.s.charge(p, m["index"].off, blockCost)
 	b := &block{open: true}
 	var t build
 	p.sub(m["content_block"], func(q *parser) {
