@@ -14,7 +14,9 @@ var respEventMembers = []string{"type", "item", "output_index", "item_id", "delt
 // response.function_call_arguments.delta events keyed by item_id, and is
 // closed by response.output_item.done; the arguments of
 // response.function_call_arguments.done and of the done item, and the
-// done item's call_id and name, must equal what was assembled. Calls are
+// done item's call_id and name, must equal what was assembled (a .done
+// that follows no delta, for an item added with empty arguments, carries
+// the arguments). Calls are
 // reported in output_index order. The turn ends with response.completed,
 // response.incomplete or response.failed, whose response lists the output
 // items again: when it lists any, its function calls must be the assembled
