@@ -132,12 +132,20 @@ type parser struct {
 	dialect gate.Dialect
 	base    int // offset of r's data in the original input
 	err     *Error
+	spare   *parser // for sub, kept with its reader's buffers
 }
 
 func newParser(d gate.Dialect, data []byte) *parser {
-	p := &parser{dialect: d}
-	p.r.Reset(data, limits)
+	p := new(parser)
+	p.reset(d, data, 0)
 	return p
+}
+
+// reset points p at data, which starts at offset base of the original
+// input, and clears its error; the reader keeps its scratch buffers.
+func (p *parser) reset(d gate.Dialect, data []byte, base int) {
+	p.dialect, p.base, p.err = d, base, nil
+	p.r.Reset(data, limits)
 }
 
 // failf records an error with code at offset off of p's data and stops the
@@ -368,20 +376,49 @@ type field struct {
 	raw []byte // the value, a slice of the input
 }
 
-// fields captures every member of the object at the reader's position,
-// each validated, for union objects whose meaning depends on a type member.
-// read lists the members the caller reads, as for object; the members in
-// argsOf are argument values, read with args.
-func (p *parser) fields(what string, read []string, argsOf ...string) map[string]field {
-	m := make(map[string]field, 8)
+// fieldSet holds the members of an object captured by fields.
+type fieldSet []namedField
+
+type namedField struct {
+	name string
+	field
+}
+
+// get returns the member called name.
+func (m fieldSet) get(name string) (field, bool) {
+	for _, f := range m {
+		if f.name == name {
+			return f.field, true
+		}
+	}
+	return field{}, false
+}
+
+// at returns the member called name, or the zero field.
+func (m fieldSet) at(name string) field {
+	f, _ := m.get(name)
+	return f
+}
+
+// fields captures the members of the object at the reader's position that
+// the caller reads (read, checked as by object), for union objects whose
+// meaning depends on a type member; the others are validated and skipped.
+// The members in argsOf are argument values, read with args.
+func (p *parser) fields(what string, read []string, argsOf ...string) fieldSet {
+	m := make(fieldSet, 0, len(read))
 	p.object(what, read, func(name string) {
-		p.r.Peek()
-		off := p.r.Offset()
-		if slices.Contains(argsOf, name) {
-			m[name] = field{off: off, raw: p.args()}
+		if !slices.Contains(read, name) {
+			p.r.Skip()
 			return
 		}
-		m[name] = field{off: off, raw: p.raw()}
+		p.r.Peek()
+		f := namedField{name: name, field: field{off: p.r.Offset()}}
+		if slices.Contains(argsOf, name) {
+			f.raw = p.args()
+		} else {
+			f.raw = p.raw()
+		}
+		m = append(m, f)
 	})
 	return m
 }
@@ -392,20 +429,25 @@ func (p *parser) sub(f field, read func(q *parser)) {
 	if !p.ok() {
 		return
 	}
-	q := &parser{dialect: p.dialect, base: p.base + f.off}
-	q.r.Reset(f.raw, limits)
+	q := p.spare
+	if q == nil {
+		q = new(parser)
+	}
+	p.spare = nil // a sub inside read on p itself takes another
+	q.reset(p.dialect, f.raw, p.base+f.off)
 	read(q)
 	if err := q.finish(); err != nil {
 		p.err = err
 		p.r.Fail(f.off, "stopped")
 	}
+	p.spare = q
 }
 
 // fieldStr returns the string in field name of m, "" when absent; a
 // non-string value is an error.
-func (p *parser) fieldStr(m map[string]field, name, what string) string {
+func (p *parser) fieldStr(m fieldSet, name, what string) string {
 	var s string
-	if f, ok := m[name]; ok {
+	if f, ok := m.get(name); ok {
 		p.sub(f, func(q *parser) { s = q.str(what + " " + name) })
 	}
 	return s
@@ -413,8 +455,8 @@ func (p *parser) fieldStr(m map[string]field, name, what string) string {
 
 // fieldBytes is fieldStr for argument strings: the unescaped bytes, a
 // slice of the input when there are no escapes.
-func (p *parser) fieldBytes(m map[string]field, name, what string) (b []byte, present bool) {
-	f, ok := m[name]
+func (p *parser) fieldBytes(m fieldSet, name, what string) (b []byte, present bool) {
+	f, ok := m.get(name)
 	if ok {
 		p.sub(f, func(q *parser) { b = q.bytes(what + " " + name) })
 	}
@@ -423,8 +465,8 @@ func (p *parser) fieldBytes(m map[string]field, name, what string) (b []byte, pr
 
 // require records an error when member name is absent from m, and reports
 // whether it is present.
-func (p *parser) require(m map[string]field, name, what string, at int) bool {
-	if _, ok := m[name]; ok {
+func (p *parser) require(m fieldSet, name, what string, at int) bool {
+	if _, ok := m.get(name); ok {
 		return true
 	}
 	p.failf(InvalidEnvelope, at, "%s has no %q member", what, name)

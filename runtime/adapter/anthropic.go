@@ -70,7 +70,7 @@ func (p *parser) anthropicBlock(b *build) {
 
 // anthropicBlockOf is anthropicBlock for a block whose members m were
 // captured at offset at.
-func (p *parser) anthropicBlockOf(b *build, m map[string]field, at int) {
+func (p *parser) anthropicBlockOf(b *build, m fieldSet, at int) {
 	typ := p.fieldStr(m, "type", "a content block's")
 	if !p.ok() || !p.require(m, "type", "a content block", at) {
 		return
@@ -81,13 +81,13 @@ func (p *parser) anthropicBlockOf(b *build, m map[string]field, at int) {
 		p.requireID(c.ID, "a tool_use block", at)
 		if p.require(m, "name", "a tool_use block", at) && p.require(m, "input", "a tool_use block", at) {
 			p.requireName(c.Name, "a tool_use block", at)
-			c.Args = m["input"].raw
+			c.Args = m.at("input").raw
 		}
 		b.Calls = append(b.Calls, c)
 	case typ == "text":
 		text, _ := p.fieldBytes(m, "text", "a text block's")
 		b.text = append(b.text, text...)
 	case !anthropicSkipped[typ]:
-		p.failf(UnknownType, m["type"].off, "content block type %q is not known", typ)
+		p.failf(UnknownType, m.at("type").off, "content block type %q is not known", typ)
 	}
 }

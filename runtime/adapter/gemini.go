@@ -144,18 +144,18 @@ func (p *parser) geminiPart(b *build) (synthesize bool) {
 	}
 	known := false
 	for _, k := range geminiData {
-		_, ok := m[k]
+		_, ok := m.get(k)
 		known = known || ok
 	}
 	if !known {
 		p.failf(UnknownType, at, "the part has none of the known data members (%s)", strings.Join(geminiData, ", "))
 		return false
 	}
-	if f, ok := m["text"]; ok {
+	if f, ok := m.get("text"); ok {
 		var text []byte
 		thought := false
 		p.sub(f, func(q *parser) { text = q.bytes("text") })
-		if f, ok := m["thought"]; ok {
+		if f, ok := m.get("thought"); ok {
 			p.sub(f, func(q *parser) {
 				if q.expect(jsonread.Bool, "thought") {
 					thought = q.r.Bool()
@@ -166,7 +166,7 @@ func (p *parser) geminiPart(b *build) (synthesize bool) {
 			b.text = append(b.text, text...)
 		}
 	}
-	f, ok := m["functionCall"]
+	f, ok := m.get("functionCall")
 	if !ok {
 		return false
 	}

@@ -336,3 +336,33 @@ func wholeText(d gate.Dialect, n int) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestStreamKeepsNoEvent: after Push the assembler holds no reference to
+// the event (its parsers are reset), and after a large event it drops the
+// parsers, whose scratch buffers may have grown to the event's size.
+func TestStreamKeepsNoEvent(t *testing.T) {
+	for _, d := range streamDialects {
+		evs := streamSpec{calls: 1, frags: 2, args: `{"note":"` + strings.Repeat(`\u00e9`, 20000) + `"}`}.events(d)
+		s, _ := NewStream(d)
+		for i, ev := range evs {
+			if err := s.Push(ev); err != nil {
+				t.Fatalf("%s: %v", d, err)
+			}
+			st := stateOf(s)
+			if len(ev) > 64<<10 {
+				if st.p != nil {
+					t.Errorf("%s event %d (%d bytes): the parsers are kept", d, i, len(ev))
+				}
+				continue
+			}
+			for q := st.p; q != nil; q = q.spare {
+				if q.r.Data() != nil {
+					t.Errorf("%s event %d: a parser still reads the event", d, i)
+				}
+			}
+		}
+		if turn, err := s.Turn(); err != nil || len(turn.Calls) != 1 || !turn.Calls[0].Complete {
+			t.Errorf("%s: %+v, %v", d, turn, err)
+		}
+	}
+}

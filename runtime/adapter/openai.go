@@ -110,7 +110,7 @@ func (p *parser) chatToolCall(t *Turn) {
 		return
 	}
 	if typ != "function" {
-		p.failf(UnknownType, m["type"].off, "tool call type %q is not supported; only function calls reach the gate", typ)
+		p.failf(UnknownType, m.at("type").off, "tool call type %q is not supported; only function calls reach the gate", typ)
 		return
 	}
 	c := gate.Call{ID: p.fieldStr(m, "id", "a tool call's")}
@@ -118,7 +118,7 @@ func (p *parser) chatToolCall(t *Turn) {
 	if !p.require(m, "function", "a function tool call", at) {
 		return
 	}
-	f := m["function"]
+	f := m.at("function")
 	p.sub(f, func(q *parser) {
 		var hasName, hasArgs bool
 		q.object("function", chatFunctionMembers, func(name string) {
@@ -239,7 +239,7 @@ func (p *parser) responsesItem(b *build) (status string, call bool) {
 
 // responsesItemOf is responsesItem for an item whose members m were
 // captured at offset at.
-func (p *parser) responsesItemOf(b *build, m map[string]field, at int) (status string, call bool) {
+func (p *parser) responsesItemOf(b *build, m fieldSet, at int) (status string, call bool) {
 	typ := p.fieldStr(m, "type", "an output item's")
 	if !p.ok() || !p.require(m, "type", "an output item", at) {
 		return "", false
@@ -260,13 +260,13 @@ func (p *parser) responsesItemOf(b *build, m map[string]field, at int) (status s
 		b.Calls = append(b.Calls, c)
 		return status, true
 	case typ == "message":
-		if f, ok := m["content"]; ok {
+		if f, ok := m.get("content"); ok {
 			p.sub(f, func(q *parser) {
 				q.array("message content", func(int) { q.responsesContent(b) })
 			})
 		}
 	case !responsesHosted[typ]:
-		p.failf(UnknownType, m["type"].off, "output item type %q is not supported: it is not a function_call the gate can run", typ)
+		p.failf(UnknownType, m.at("type").off, "output item type %q is not supported: it is not a function_call the gate can run", typ)
 	}
 	return "", false
 }
@@ -287,6 +287,6 @@ func (p *parser) responsesContent(b *build) {
 		refusal, _ := p.fieldBytes(m, "refusal", "a refusal part's")
 		b.refusal = append(b.refusal, refusal...)
 	default:
-		p.failf(UnknownType, m["type"].off, "message content type %q is not known", typ)
+		p.failf(UnknownType, m.at("type").off, "message content type %q is not known", typ)
 	}
 }

@@ -69,7 +69,8 @@ type streamState struct {
 	byKey   map[int]*pending
 	text    []byte
 	refusal []byte
-	size    int // bytes buffered: arguments, text and refusal
+	size    int     // bytes buffered: arguments, text and refusal
+	p       *parser // reused for every event, with its buffers
 	stop    string
 	ended   bool // the provider's end of turn was seen
 	err     *Error
@@ -109,41 +110,38 @@ func (s *streamState) ordered() []*pending {
 	return s.calls
 }
 
-// grow appends frag to *dst, which may hold at most limit bytes, or fails
-// with limit_exceeded at offset at and appends nothing: past the cap of
-// one call's arguments (MaxCallBytes) or of the whole stream
-// (MaxStreamBytes).
-func (s *streamState) grow(p *parser, at int, dst *[]byte, frag []byte, limit int, what string) {
-	if p.ok() && len(*dst)+len(frag) > limit {
-		p.failf(LimitExceeded, at, "%s pass %d bytes", what, limit)
+// growArgs appends an argument fragment to call c, or fails with
+// limit_exceeded at offset at and appends nothing: past the cap of one
+// call's arguments (MaxCallBytes) or of the whole stream (MaxStreamBytes).
+func (s *streamState) growArgs(p *parser, at int, c *pending, frag []byte) {
+	if p.ok() && len(c.args)+len(frag) > MaxCallBytes {
+		p.failf(LimitExceeded, at, "the call's arguments pass %d bytes", MaxCallBytes)
 		return
 	}
-	s.charge(p, at, len(frag))
-	if p.ok() {
+	s.growText(p, at, &c.args, frag)
+}
+
+// growText appends frag to *dst (the stream's text or refusal, or a call's
+// arguments), or fails with limit_exceeded at offset at and appends
+// nothing past MaxStreamBytes.
+func (s *streamState) growText(p *parser, at int, dst *[]byte, frag []byte) {
+	if s.charge(p, at, len(frag)) {
 		*dst = append(*dst, frag...)
 	}
 }
 
-// charge counts n bytes against MaxStreamBytes, or fails with
-// limit_exceeded at offset at.
-func (s *streamState) charge(p *parser, at, n int) {
+// charge counts n bytes against MaxStreamBytes and reports whether they
+// fit; past the cap it fails with limit_exceeded at offset at.
+func (s *streamState) charge(p *parser, at, n int) bool {
 	switch {
 	case !p.ok():
+		return false
 	case s.size+n > MaxStreamBytes:
 		p.failf(LimitExceeded, at, "the stream buffers more than %d bytes", MaxStreamBytes)
-	default:
-		s.size += n
+		return false
 	}
-}
-
-// growArgs appends an argument fragment to call c.
-func (s *streamState) growArgs(p *parser, at int, c *pending, frag []byte) {
-	s.grow(p, at, &c.args, frag, MaxCallBytes, "the call's arguments")
-}
-
-// growText appends to the stream's text or refusal.
-func (s *streamState) growText(p *parser, at int, dst *[]byte, frag []byte) {
-	s.grow(p, at, dst, frag, MaxStreamBytes, "the text")
+	s.size += n
+	return true
 }
 
 // push runs read on one event and makes its error sticky.
@@ -151,13 +149,32 @@ func (s *streamState) push(d gate.Dialect, event []byte, read func(p *parser)) e
 	if s.err != nil {
 		return s.err
 	}
-	p := newParser(d, event)
+	if s.p == nil {
+		s.p = new(parser)
+	}
+	p := s.p
+	p.reset(d, event, 0)
 	read(p)
-	if err := p.finish(); err != nil {
+	err := p.finish()
+	s.release(len(event))
+	if err != nil {
 		s.err = err
 		return err
 	}
 	return nil
+}
+
+// release lets go of the event just read: the parsers keep no reference
+// to it, and after a large event (its escapes may have grown the readers'
+// scratch buffers to its size) the parsers themselves go.
+func (s *streamState) release(n int) {
+	if n > 64<<10 {
+		s.p = nil
+		return
+	}
+	for q := s.p; q != nil; q = q.spare {
+		q.r.Reset(nil, limits)
+	}
 }
 
 // turn builds the turn. complete is the dialect's verdict on the turn's

@@ -58,7 +58,7 @@ func (st *AnthropicStream) Push(event []byte) error {
 			return
 		case "error":
 			msg := ""
-			if f, ok := m["error"]; ok {
+			if f, ok := m.get("error"); ok {
 				p.sub(f, func(q *parser) { msg = q.fieldStr(q.fields("the error", errorMembers), "message", "the error's") })
 			}
 			p.failf(ProviderError, 0, "the provider reported an error: %q", msg)
@@ -84,7 +84,7 @@ func (st *AnthropicStream) Push(event []byte) error {
 			}
 		case typ == "message_delta":
 			if p.require(m, "delta", "message_delta", 0) {
-				p.sub(m["delta"], func(q *parser) {
+				p.sub(m.at("delta"), func(q *parser) {
 					q.object("the delta", anthropicStopMembers, func(name string) {
 						if name == "stop_reason" {
 							if r := q.optStr("delta.stop_reason"); r != "" {
@@ -113,7 +113,7 @@ func isMessageEvent(typ string) bool {
 
 // messageStart checks message_start: once, with an empty content array
 // (content arrives in content blocks).
-func (st *AnthropicStream) messageStart(p *parser, m map[string]field) {
+func (st *AnthropicStream) messageStart(p *parser, m fieldSet) {
 	if st.started {
 		p.failf(InvalidStream, 0, "a second message_start")
 		return
@@ -122,7 +122,7 @@ func (st *AnthropicStream) messageStart(p *parser, m map[string]field) {
 	if !p.require(m, "message", "message_start", 0) {
 		return
 	}
-	p.sub(m["message"], func(q *parser) {
+	p.sub(m.at("message"), func(q *parser) {
 		q.object("the message", anthropicMessageMembers, func(name string) {
 			if name != "content" {
 				q.r.Skip()
@@ -136,29 +136,31 @@ func (st *AnthropicStream) messageStart(p *parser, m map[string]field) {
 }
 
 // blockIndex reads the event's index.
-func blockIndex(p *parser, m map[string]field, event string) (int, bool) {
+func blockIndex(p *parser, m fieldSet, event string) (int, bool) {
 	if !p.require(m, "index", event, 0) {
 		return 0, false
 	}
 	var k int
-	p.sub(m["index"], func(q *parser) { k = q.index("index") })
+	p.sub(m.at("index"), func(q *parser) { k = q.index("index") })
 	return k, p.ok()
 }
 
 // blockStart registers a content block.
-func (st *AnthropicStream) blockStart(p *parser, m map[string]field) {
+func (st *AnthropicStream) blockStart(p *parser, m fieldSet) {
 	k, ok := blockIndex(p, m, "content_block_start")
 	if !ok || !p.require(m, "content_block", "content_block_start", 0) {
 		return
 	}
 	if st.blocks[k] != nil {
-		p.failf(InvalidStream, m["index"].off, "content block %d was already started", k)
+		p.failf(InvalidStream, m.at("index").off, "content block %d was already started", k)
 		return
 	}
-	st.s.charge(p, m["index"].off, blockCost)
+	if !st.s.charge(p, m.at("index").off, blockCost) {
+		return
+	}
 	b := &block{open: true}
 	var t build
-	p.sub(m["content_block"], func(q *parser) {
+	p.sub(m.at("content_block"), func(q *parser) {
 		at := q.r.Offset()
 		bm := q.fields("the content block", anthropicBlockMembers, "input")
 		b.typ = q.fieldStr(bm, "type", "the content block's")
@@ -166,7 +168,7 @@ func (st *AnthropicStream) blockStart(p *parser, m map[string]field) {
 			return
 		}
 		if b.typ == "tool_use" && q.require(bm, "input", "a tool_use block", at) {
-			q.sub(bm["input"], func(r *parser) {
+			q.sub(bm.at("input"), func(r *parser) {
 				r.object("the input placeholder", nil, func(string) {
 					r.failf(InvalidStream, 0, "a tool_use block's input in content_block_start must be the empty placeholder {}")
 				})
@@ -183,16 +185,16 @@ func (st *AnthropicStream) blockStart(p *parser, m map[string]field) {
 	st.blocks[k] = b
 	switch b.typ {
 	case "tool_use":
-		if b.call = st.s.add(p, m["index"].off, k); b.call != nil {
+		if b.call = st.s.add(p, m.at("index").off, k); b.call != nil {
 			b.call.id, b.call.name = t.Calls[0].ID, t.Calls[0].Name
 		}
 	case "text":
-		st.s.growText(p, m["content_block"].off, &st.s.text, t.text)
+		st.s.growText(p, m.at("content_block").off, &st.s.text, t.text)
 	}
 }
 
 // openBlock returns the open block named by the event's index.
-func (st *AnthropicStream) openBlock(p *parser, m map[string]field) *block {
+func (st *AnthropicStream) openBlock(p *parser, m fieldSet) *block {
 	k, ok := blockIndex(p, m, "the event")
 	if !ok {
 		return nil
@@ -200,9 +202,9 @@ func (st *AnthropicStream) openBlock(p *parser, m map[string]field) *block {
 	b := st.blocks[k]
 	switch {
 	case b == nil:
-		p.failf(InvalidStream, m["index"].off, "content block %d was never started", k)
+		p.failf(InvalidStream, m.at("index").off, "content block %d was never started", k)
 	case !b.open:
-		p.failf(InvalidStream, m["index"].off, "content block %d is already stopped", k)
+		p.failf(InvalidStream, m.at("index").off, "content block %d is already stopped", k)
 	default:
 		return b
 	}
@@ -210,12 +212,12 @@ func (st *AnthropicStream) openBlock(p *parser, m map[string]field) *block {
 }
 
 // blockDelta applies a content_block_delta.
-func (st *AnthropicStream) blockDelta(p *parser, m map[string]field) {
+func (st *AnthropicStream) blockDelta(p *parser, m fieldSet) {
 	b := st.openBlock(p, m)
 	if b == nil || !p.require(m, "delta", "content_block_delta", 0) {
 		return
 	}
-	p.sub(m["delta"], func(q *parser) {
+	p.sub(m.at("delta"), func(q *parser) {
 		dm := q.fields("the delta", anthropicDeltaMembers)
 		typ := q.fieldStr(dm, "type", "the delta's")
 		if !q.ok() || !q.require(dm, "type", "the delta", 0) {
@@ -225,13 +227,13 @@ func (st *AnthropicStream) blockDelta(p *parser, m map[string]field) {
 		case b.call != nil && typ == "input_json_delta":
 			if q.require(dm, "partial_json", "an input_json_delta", 0) {
 				frag, _ := q.fieldBytes(dm, "partial_json", "an input_json_delta's")
-				st.s.growArgs(q, dm["partial_json"].off, b.call, frag)
+				st.s.growArgs(q, dm.at("partial_json").off, b.call, frag)
 			}
 		case b.call != nil:
-			q.failf(UnknownType, dm["type"].off, "delta type %q on a tool_use block is not known", typ)
+			q.failf(UnknownType, dm.at("type").off, "delta type %q on a tool_use block is not known", typ)
 		case b.typ == "text" && typ == "text_delta":
 			text, _ := q.fieldBytes(dm, "text", "a text_delta's")
-			st.s.growText(q, dm["text"].off, &st.s.text, text)
+			st.s.growText(q, dm.at("text").off, &st.s.text, text)
 		}
 	})
 }

@@ -102,14 +102,14 @@ func (st *OpenAIChatStream) toolCall(p *parser) {
 		return
 	}
 	var k int
-	p.sub(m["index"], func(q *parser) { k = q.index("tool_calls[].index") })
+	p.sub(m.at("index"), func(q *parser) { k = q.index("tool_calls[].index") })
 	if typ := p.fieldStr(m, "type", "a tool call delta's"); typ != "" && typ != "function" {
-		p.failf(UnknownType, m["type"].off, "tool call type %q is not supported; only function calls reach the gate", typ)
+		p.failf(UnknownType, m.at("type").off, "tool call type %q is not supported; only function calls reach the gate", typ)
 	}
 	id := p.fieldStr(m, "id", "a tool call delta's")
 	var name string
 	var frag []byte
-	if f, ok := m["function"]; ok {
+	if f, ok := m.get("function"); ok {
 		p.sub(f, func(q *parser) {
 			q.object("function", chatFunctionMembers, func(n string) {
 				switch n {

@@ -52,26 +52,26 @@ func (st *OpenAIResponsesStream) Push(event []byte) error {
 			if c := st.item(p, m); c != nil {
 				frag, _ := p.fieldBytes(m, "delta", "the event's")
 				c.streamed = true
-				s.growArgs(p, m["delta"].off, c, frag)
+				s.growArgs(p, m.at("delta").off, c, frag)
 			}
 		case "response.function_call_arguments.done":
 			if c := st.item(p, m); c != nil && p.require(m, "arguments", "the event", 0) {
 				args, _ := p.fieldBytes(m, "arguments", "the event's")
-				st.doneArgs(p, m["arguments"].off, c, args)
+				st.doneArgs(p, m.at("arguments").off, c, args)
 			}
 		case "response.output_item.done":
 			st.itemDone(p, m)
 		case "response.output_text.delta":
 			text, _ := p.fieldBytes(m, "delta", "the event's")
-			s.growText(p, m["delta"].off, &s.text, text)
+			s.growText(p, m.at("delta").off, &s.text, text)
 		case "response.refusal.delta":
 			text, _ := p.fieldBytes(m, "delta", "the event's")
-			s.growText(p, m["delta"].off, &s.refusal, text)
+			s.growText(p, m.at("delta").off, &s.refusal, text)
 		case "response.completed", "response.incomplete", "response.failed":
 			if p.require(m, "response", "the event", 0) {
 				var final build
 				listed := false
-				p.sub(m["response"], func(q *parser) {
+				p.sub(m.at("response"), func(q *parser) {
 					q.object("the response", respResponseMembers, func(name string) {
 						switch name {
 						case "status":
@@ -89,7 +89,7 @@ func (st *OpenAIResponsesStream) Push(event []byte) error {
 					})
 				})
 				if listed {
-					st.sameCalls(p, m["response"].off, final.Calls)
+					st.sameCalls(p, m.at("response").off, final.Calls)
 				}
 				s.ended = true
 			}
@@ -100,16 +100,16 @@ func (st *OpenAIResponsesStream) Push(event []byte) error {
 }
 
 // added registers the item of response.output_item.added.
-func (st *OpenAIResponsesStream) added(p *parser, m map[string]field) {
+func (st *OpenAIResponsesStream) added(p *parser, m fieldSet) {
 	s := &st.s
 	if !p.require(m, "item", "the event", 0) || !p.require(m, "output_index", "the event", 0) {
 		return
 	}
 	var k int
-	p.sub(m["output_index"], func(q *parser) { k = q.index("output_index") })
+	p.sub(m.at("output_index"), func(q *parser) { k = q.index("output_index") })
 	var t build
 	var id string
-	p.sub(m["item"], func(q *parser) {
+	p.sub(m.at("item"), func(q *parser) {
 		// The item is read as in a whole response, then its item id.
 		at := q.r.Offset()
 		im := q.fields("the item", respItemMembers)
@@ -120,28 +120,28 @@ func (st *OpenAIResponsesStream) added(p *parser, m map[string]field) {
 		return
 	}
 	if id == "" {
-		p.failf(InvalidEnvelope, m["item"].off, "a function_call item has no id; its deltas could not be matched")
+		p.failf(InvalidEnvelope, m.at("item").off, "a function_call item has no id; its deltas could not be matched")
 		return
 	}
 	if st.byItem[id] != nil || s.call(k) != nil {
-		p.failf(InvalidStream, m["item"].off, "item %s or output_index %d was already added", quote(id), k)
+		p.failf(InvalidStream, m.at("item").off, "item %s or output_index %d was already added", quote(id), k)
 		return
 	}
 	if st.byItem == nil {
 		st.byItem = make(map[string]*pending)
 	}
-	c := s.add(p, m["item"].off, k)
+	c := s.add(p, m.at("item").off, k)
 	if c == nil {
 		return
 	}
 	c.id, c.name = t.Calls[0].ID, t.Calls[0].Name
-	s.growArgs(p, m["item"].off, c, t.Calls[0].Args)
+	s.growArgs(p, m.at("item").off, c, t.Calls[0].Args)
 	st.byItem[id] = c
 }
 
 // item returns the open call named by the event's item_id. An unknown or
 // closed item is invalid_stream.
-func (st *OpenAIResponsesStream) item(p *parser, m map[string]field) *pending {
+func (st *OpenAIResponsesStream) item(p *parser, m fieldSet) *pending {
 	if !p.require(m, "item_id", "the event", 0) {
 		return nil
 	}
@@ -151,10 +151,10 @@ func (st *OpenAIResponsesStream) item(p *parser, m map[string]field) *pending {
 	case !p.ok():
 		return nil
 	case c == nil:
-		p.failf(InvalidStream, m["item_id"].off, "item %s was never added as a function_call", quote(id))
+		p.failf(InvalidStream, m.at("item_id").off, "item %s was never added as a function_call", quote(id))
 		return nil
 	case c.closed:
-		p.failf(InvalidStream, m["item_id"].off, "item %s is already done", quote(id))
+		p.failf(InvalidStream, m.at("item_id").off, "item %s is already done", quote(id))
 		return nil
 	}
 	return c
@@ -162,13 +162,13 @@ func (st *OpenAIResponsesStream) item(p *parser, m map[string]field) *pending {
 
 // itemDone closes the call of response.output_item.done, checking the done
 // item against what was assembled.
-func (st *OpenAIResponsesStream) itemDone(p *parser, m map[string]field) {
+func (st *OpenAIResponsesStream) itemDone(p *parser, m fieldSet) {
 	if !p.require(m, "item", "the event", 0) {
 		return
 	}
 	var t build
 	var id, status string
-	p.sub(m["item"], func(q *parser) {
+	p.sub(m.at("item"), func(q *parser) {
 		at := q.r.Offset()
 		im := q.fields("the item", respItemMembers)
 		status, _ = q.responsesItemOf(&t, im, at)
@@ -180,13 +180,13 @@ func (st *OpenAIResponsesStream) itemDone(p *parser, m map[string]field) {
 	c := st.byItem[id]
 	switch {
 	case c == nil:
-		p.failf(InvalidStream, m["item"].off, "item %s was never added as a function_call", quote(id))
+		p.failf(InvalidStream, m.at("item").off, "item %s was never added as a function_call", quote(id))
 		return
 	case c.closed:
-		p.failf(InvalidStream, m["item"].off, "item %s is already done", quote(id))
+		p.failf(InvalidStream, m.at("item").off, "item %s is already done", quote(id))
 		return
 	}
-	at := m["item"].off
+	at := m.at("item").off
 	st.same(p, at, "call_id", t.Calls[0].ID, c.id)
 	st.same(p, at, "name", t.Calls[0].Name, c.name)
 	st.doneArgs(p, at, c, t.Calls[0].Args)
