@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -34,6 +35,19 @@ type Turn struct {
 	Truncated bool
 }
 
+// build is a turn being read. Text and refusal are gathered as bytes and
+// converted once, so a turn of many text blocks is read in linear time.
+type build struct {
+	Turn
+	text, refusal []byte
+}
+
+// turn returns the turn with its text and refusal.
+func (b *build) turn() Turn {
+	b.Text, b.Refusal = string(b.text), string(b.refusal)
+	return b.Turn
+}
+
 // The codes of adapter errors. They extend toolerr's set; a duplicate call
 // ID within one response uses toolerr.DuplicateCall.
 const (
@@ -57,6 +71,30 @@ const (
 	InvalidStream toolerr.Code = "invalid_stream"
 	// ProviderError: the body or stream is the provider's error report.
 	ProviderError toolerr.Code = "provider_error"
+	// FailedCall: the provider's finish reason says the model's tool call
+	// failed (Gemini MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL,
+	// TOO_MANY_TOOL_CALLS): the turn has no call to run, and it is not the
+	// model's answer either.
+	FailedCall toolerr.Code = "failed_call"
+	// LimitExceeded: a stream passed one of its caps (MaxCallBytes for one
+	// call's arguments, MaxStreamCalls calls, MaxStreamBytes buffered in
+	// all); the assembler stops buffering.
+	LimitExceeded toolerr.Code = "limit_exceeded"
+)
+
+// The caps of a stream assembler. A whole body is bounded by its size
+// (64 MiB); a stream is bounded by these, whatever its number of events.
+const (
+	// MaxCallBytes caps one streamed call's arguments: the argument
+	// decoders' input limit (jsonread.DefaultLimits.MaxBytes), past which
+	// the gate would refuse the call anyway.
+	MaxCallBytes = 1 << 20
+	// MaxStreamCalls caps the calls of one stream.
+	MaxStreamCalls = 4096
+	// MaxStreamBytes caps what one stream buffers in all: arguments, text
+	// and refusal together (and 64 bytes per Anthropic content block, for
+	// its bookkeeping), the size limit of a whole body.
+	MaxStreamBytes = 64 << 20
 )
 
 // Error is a response or stream event the adapter refuses. Nothing of the
@@ -85,7 +123,7 @@ func (e *Error) Error() string {
 // one tool call's arguments (long texts, many items), and the arguments
 // nest inside the envelope, so the depth allows the argument decoders'
 // 64 levels plus the envelope's own.
-var limits = jsonread.Limits{MaxBytes: 64 << 20, MaxDepth: 64 + 16}
+var limits = jsonread.Limits{MaxBytes: MaxStreamBytes, MaxDepth: 64 + 16}
 
 // parser reads one body or event strictly. It records the first error and
 // stops the reader, so callers run straight-line code and check once.
@@ -94,12 +132,20 @@ type parser struct {
 	dialect gate.Dialect
 	base    int // offset of r's data in the original input
 	err     *Error
+	spare   *parser // for sub, kept with its reader's buffers
 }
 
 func newParser(d gate.Dialect, data []byte) *parser {
-	p := &parser{dialect: d}
-	p.r.Reset(data, limits)
+	p := new(parser)
+	p.reset(d, data, 0)
 	return p
+}
+
+// reset points p at data, which starts at offset base of the original
+// input, and clears its error; the reader keeps its scratch buffers.
+func (p *parser) reset(d gate.Dialect, data []byte, base int) {
+	p.dialect, p.base, p.err = d, base, nil
+	p.r.Reset(data, limits)
 }
 
 // failf records an error with code at offset off of p's data and stops the
@@ -154,7 +200,14 @@ func article(k jsonread.Kind) string {
 
 // object walks the object at the reader's position; fn consumes the value
 // of each member. A repeated member name is an error, whatever the member.
-func (p *parser) object(what string, fn func(name string)) {
+// read lists the member names the caller reads at this level: a member
+// whose name equals one of them under encoding/json's matching (ASCII case
+// and Unicode simple folding, as bytes.EqualFold: "Name" or "NAME" for
+// "name", "ſtatus" with a long s for "status") without being it is an error,
+// beside the exact member or alone. A layer that reads the same body with
+// encoding/json would take that member for the one the adapter reads, and
+// see another value (or one the adapter does not see).
+func (p *parser) object(what string, read []string, fn func(name string)) {
 	if !p.expect(jsonread.Object, what) {
 		return
 	}
@@ -162,6 +215,10 @@ func (p *parser) object(what string, fn func(name string)) {
 	var seen []string
 	var many map[string]bool
 	for name, ok := p.r.NextMember(); ok; name, ok = p.r.NextMember() {
+		if v := variantOf(name, read); v != "" {
+			p.failf(InvalidEnvelope, p.r.NameOffset(), "member name %q in %s is a case variant of %q: encoding/json would read it as that member", name, what, v)
+			return
+		}
 		n := string(name)
 		dup := false
 		if many != nil {
@@ -183,6 +240,17 @@ func (p *parser) object(what string, fn func(name string)) {
 		}
 		fn(n)
 	}
+}
+
+// variantOf returns the member of read that name matches under
+// encoding/json's case-insensitive matching without being it, or "".
+func variantOf(name []byte, read []string) string {
+	for _, r := range read {
+		if string(name) != r && bytes.EqualFold(name, []byte(r)) {
+			return r
+		}
+	}
+	return ""
 }
 
 // array walks the array at the reader's position; fn consumes item i.
@@ -236,11 +304,56 @@ func (p *parser) optStr(what string) string {
 	return p.str(what)
 }
 
+// optBytes reads a string or null (nil), as bytes.
+func (p *parser) optBytes(what string) []byte {
+	if p.nullable() {
+		return nil
+	}
+	return p.bytes(what)
+}
+
 // raw reads any value and returns its bytes, a slice of the input.
 func (p *parser) raw() []byte {
 	start := p.r.Offset()
 	p.r.Skip()
 	return p.r.Capture(start)
+}
+
+// args reads an embedded argument value (Anthropic input, Gemini args, MCP
+// params.arguments) and returns its bytes, a slice of the input. It is
+// checked as strictly as raw, except for repeated member names: arguments
+// with a duplicate member are returned as they are, and the tool's decoder
+// refuses that one call (invalid_json) instead of the whole envelope.
+func (p *parser) args() []byte {
+	p.r.Peek()
+	start := p.r.Offset()
+	p.walk()
+	return p.r.Capture(start)
+}
+
+// walk consumes one value without the duplicate member check. Its
+// recursion is bounded by the reader's depth limit.
+func (p *parser) walk() {
+	switch p.r.Peek() {
+	case jsonread.Object:
+		p.r.ObjectStart()
+		for _, ok := p.r.NextMember(); ok; _, ok = p.r.NextMember() {
+			p.walk()
+		}
+	case jsonread.Array:
+		p.r.ArrayStart()
+		for p.r.NextItem() {
+			p.walk()
+		}
+	case jsonread.String:
+		p.r.String()
+	case jsonread.Number:
+		p.r.Number()
+	case jsonread.Bool:
+		p.r.Bool()
+	case jsonread.Null:
+		p.r.Null()
+	}
 }
 
 // index reads a non-negative integer below 1<<20 (an array or stream index).
@@ -263,14 +376,49 @@ type field struct {
 	raw []byte // the value, a slice of the input
 }
 
-// fields captures every member of the object at the reader's position,
-// each validated, for union objects whose meaning depends on a type member.
-func (p *parser) fields(what string) map[string]field {
-	m := make(map[string]field, 8)
-	p.object(what, func(name string) {
+// fieldSet holds the members of an object captured by fields.
+type fieldSet []namedField
+
+type namedField struct {
+	name string
+	field
+}
+
+// get returns the member called name.
+func (m fieldSet) get(name string) (field, bool) {
+	for _, f := range m {
+		if f.name == name {
+			return f.field, true
+		}
+	}
+	return field{}, false
+}
+
+// at returns the member called name, or the zero field.
+func (m fieldSet) at(name string) field {
+	f, _ := m.get(name)
+	return f
+}
+
+// fields captures the members of the object at the reader's position that
+// the caller reads (read, checked as by object), for union objects whose
+// meaning depends on a type member; the others are validated and skipped.
+// The members in argsOf are argument values, read with args.
+func (p *parser) fields(what string, read []string, argsOf ...string) fieldSet {
+	m := make(fieldSet, 0, len(read))
+	p.object(what, read, func(name string) {
+		if !slices.Contains(read, name) {
+			p.r.Skip()
+			return
+		}
 		p.r.Peek()
-		off := p.r.Offset()
-		m[name] = field{off: off, raw: p.raw()}
+		f := namedField{name: name, field: field{off: p.r.Offset()}}
+		if slices.Contains(argsOf, name) {
+			f.raw = p.args()
+		} else {
+			f.raw = p.raw()
+		}
+		m = append(m, f)
 	})
 	return m
 }
@@ -281,20 +429,25 @@ func (p *parser) sub(f field, read func(q *parser)) {
 	if !p.ok() {
 		return
 	}
-	q := &parser{dialect: p.dialect, base: p.base + f.off}
-	q.r.Reset(f.raw, limits)
+	q := p.spare
+	if q == nil {
+		q = new(parser)
+	}
+	p.spare = nil // a sub inside read on p itself takes another
+	q.reset(p.dialect, f.raw, p.base+f.off)
 	read(q)
 	if err := q.finish(); err != nil {
 		p.err = err
 		p.r.Fail(f.off, "stopped")
 	}
+	p.spare = q
 }
 
 // fieldStr returns the string in field name of m, "" when absent; a
 // non-string value is an error.
-func (p *parser) fieldStr(m map[string]field, name, what string) string {
+func (p *parser) fieldStr(m fieldSet, name, what string) string {
 	var s string
-	if f, ok := m[name]; ok {
+	if f, ok := m.get(name); ok {
 		p.sub(f, func(q *parser) { s = q.str(what + " " + name) })
 	}
 	return s
@@ -302,8 +455,8 @@ func (p *parser) fieldStr(m map[string]field, name, what string) string {
 
 // fieldBytes is fieldStr for argument strings: the unescaped bytes, a
 // slice of the input when there are no escapes.
-func (p *parser) fieldBytes(m map[string]field, name, what string) (b []byte, present bool) {
-	f, ok := m[name]
+func (p *parser) fieldBytes(m fieldSet, name, what string) (b []byte, present bool) {
+	f, ok := m.get(name)
 	if ok {
 		p.sub(f, func(q *parser) { b = q.bytes(what + " " + name) })
 	}
@@ -312,12 +465,20 @@ func (p *parser) fieldBytes(m map[string]field, name, what string) (b []byte, pr
 
 // require records an error when member name is absent from m, and reports
 // whether it is present.
-func (p *parser) require(m map[string]field, name, what string, at int) bool {
-	if _, ok := m[name]; ok {
+func (p *parser) require(m fieldSet, name, what string, at int) bool {
+	if _, ok := m.get(name); ok {
 		return true
 	}
 	p.failf(InvalidEnvelope, at, "%s has no %q member", what, name)
 	return false
+}
+
+// requireName records an error for a call whose name is present but
+// empty: it names no tool, as an absent one does not.
+func (p *parser) requireName(name, what string, at int) {
+	if name == "" && p.ok() {
+		p.failf(InvalidEnvelope, at, "%s has an empty name", what)
+	}
 }
 
 // requireID is require for call IDs: a missing or empty ID is

@@ -28,7 +28,12 @@ type want struct {
 	truncated bool
 	code      toolerr.Code // the adapter's error, if any
 	runs      int          // executors the end-to-end test expects to run
+	refuse    toolerr.Code // the gate's code for the refused call, if any
 }
+
+// dupArgs are arguments with a duplicate member: returned as they are,
+// refused per call by the decoder.
+const dupArgs = `{"orderId": "A-19", "orderId": "Z-1"}`
 
 const a19 = `{"orderId":"A-19"}`
 
@@ -36,38 +41,45 @@ var gem = GeminiIDPrefix + "mD1XaO3TKKy7:0:"
 
 // fixtures are the expectations for every file under testdata/<dialect>/.
 var fixtures = map[string]want{
-	"openai_chat/single.json":                {calls: []wantCall{{"call_1", "get_order", a19}}, complete: true, stop: "tool_calls", runs: 1},
-	"openai_chat/parallel.json":              {calls: []wantCall{{"call_1", "get_order", a19}, {"call_2", "get_order", `{"orderId":"B-7"}`}, {"call_3", "list_orders", `{}`}}, complete: true, stop: "tool_calls", runs: 3},
-	"openai_chat/text_and_call.json":         {calls: []wantCall{{"call_1", "get_order", a19}}, complete: true, text: "Let me look that up.", stop: "tool_calls", runs: 1},
-	"openai_chat/refusal.json":               {refusal: "I can't help with that.", stop: "stop"},
-	"openai_chat/text_only.json":             {text: "Hello.", stop: "stop"},
-	"openai_chat/named_choice_stop.json":     {calls: []wantCall{{"call_1", "get_order", a19}}, complete: true, stop: "stop", runs: 1},
-	"openai_chat/length.json":                {calls: []wantCall{{"call_1", "get_order", a19}, {"call_2", "get_order", `{"orderId":"B-`}}, stop: "length", truncated: true},
-	"openai_chat/content_filter.json":        {calls: []wantCall{{"call_1", "get_order", a19}}, stop: "content_filter"},
-	"openai_chat/unknown_finish.json":        {calls: []wantCall{{"call_1", "get_order", a19}}, stop: "something_new"},
-	"openai_chat/null_finish.json":           {calls: []wantCall{{"call_1", "get_order", a19}}},
-	"openai_chat/empty_args.json":            {calls: []wantCall{{"call_1", "list_orders", `{}`}}, complete: true, stop: "tool_calls", runs: 1},
-	"openai_chat/empty_args_required.json":   {calls: []wantCall{{"call_1", "get_order", `{}`}}, complete: true, stop: "tool_calls"},
-	"openai_chat/empty_object_args.json":     {calls: []wantCall{{"call_1", "list_orders", `{}`}}, complete: true, stop: "tool_calls", runs: 1},
-	"openai_chat/string_in_string.json":      {calls: []wantCall{{"call_1", "get_order", `"{\"orderId\":\"A-19\"}"`}}, complete: true, stop: "tool_calls"},
-	"openai_chat/escaped_args.json":          {calls: []wantCall{{"call_1", "get_order", `{"orderId":"A-\u00e9\"x\\", "n": 12345678901234567890123}`}}, complete: true, stop: "tool_calls"},
-	"openai_chat/invalid_args.json":          {calls: []wantCall{{"call_1", "get_order", `{"orderId":19}`}}, complete: true, stop: "tool_calls"},
-	"openai_chat/unknown_tool.json":          {calls: []wantCall{{"call_1", "get_order", a19}, {"call_2", "delete_everything", `{}`}}, complete: true, stop: "tool_calls"},
-	"openai_chat/missing_id.json":            {code: MissingCallID},
-	"openai_chat/empty_id.json":              {code: MissingCallID},
-	"openai_chat/duplicate_id.json":          {code: toolerr.DuplicateCall},
-	"openai_chat/duplicate_name.json":        {code: InvalidEnvelope},
-	"openai_chat/duplicate_arguments.json":   {code: InvalidEnvelope},
-	"openai_chat/duplicate_escaped_key.json": {code: InvalidEnvelope},
-	"openai_chat/tool_calls_no_calls.json":   {code: MissingCalls},
-	"openai_chat/custom_type.json":           {code: UnknownType},
-	"openai_chat/legacy_function_call.json":  {code: UnknownType},
-	"openai_chat/missing_arguments.json":     {code: InvalidEnvelope},
-	"openai_chat/new_fields.json":            {calls: []wantCall{{"call_1", "get_order", a19}}, complete: true, stop: "tool_calls", runs: 1},
-	"openai_chat/two_choices.json":           {code: InvalidEnvelope},
-	"openai_chat/error_body.json":            {code: ProviderError},
-	"openai_chat/trailing_data.json":         {code: InvalidEnvelope},
-	"openai_chat/no_choices.json":            {},
+	"openai_chat/single.json":                  {calls: []wantCall{{"call_1", "get_order", a19}}, complete: true, stop: "tool_calls", runs: 1},
+	"openai_chat/parallel.json":                {calls: []wantCall{{"call_1", "get_order", a19}, {"call_2", "get_order", `{"orderId":"B-7"}`}, {"call_3", "list_orders", `{}`}}, complete: true, stop: "tool_calls", runs: 3},
+	"openai_chat/text_and_call.json":           {calls: []wantCall{{"call_1", "get_order", a19}}, complete: true, text: "Let me look that up.", stop: "tool_calls", runs: 1},
+	"openai_chat/refusal.json":                 {refusal: "I can't help with that.", stop: "stop"},
+	"openai_chat/text_only.json":               {text: "Hello.", stop: "stop"},
+	"openai_chat/named_choice_stop.json":       {calls: []wantCall{{"call_1", "get_order", a19}}, complete: true, stop: "stop", runs: 1},
+	"openai_chat/length.json":                  {calls: []wantCall{{"call_1", "get_order", a19}, {"call_2", "get_order", `{"orderId":"B-`}}, stop: "length", truncated: true},
+	"openai_chat/content_filter.json":          {calls: []wantCall{{"call_1", "get_order", a19}}, stop: "content_filter"},
+	"openai_chat/unknown_finish.json":          {calls: []wantCall{{"call_1", "get_order", a19}}, stop: "something_new"},
+	"openai_chat/null_finish.json":             {calls: []wantCall{{"call_1", "get_order", a19}}},
+	"openai_chat/empty_args.json":              {calls: []wantCall{{"call_1", "list_orders", `{}`}}, complete: true, stop: "tool_calls", runs: 1},
+	"openai_chat/empty_args_required.json":     {calls: []wantCall{{"call_1", "get_order", `{}`}}, complete: true, stop: "tool_calls"},
+	"openai_chat/empty_object_args.json":       {calls: []wantCall{{"call_1", "list_orders", `{}`}}, complete: true, stop: "tool_calls", runs: 1},
+	"openai_chat/string_in_string.json":        {calls: []wantCall{{"call_1", "get_order", `"{\"orderId\":\"A-19\"}"`}}, complete: true, stop: "tool_calls"},
+	"openai_chat/escaped_args.json":            {calls: []wantCall{{"call_1", "get_order", `{"orderId":"A-\u00e9\"x\\", "n": 12345678901234567890123}`}}, complete: true, stop: "tool_calls"},
+	"openai_chat/invalid_args.json":            {calls: []wantCall{{"call_1", "get_order", `{"orderId":19}`}}, complete: true, stop: "tool_calls"},
+	"openai_chat/unknown_tool.json":            {calls: []wantCall{{"call_1", "get_order", a19}, {"call_2", "delete_everything", `{}`}}, complete: true, stop: "tool_calls"},
+	"openai_chat/missing_id.json":              {code: MissingCallID},
+	"openai_chat/empty_id.json":                {code: MissingCallID},
+	"openai_chat/duplicate_id.json":            {code: toolerr.DuplicateCall},
+	"openai_chat/duplicate_name.json":          {code: InvalidEnvelope},
+	"openai_chat/duplicate_arguments.json":     {code: InvalidEnvelope},
+	"openai_chat/duplicate_escaped_key.json":   {code: InvalidEnvelope},
+	"openai_chat/tool_calls_no_calls.json":     {code: MissingCalls},
+	"openai_chat/custom_type.json":             {code: UnknownType},
+	"openai_chat/legacy_function_call.json":    {code: UnknownType},
+	"openai_chat/missing_arguments.json":       {code: InvalidEnvelope},
+	"openai_chat/new_fields.json":              {calls: []wantCall{{"call_1", "get_order", a19}}, complete: true, stop: "tool_calls", runs: 1},
+	"openai_chat/two_choices.json":             {code: InvalidEnvelope},
+	"openai_chat/error_body.json":              {code: ProviderError},
+	"openai_chat/trailing_data.json":           {code: InvalidEnvelope},
+	"openai_chat/no_choices.json":              {},
+	"openai_chat/no_choices_member.json":       {code: InvalidEnvelope},
+	"openai_chat/case_variant_name.json":       {code: InvalidEnvelope},
+	"openai_chat/case_variant_arguments.json":  {code: InvalidEnvelope},
+	"openai_chat/case_variant_tool_calls.json": {code: InvalidEnvelope},
+	"openai_chat/case_variant_escaped.json":    {code: InvalidEnvelope},
+	"openai_chat/empty_name.json":              {code: InvalidEnvelope},
+	"openai_chat/duplicate_in_args.json":       {calls: []wantCall{{"call_1", "get_order", `{"orderId":"A-19","orderId":"Z-1"}`}}, complete: true, stop: "tool_calls", refuse: toolerr.InvalidJSON},
 
 	"openai_responses/single.json":                  {calls: []wantCall{{"call_1", "get_order", a19}}, complete: true, stop: "completed", runs: 1},
 	"openai_responses/parallel_with_reasoning.json": {calls: []wantCall{{"call_1", "get_order", a19}, {"call_2", "get_order", `{"orderId":"B-7"}`}}, complete: true, text: "Checking both.", stop: "completed", runs: 2},
@@ -84,58 +96,84 @@ var fixtures = map[string]want{
 	"openai_responses/refusal.json":                 {refusal: "I can't help with that.", stop: "completed"},
 	"openai_responses/unknown_content.json":         {code: UnknownType},
 	"openai_responses/hosted_tools.json":            {calls: []wantCall{{"call_1", "get_order", a19}}, complete: true, stop: "completed", runs: 1},
+	"openai_responses/no_output.json":               {code: InvalidEnvelope},
+	"openai_responses/output_renamed.json":          {code: InvalidEnvelope},
+	"openai_responses/output_case_variant.json":     {code: InvalidEnvelope},
+	"openai_responses/case_variant_call_id.json":    {code: InvalidEnvelope},
+	"openai_responses/case_variant_long_s.json":     {code: InvalidEnvelope},
+	"openai_responses/empty_name.json":              {code: InvalidEnvelope},
+	"openai_responses/duplicate_in_args.json":       {calls: []wantCall{{"call_1", "get_order", `{"orderId":"A-19","orderId":"Z-1"}`}}, complete: true, stop: "completed", refuse: toolerr.InvalidJSON},
 
-	"anthropic/single.json":             {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "tool_use", runs: 1},
-	"anthropic/parallel_text.json":      {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}, {"toolu_02", "get_order", `{ "orderId" : "B-7" }`}}, complete: true, text: "I'll look up both orders.", stop: "tool_use", runs: 2},
-	"anthropic/max_tokens.json":         {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}, {"toolu_02", "get_order", `{}`}}, stop: "max_tokens", truncated: true},
-	"anthropic/context_window.json":     {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, stop: "model_context_window_exceeded", truncated: true},
-	"anthropic/no_params.json":          {calls: []wantCall{{"toolu_01", "list_orders", `{}`}}, complete: true, stop: "tool_use", runs: 1},
-	"anthropic/tool_use_no_calls.json":  {code: MissingCalls},
-	"anthropic/unknown_block.json":      {code: UnknownType},
-	"anthropic/thinking.json":           {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "tool_use", runs: 1},
-	"anthropic/end_turn_with_call.json": {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "end_turn", runs: 1},
-	"anthropic/text_only.json":          {text: "Hello.", stop: "end_turn"},
-	"anthropic/missing_input.json":      {code: InvalidEnvelope},
-	"anthropic/missing_id.json":         {code: MissingCallID},
-	"anthropic/duplicate_id.json":       {code: toolerr.DuplicateCall},
-	"anthropic/duplicate_input.json":    {code: InvalidEnvelope},
-	"anthropic/duplicate_in_args.json":  {code: InvalidEnvelope},
-	"anthropic/exact_bytes.json":        {calls: []wantCall{{"toolu_01", "get_order", `{"zeta":1.0e+2,"orderId":"A-\u00e9","big":123456789012345678901234567890}`}}, complete: true, stop: "tool_use"},
-	"anthropic/input_string.json":       {calls: []wantCall{{"toolu_01", "get_order", `"{\"orderId\":\"A-19\"}"`}}, complete: true, stop: "tool_use"},
-	"anthropic/refusal_stop.json":       {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, stop: "refusal"},
-	"anthropic/pause_turn.json":         {stop: "pause_turn"},
-	"anthropic/null_stop.json":          {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}},
-	"anthropic/error_body.json":         {code: ProviderError},
-	"anthropic/invalid_utf8.json":       {code: InvalidEnvelope},
+	"anthropic/single.json":                   {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "tool_use", runs: 1},
+	"anthropic/parallel_text.json":            {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}, {"toolu_02", "get_order", `{ "orderId" : "B-7" }`}}, complete: true, text: "I'll look up both orders.", stop: "tool_use", runs: 2},
+	"anthropic/max_tokens.json":               {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}, {"toolu_02", "get_order", `{}`}}, stop: "max_tokens", truncated: true},
+	"anthropic/context_window.json":           {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, stop: "model_context_window_exceeded", truncated: true},
+	"anthropic/no_params.json":                {calls: []wantCall{{"toolu_01", "list_orders", `{}`}}, complete: true, stop: "tool_use", runs: 1},
+	"anthropic/tool_use_no_calls.json":        {code: MissingCalls},
+	"anthropic/unknown_block.json":            {code: UnknownType},
+	"anthropic/thinking.json":                 {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "tool_use", runs: 1},
+	"anthropic/end_turn_with_call.json":       {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "end_turn", runs: 1},
+	"anthropic/text_only.json":                {text: "Hello.", stop: "end_turn"},
+	"anthropic/missing_input.json":            {code: InvalidEnvelope},
+	"anthropic/missing_id.json":               {code: MissingCallID},
+	"anthropic/duplicate_id.json":             {code: toolerr.DuplicateCall},
+	"anthropic/duplicate_input.json":          {code: InvalidEnvelope},
+	"anthropic/duplicate_in_args.json":        {calls: []wantCall{{"toolu_01", "get_order", dupArgs}}, complete: true, stop: "tool_use", refuse: toolerr.InvalidJSON},
+	"anthropic/no_content.json":               {code: InvalidEnvelope},
+	"anthropic/case_variant_input.json":       {code: InvalidEnvelope},
+	"anthropic/case_variant_stop_reason.json": {code: InvalidEnvelope},
+	"anthropic/empty_name.json":               {code: InvalidEnvelope},
+	"anthropic/exact_bytes.json":              {calls: []wantCall{{"toolu_01", "get_order", `{"zeta":1.0e+2,"orderId":"A-\u00e9","big":123456789012345678901234567890}`}}, complete: true, stop: "tool_use"},
+	"anthropic/input_string.json":             {calls: []wantCall{{"toolu_01", "get_order", `"{\"orderId\":\"A-19\"}"`}}, complete: true, stop: "tool_use"},
+	"anthropic/refusal_stop.json":             {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, stop: "refusal"},
+	"anthropic/pause_turn.json":               {stop: "pause_turn"},
+	"anthropic/null_stop.json":                {calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}},
+	"anthropic/error_body.json":               {code: ProviderError},
+	"anthropic/invalid_utf8.json":             {code: InvalidEnvelope},
 
-	"gemini/single.json":         {calls: []wantCall{{gem + "0", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "STOP", runs: 1},
-	"gemini/no_response_id.json": {calls: []wantCall{{"", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "STOP", runs: 1},
-	"gemini/with_id.json":        {calls: []wantCall{{"fc-77", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "STOP", runs: 1},
-	"gemini/parallel_text.json":  {calls: []wantCall{{gem + "1", "get_order", `{"orderId": "A-19"}`}, {gem + "2", "get_order", `{"orderId": "B-7"}`}}, complete: true, text: "Looking up both.", stop: "STOP", runs: 2},
-	"gemini/max_tokens.json":     {calls: []wantCall{{gem + "0", "get_order", `{"orderId": "A-19"}`}}, stop: "MAX_TOKENS", truncated: true},
-	"gemini/no_args.json":        {calls: []wantCall{{gem + "0", "list_orders", `{}`}}, complete: true, stop: "STOP", runs: 1},
-	"gemini/safety.json":         {calls: []wantCall{{gem + "0", "get_order", `{"orderId": "A-19"}`}}, stop: "SAFETY"},
-	"gemini/no_finish.json":      {calls: []wantCall{{gem + "0", "get_order", `{"orderId": "A-19"}`}}},
-	"gemini/thought.json":        {calls: []wantCall{{gem + "2", "get_order", `{"orderId": "A-19"}`}}, complete: true, text: "Here you go.", stop: "STOP", runs: 1},
-	"gemini/unknown_part.json":   {code: UnknownType},
-	"gemini/partial_args.json":   {code: UnknownType},
-	"gemini/duplicate_id.json":   {code: toolerr.DuplicateCall},
-	"gemini/duplicate_args.json": {code: InvalidEnvelope},
-	"gemini/exact_bytes.json":    {calls: []wantCall{{gem + "0", "get_order", `{"big":12345678901234567890,"orderId":"A-19"}`}}, complete: true, stop: "STOP"},
-	"gemini/two_candidates.json": {code: InvalidEnvelope},
-	"gemini/prompt_blocked.json": {},
-	"gemini/error_body.json":     {code: ProviderError},
+	"gemini/single.json":                  {calls: []wantCall{{gem + "0", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "STOP", runs: 1},
+	"gemini/no_response_id.json":          {calls: []wantCall{{"", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "STOP", runs: 1},
+	"gemini/with_id.json":                 {calls: []wantCall{{"fc-77", "get_order", `{"orderId": "A-19"}`}}, complete: true, stop: "STOP", runs: 1},
+	"gemini/parallel_text.json":           {calls: []wantCall{{gem + "1", "get_order", `{"orderId": "A-19"}`}, {gem + "2", "get_order", `{"orderId": "B-7"}`}}, complete: true, text: "Looking up both.", stop: "STOP", runs: 2},
+	"gemini/max_tokens.json":              {calls: []wantCall{{gem + "0", "get_order", `{"orderId": "A-19"}`}}, stop: "MAX_TOKENS", truncated: true},
+	"gemini/no_args.json":                 {calls: []wantCall{{gem + "0", "list_orders", `{}`}}, complete: true, stop: "STOP", runs: 1},
+	"gemini/safety.json":                  {calls: []wantCall{{gem + "0", "get_order", `{"orderId": "A-19"}`}}, stop: "SAFETY"},
+	"gemini/no_finish.json":               {calls: []wantCall{{gem + "0", "get_order", `{"orderId": "A-19"}`}}},
+	"gemini/thought.json":                 {calls: []wantCall{{gem + "2", "get_order", `{"orderId": "A-19"}`}}, complete: true, text: "Here you go.", stop: "STOP", runs: 1},
+	"gemini/unknown_part.json":            {code: UnknownType},
+	"gemini/partial_args.json":            {code: UnknownType},
+	"gemini/duplicate_id.json":            {code: toolerr.DuplicateCall},
+	"gemini/duplicate_args.json":          {code: InvalidEnvelope},
+	"gemini/exact_bytes.json":             {calls: []wantCall{{gem + "0", "get_order", `{"big":12345678901234567890,"orderId":"A-19"}`}}, complete: true, stop: "STOP"},
+	"gemini/two_candidates.json":          {code: InvalidEnvelope},
+	"gemini/prompt_blocked.json":          {},
+	"gemini/error_body.json":              {code: ProviderError},
+	"gemini/no_candidates.json":           {code: InvalidEnvelope},
+	"gemini/prompt_blocked_reason.json":   {},
+	"gemini/malformed_function_call.json": {code: FailedCall},
+	"gemini/unexpected_tool_call.json":    {code: FailedCall},
+	"gemini/too_many_tool_calls.json":     {code: FailedCall},
+	"gemini/case_variant_args.json":       {code: InvalidEnvelope},
+	"gemini/lone_variant_args.json":       {code: InvalidEnvelope},
+	"gemini/case_variant_kelvin.json":     {code: InvalidEnvelope},
+	"gemini/empty_name.json":              {code: InvalidEnvelope},
+	"gemini/duplicate_in_args.json":       {calls: []wantCall{{gem + "0", "get_order", dupArgs}}, complete: true, stop: "STOP", refuse: toolerr.InvalidJSON},
 
-	"mcp/numeric_id.json":       {calls: []wantCall{{"7", "get_order", `{"orderId": "A-19"}`}}, complete: true, runs: 1},
-	"mcp/string_id.json":        {calls: []wantCall{{`"req-\u003c7\u003e"`, "get_order", `{"orderId": "A-19"}`}}, complete: true, runs: 1},
-	"mcp/no_arguments.json":     {calls: []wantCall{{"8", "list_orders", `{}`}}, complete: true, runs: 1},
-	"mcp/notification.json":     {code: MissingCallID},
-	"mcp/other_method.json":     {code: UnknownType},
-	"mcp/duplicate_name.json":   {code: InvalidEnvelope},
-	"mcp/batch.json":            {code: InvalidEnvelope},
-	"mcp/null_id.json":          {code: InvalidEnvelope},
-	"mcp/wrong_version.json":    {code: InvalidEnvelope},
-	"mcp/arguments_string.json": {calls: []wantCall{{"2", "get_order", `"{\"orderId\":\"A-19\"}"`}}, complete: true},
+	"mcp/numeric_id.json":               {calls: []wantCall{{"7", "get_order", `{"orderId": "A-19"}`}}, complete: true, runs: 1},
+	"mcp/string_id.json":                {calls: []wantCall{{`"req-\u003c7\u003e"`, "get_order", `{"orderId": "A-19"}`}}, complete: true, runs: 1},
+	"mcp/no_arguments.json":             {calls: []wantCall{{"8", "list_orders", `{}`}}, complete: true, runs: 1},
+	"mcp/notification.json":             {code: MissingCallID},
+	"mcp/other_method.json":             {code: UnknownType},
+	"mcp/duplicate_name.json":           {code: InvalidEnvelope},
+	"mcp/batch.json":                    {code: InvalidEnvelope},
+	"mcp/null_id.json":                  {code: InvalidEnvelope},
+	"mcp/wrong_version.json":            {code: InvalidEnvelope},
+	"mcp/arguments_string.json":         {calls: []wantCall{{"2", "get_order", `"{\"orderId\":\"A-19\"}"`}}, complete: true},
+	"mcp/case_variant_name.json":        {code: InvalidEnvelope},
+	"mcp/case_variant_method.json":      {code: InvalidEnvelope},
+	"mcp/empty_name.json":               {code: InvalidEnvelope},
+	"mcp/duplicate_in_args.json":        {calls: []wantCall{{"7", "get_order", dupArgs}}, complete: true, refuse: toolerr.InvalidJSON},
+	"mcp/duplicate_in_nested_args.json": {calls: []wantCall{{"7", "get_order", `{"orderId": "A-19", "meta": {"k": 1, "k": 2}}`}}, complete: true, refuse: toolerr.InvalidJSON},
 }
 
 // dialects maps a testdata directory to its dialect.
@@ -285,7 +323,7 @@ func TestParseUnknownDialect(t *testing.T) {
 type orderArgs struct{ OrderID string }
 
 // decodeOrder is a hand-written strict decoder for {"orderId": string},
-// closed.
+// closed; a repeated member is invalid_json, as in generated decoders.
 func decodeOrder(data []byte) (orderArgs, error) {
 	var a orderArgs
 	var r jsonread.Reader
@@ -295,8 +333,14 @@ func decodeOrder(data []byte) (orderArgs, error) {
 	}
 	var v []toolerr.Violation
 	seen := false
+	var names []string
 	r.ObjectStart()
 	for name, ok := r.NextMember(); ok; name, ok = r.NextMember() {
+		if slices.Contains(names, string(name)) {
+			r.Fail(r.NameOffset(), jsonread.DuplicateReason(name))
+			break
+		}
+		names = append(names, string(name))
 		switch {
 		case string(name) == "orderId" && r.Peek() == jsonread.String:
 			a.OrderID, seen = string(r.String()), true
@@ -321,7 +365,8 @@ func decodeOrder(data []byte) (orderArgs, error) {
 	return a, nil
 }
 
-// decodeNone is the decoder of a tool without parameters: exactly {}.
+// decodeNone is the decoder of a tool without parameters: exactly {}
+// (jsonread.Valid refuses a repeated member anywhere).
 func decodeNone(data []byte) (struct{}, error) {
 	if err := jsonread.Valid(data, jsonread.DefaultLimits); err != nil || strings.Join(strings.Fields(string(data)), "") != "{}" {
 		return struct{}{}, &toolerr.Error{Code: toolerr.InvalidArguments, Reason: "list_orders takes no arguments"}
@@ -391,6 +436,8 @@ func TestEndToEnd(t *testing.T) {
 					t.Errorf("call %s was not refused", r.CallID)
 				case !w.complete && r.Err != nil && r.Err.Code != toolerr.IncompleteCall && r.Err.Code != toolerr.BatchAborted && r.Err.Code != toolerr.UnknownTool:
 					t.Errorf("incomplete call %s refused with %s, want incomplete_call", r.CallID, r.Err.Code)
+				case w.refuse != "" && r.Err.Code != w.refuse:
+					t.Errorf("call %s refused with %s, want %s", r.CallID, r.Err.Code, w.refuse)
 				}
 			}
 		})

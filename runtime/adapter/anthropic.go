@@ -16,33 +16,46 @@ var anthropicSkipped = map[string]bool{
 	"container_upload": true,
 }
 
+// The members the Anthropic adapter reads, level by level (see object).
+var (
+	anthropicResponseMembers = []string{"type", "content", "stop_reason", "error"}
+	anthropicBlockMembers    = []string{"type", "id", "name", "input", "text"}
+)
+
 // ParseAnthropic reads an Anthropic Messages response body (type
 // "message"): the tool_use blocks of content[], the text blocks, and
 // stop_reason. Each call's arguments are the raw bytes of its input value,
-// a slice of body. A body of type "error" is a provider_error.
+// a slice of body. A body of type "error" is a provider_error; a message
+// without content is refused.
 func ParseAnthropic(body []byte) (Turn, error) {
 	p := newParser(gate.Anthropic, body)
-	t := Turn{Dialect: gate.Anthropic}
+	b := build{Turn: Turn{Dialect: gate.Anthropic}}
 	typ := ""
-	p.object("the response", func(name string) {
+	hasContent := false
+	p.object("the response", anthropicResponseMembers, func(name string) {
 		switch name {
 		case "type":
 			typ = p.str("type")
 		case "content":
-			p.array("content", func(int) { p.anthropicBlock(&t) })
+			hasContent = true
+			p.array("content", func(int) { p.anthropicBlock(&b) })
 		case "stop_reason":
-			t.StopReason = p.optStr("stop_reason")
+			b.StopReason = p.optStr("stop_reason")
 		case "error":
 			p.providerError(name)
 		default:
 			p.r.Skip()
 		}
 	})
+	t := b.turn()
 	if err := p.finish(); err != nil {
 		return done(t, err)
 	}
-	if typ != "message" {
+	switch {
+	case typ != "message":
 		return done(t, &Error{Code: InvalidEnvelope, Dialect: t.Dialect, Offset: 0, Reason: "the response's type is " + quote(typ) + ", not \"message\""})
+	case !hasContent:
+		return done(t, &Error{Code: InvalidEnvelope, Dialect: t.Dialect, Offset: 0, Reason: "the message has no \"content\" member"})
 	}
 	class := classify(gate.Anthropic, t.StopReason)
 	t.Truncated = class == stopTruncated
@@ -50,14 +63,14 @@ func ParseAnthropic(body []byte) (Turn, error) {
 }
 
 // anthropicBlock reads one content block of a whole message.
-func (p *parser) anthropicBlock(t *Turn) {
+func (p *parser) anthropicBlock(b *build) {
 	at := p.r.Offset()
-	p.anthropicBlockOf(t, p.fields("a content block"), at)
+	p.anthropicBlockOf(b, p.fields("a content block", anthropicBlockMembers, "input"), at)
 }
 
 // anthropicBlockOf is anthropicBlock for a block whose members m were
 // captured at offset at.
-func (p *parser) anthropicBlockOf(t *Turn, m map[string]field, at int) {
+func (p *parser) anthropicBlockOf(b *build, m fieldSet, at int) {
 	typ := p.fieldStr(m, "type", "a content block's")
 	if !p.ok() || !p.require(m, "type", "a content block", at) {
 		return
@@ -67,12 +80,14 @@ func (p *parser) anthropicBlockOf(t *Turn, m map[string]field, at int) {
 		c := gate.Call{ID: p.fieldStr(m, "id", "a tool_use block's"), Name: p.fieldStr(m, "name", "a tool_use block's")}
 		p.requireID(c.ID, "a tool_use block", at)
 		if p.require(m, "name", "a tool_use block", at) && p.require(m, "input", "a tool_use block", at) {
-			c.Args = m["input"].raw
+			p.requireName(c.Name, "a tool_use block", at)
+			c.Args = m.at("input").raw
 		}
-		t.Calls = append(t.Calls, c)
+		b.Calls = append(b.Calls, c)
 	case typ == "text":
-		t.Text += p.fieldStr(m, "text", "a text block's")
+		text, _ := p.fieldBytes(m, "text", "a text block's")
+		b.text = append(b.text, text...)
 	case !anthropicSkipped[typ]:
-		p.failf(UnknownType, m["type"].off, "content block type %q is not known", typ)
+		p.failf(UnknownType, m.at("type").off, "content block type %q is not known", typ)
 	}
 }

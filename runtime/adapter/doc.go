@@ -31,17 +31,34 @@
 // # Reading envelopes
 //
 // Every body and event is read with the strict reader of package jsonread:
-// duplicate member names (anywhere: a second "name" or "arguments" could
-// smuggle another call), invalid UTF-8, lone surrogates and trailing data
-// are invalid_envelope. Members a provider adds are skipped (and still
-// validated); an item, content block, part or delta type the adapter does
-// not know fails with unknown_type instead of becoming "no tool selected".
+// duplicate member names (anywhere but inside argument values: a second
+// "name" or "arguments" could smuggle another call), invalid UTF-8, lone
+// surrogates and trailing data are invalid_envelope. So is a member whose
+// name encoding/json would match to one the adapter reads ("Name" or
+// "NAME" beside or instead of "name", "ſtatus" for "status": the
+// bytes.EqualFold matching of encoding/json, Unicode folding included), at
+// every level the adapter reads: a layer that reads the same body with
+// encoding/json (an SDK, a logger, a policy check) would see that value,
+// and the adapter another (the CVE-2026-27896 shape). Members a provider
+// adds are skipped (and still validated), whatever their case, when no
+// read member folds to them; an item, content block, part or delta type
+// the adapter does not know fails with unknown_type instead of becoming
+// "no tool selected", and so does a body without the member that holds
+// the calls.
 // Argument bytes are kept exactly as received: a string-typed arguments
 // (OpenAI) is unquoted once and its contents are the arguments; an embedded
 // object (Anthropic input, Gemini args, MCP params.arguments) is sliced out
 // of the body with its original bytes. Whole-response arguments alias the
 // body (do not modify it while the calls are in use); stream arguments are
-// copies.
+// copies. Inside an argument value the adapter checks only the syntax: a
+// repeated member there is the tool decoder's to refuse (invalid_json), for
+// that call alone.
+//
+// Every adapter runs in time linear in its input: text is gathered as
+// bytes and converted once, streamed calls are kept by key and sorted once
+// per Turn. A stream buffers at most MaxCallBytes per call (the argument
+// decoders' input limit), MaxStreamCalls calls and MaxStreamBytes in all;
+// past a cap it fails with limit_exceeded and buffers nothing more.
 //
 // # Decisions
 //
@@ -66,8 +83,22 @@
 //	  Gemini "MAX_TOKENS"
 //	other or unknown finish reason, or none      every call incomplete (fail closed): Chat
 //	  (content_filter, refusal, pause_turn,        content_filter; Anthropic refusal, pause_turn;
-//	  SAFETY, null, a value added later)           Gemini SAFETY, MALFORMED_FUNCTION_CALL, ...;
-//	                                             Responses status other than "completed"
+//	  SAFETY, null, a value added later)           Gemini SAFETY, RECITATION, ...; Responses
+//	                                             status other than "completed"
+//	Gemini finish reason that says the call      error failed_call: MALFORMED_FUNCTION_CALL,
+//	  failed                                       UNEXPECTED_TOOL_CALL, TOO_MANY_TOOL_CALLS (no
+//	                                             call to run, and the text is no answer)
+//	no member holding the calls, or renamed      invalid_envelope: Chat choices, Responses
+//	  ("outputs", "Output")                        output, Anthropic content; Gemini candidates
+//	                                             unless promptFeedback.blockReason says the
+//	                                             prompt was blocked (then no calls). An empty
+//	                                             list is a turn without calls
+//	a case variant of a member the adapter       invalid_envelope, beside the member or alone,
+//	  reads: "Name" beside "name", "ARGUMENTS",    at every level it reads (envelope, choice,
+//	  "Input", "ſtop_reason", "bloc\u212aReason"   message, tool call, function, item, block,
+//	  (any spelling bytes.EqualFold matches)       part, functionCall, params, events, deltas)
+//	a case variant of a member it does not read  skipped: no member the adapter reads folds to
+//	  ("Usage", "ID" where no id is read)          it, so no encoding/json layer maps it onto one
 //	complete finish reasons                      Chat stop, tool_calls; Anthropic end_turn,
 //	                                             tool_use, stop_sequence; Gemini STOP; Responses
 //	                                             status completed (and every function_call item
@@ -82,6 +113,13 @@
 //	Gemini functionCall without args,            {}: both members are optional in those formats
 //	  MCP tools/call without arguments
 //	Anthropic tool_use without input             invalid_envelope: input is required
+//	empty function name ("name": "")             invalid_envelope, as an absent name (every
+//	                                             dialect; streams at the end of the stream)
+//	a repeated member inside the arguments       the call is returned with its exact bytes; the
+//	  ({"orderId":"A","orderId":"Z"}, at any       tool's decoder refuses it (invalid_json), the
+//	  depth)                                       envelope is not refused. MCP: MCPResult
+//	                                             answers with an isError result the model can
+//	                                             correct (SEP-1303), not a JSON-RPC error
 //	arguments string holding a JSON string       passed through unquoted once; the decoder
 //	  ("\"{...}\"")                                refuses it (not an object): never parsed twice
 //	embedded args not an object (input: "x")     passed through; the decoder refuses it
@@ -122,12 +160,21 @@
 //	                                             "the last call seen"
 //	an index below one already seen (Chat,       allowed: deltas append to the call with that
 //	  Anthropic)                                   index; calls are reported in index order
+//	                                             (sorted once: any order costs the same)
 //	a call ID or name that changes               error invalid_stream (the first value stays)
 //	a delta for a call never started, or         error invalid_stream
 //	  after its end (Responses, Anthropic)
 //	a Chat choice after its finish_reason        error invalid_stream (usage-only chunks are fine)
 //	a Responses .done whose arguments, call_id   error invalid_stream
 //	  or name differ from the assembled ones
+//	a Responses .done (arguments.done or         its arguments are the call's: a provider may
+//	  output_item.done) after no delta, the        send them whole (a later .done must agree)
+//	  added item's arguments empty
+//	a call's arguments past MaxCallBytes (1      error limit_exceeded; the stream stops
+//	  MiB), more than MaxStreamCalls (4096)        buffering (the decoder would refuse such
+//	  calls, more than MaxStreamBytes (64 MiB)     arguments anyway). Each Anthropic content
+//	  buffered                                     block counts 64 bytes, so empty blocks are
+//	                                             bounded too
 //	a final Responses event whose output lists   error invalid_stream (an empty output list is
 //	  other calls than the stream assembled        not compared)
 //	Anthropic content_block_start input other    error invalid_stream: it is a placeholder, never
@@ -140,8 +187,9 @@
 //	an error event                               error provider_error
 //
 // Errors are *Error values with a stable Code (InvalidEnvelope, UnknownType,
-// MissingCalls, MissingCallID, InvalidStream, ProviderError, or
-// toolerr.DuplicateCall), the byte offset in the body or event, and a reason.
+// MissingCalls, MissingCallID, InvalidStream, ProviderError, FailedCall,
+// LimitExceeded, or toolerr.DuplicateCall), the byte offset in the body or
+// event, and a reason.
 // A stream's errors are sticky.
 //
 // # Results

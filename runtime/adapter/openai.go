@@ -5,19 +5,36 @@ import (
 	"github.com/toolgate/toolgate/runtime/jsonread"
 )
 
+// The members the OpenAI adapters read, level by level (see object).
+var (
+	chatResponseMembers = []string{"choices", "error"}
+	chatChoiceMembers   = []string{"message", "finish_reason"}
+	chatMessageMembers  = []string{"content", "refusal", "tool_calls", "function_call"}
+	chatToolCallMembers = []string{"type", "id", "function"}
+	chatFunctionMembers = []string{"name", "arguments"}
+	errorMembers        = []string{"message"}
+	respResponseMembers = []string{"status", "incomplete_details", "output"}
+	respDetailsMembers  = []string{"reason"}
+	respItemMembers     = []string{"type", "id", "call_id", "name", "arguments", "status", "content"}
+	respContentMembers  = []string{"type", "text", "refusal"}
+)
+
 // ParseOpenAIChat reads an OpenAI Chat Completions response body
 // (object "chat.completion"): the tool calls of choices[0].message, its
 // content and refusal, and the choice's finish_reason. A body with more
-// than one choice is refused (request n=1: one turn per response).
+// than one choice is refused (request n=1: one turn per response), and so
+// is one without choices.
 //
 // Arguments are the contents of each call's arguments string, unquoted
 // once; they alias body when the string has no escapes.
 func ParseOpenAIChat(body []byte) (Turn, error) {
 	p := newParser(gate.OpenAIChat, body)
 	t := Turn{Dialect: gate.OpenAIChat}
-	p.object("the response", func(name string) {
+	hasChoices := false
+	p.object("the response", chatResponseMembers, func(name string) {
 		switch name {
 		case "choices":
+			hasChoices = true
 			p.array("choices", func(i int) {
 				if i > 0 {
 					p.failf(InvalidEnvelope, p.r.Offset(), "the response has more than one choice; request n=1 (one turn per response)")
@@ -31,7 +48,11 @@ func ParseOpenAIChat(body []byte) (Turn, error) {
 			p.r.Skip()
 		}
 	})
-	if err := p.finish(); err != nil {
+	p.r.Finish()
+	if p.ok() && !hasChoices {
+		p.failf(InvalidEnvelope, 0, "the response has no \"choices\" member")
+	}
+	if err := p.result(); err != nil {
 		return done(t, err)
 	}
 	class := classify(gate.OpenAIChat, t.StopReason)
@@ -41,10 +62,10 @@ func ParseOpenAIChat(body []byte) (Turn, error) {
 
 // chatChoice reads choices[0] of a whole response.
 func (p *parser) chatChoice(t *Turn) {
-	p.object("a choice", func(name string) {
+	p.object("a choice", chatChoiceMembers, func(name string) {
 		switch name {
 		case "message":
-			p.object("the message", func(name string) {
+			p.object("the message", chatMessageMembers, func(name string) {
 				switch name {
 				case "content":
 					t.Text = p.optStr("content")
@@ -83,13 +104,13 @@ func (p *parser) legacyFunctionCall() {
 // chatToolCall reads one entry of message.tool_calls.
 func (p *parser) chatToolCall(t *Turn) {
 	at := p.r.Offset()
-	m := p.fields("a tool call")
+	m := p.fields("a tool call", chatToolCallMembers)
 	typ := p.fieldStr(m, "type", "a tool call's")
 	if !p.ok() || !p.require(m, "type", "a tool call", at) {
 		return
 	}
 	if typ != "function" {
-		p.failf(UnknownType, m["type"].off, "tool call type %q is not supported; only function calls reach the gate", typ)
+		p.failf(UnknownType, m.at("type").off, "tool call type %q is not supported; only function calls reach the gate", typ)
 		return
 	}
 	c := gate.Call{ID: p.fieldStr(m, "id", "a tool call's")}
@@ -97,10 +118,10 @@ func (p *parser) chatToolCall(t *Turn) {
 	if !p.require(m, "function", "a function tool call", at) {
 		return
 	}
-	f := m["function"]
+	f := m.at("function")
 	p.sub(f, func(q *parser) {
 		var hasName, hasArgs bool
-		q.object("function", func(name string) {
+		q.object("function", chatFunctionMembers, func(name string) {
 			switch name {
 			case "name":
 				c.Name, hasName = q.str("function.name"), true
@@ -116,6 +137,8 @@ func (p *parser) chatToolCall(t *Turn) {
 			q.failf(InvalidEnvelope, 0, "function has no \"name\" member")
 		case !hasArgs:
 			q.failf(InvalidEnvelope, 0, "function has no \"arguments\" member")
+		default:
+			q.requireName(c.Name, "function", 0)
 		}
 	})
 	t.Calls = append(t.Calls, c)
@@ -130,7 +153,7 @@ func (p *parser) providerError(name string) {
 	at := p.r.Offset()
 	msg := ""
 	if p.r.Peek() == jsonread.Object {
-		m := p.fields(name)
+		m := p.fields(name, errorMembers)
 		msg = p.fieldStr(m, "message", "the error's")
 	} else {
 		p.r.Skip()
@@ -150,23 +173,26 @@ var responsesHosted = map[string]bool{
 
 // ParseOpenAIResponses reads an OpenAI Responses API response body (object
 // "response"): the function_call items of output[], the text and refusal
-// of message items, and the response's status. The calls are complete only
-// when the response status is "completed" and every function_call item's
-// status is "completed" (an item without status takes the response's).
+// of message items, and the response's status. A body without output is
+// refused: it would read as a turn without calls. The calls are complete
+// only when the response status is "completed" and every function_call
+// item's status is "completed" (an item without status takes the
+// response's).
 func ParseOpenAIResponses(body []byte) (Turn, error) {
 	p := newParser(gate.OpenAIResponses, body)
-	t := Turn{Dialect: gate.OpenAIResponses}
-	itemsDone := true
+	b := build{Turn: Turn{Dialect: gate.OpenAIResponses}}
+	itemsDone, hasOutput := true, false
 	var incomplete string
-	p.object("the response", func(name string) {
+	p.object("the response", respResponseMembers, func(name string) {
 		switch name {
 		case "status":
-			t.StopReason = p.optStr("status")
+			b.StopReason = p.optStr("status")
 		case "incomplete_details":
 			incomplete = p.incompleteReason()
 		case "output":
+			hasOutput = true
 			p.array("output", func(int) {
-				if status, call := p.responsesItem(&t); call && status != "completed" && status != "" {
+				if status, call := p.responsesItem(&b); call && status != "completed" && status != "" {
 					itemsDone = false
 				}
 			})
@@ -174,7 +200,12 @@ func ParseOpenAIResponses(body []byte) (Turn, error) {
 			p.r.Skip()
 		}
 	})
-	if err := p.finish(); err != nil {
+	p.r.Finish()
+	if p.ok() && !hasOutput {
+		p.failf(InvalidEnvelope, 0, "the response has no \"output\" member")
+	}
+	t := b.turn()
+	if err := p.result(); err != nil {
 		return done(t, err)
 	}
 	t.Truncated = t.StopReason == "incomplete" && incomplete == "max_output_tokens"
@@ -188,7 +219,7 @@ func (p *parser) incompleteReason() string {
 	if p.nullable() {
 		return reason
 	}
-	p.object("incomplete_details", func(name string) {
+	p.object("incomplete_details", respDetailsMembers, func(name string) {
 		if name == "reason" {
 			reason = p.optStr("incomplete_details.reason")
 			return
@@ -199,16 +230,16 @@ func (p *parser) incompleteReason() string {
 }
 
 // responsesItem reads one output item. A function_call is appended to
-// t.Calls and reported with its status ("" when absent); message text and
-// refusals are appended to t.
-func (p *parser) responsesItem(t *Turn) (status string, call bool) {
+// b.Calls and reported with its status ("" when absent); message text and
+// refusals are appended to b.
+func (p *parser) responsesItem(b *build) (status string, call bool) {
 	at := p.r.Offset()
-	return p.responsesItemOf(t, p.fields("an output item"), at)
+	return p.responsesItemOf(b, p.fields("an output item", respItemMembers), at)
 }
 
 // responsesItemOf is responsesItem for an item whose members m were
 // captured at offset at.
-func (p *parser) responsesItemOf(t *Turn, m map[string]field, at int) (status string, call bool) {
+func (p *parser) responsesItemOf(b *build, m fieldSet, at int) (status string, call bool) {
 	typ := p.fieldStr(m, "type", "an output item's")
 	if !p.ok() || !p.require(m, "type", "an output item", at) {
 		return "", false
@@ -219,39 +250,43 @@ func (p *parser) responsesItemOf(t *Turn, m map[string]field, at int) (status st
 		var hasArgs bool
 		c.Args, hasArgs = p.fieldBytes(m, "arguments", "a function_call's")
 		status = p.fieldStr(m, "status", "a function_call's")
-		p.require(m, "name", "a function_call", at)
+		if p.require(m, "name", "a function_call", at) {
+			p.requireName(c.Name, "a function_call", at)
+		}
 		if !hasArgs {
 			p.require(m, "arguments", "a function_call", at)
 		}
 		p.requireID(c.ID, "a function_call", at)
-		t.Calls = append(t.Calls, c)
+		b.Calls = append(b.Calls, c)
 		return status, true
 	case typ == "message":
-		if f, ok := m["content"]; ok {
+		if f, ok := m.get("content"); ok {
 			p.sub(f, func(q *parser) {
-				q.array("message content", func(int) { q.responsesContent(t) })
+				q.array("message content", func(int) { q.responsesContent(b) })
 			})
 		}
 	case !responsesHosted[typ]:
-		p.failf(UnknownType, m["type"].off, "output item type %q is not supported: it is not a function_call the gate can run", typ)
+		p.failf(UnknownType, m.at("type").off, "output item type %q is not supported: it is not a function_call the gate can run", typ)
 	}
 	return "", false
 }
 
 // responsesContent reads one content part of a message item.
-func (p *parser) responsesContent(t *Turn) {
+func (p *parser) responsesContent(b *build) {
 	at := p.r.Offset()
-	m := p.fields("a content part")
+	m := p.fields("a content part", respContentMembers)
 	typ := p.fieldStr(m, "type", "a content part's")
 	if !p.ok() || !p.require(m, "type", "a content part", at) {
 		return
 	}
 	switch typ {
 	case "output_text":
-		t.Text += p.fieldStr(m, "text", "an output_text part's")
+		text, _ := p.fieldBytes(m, "text", "an output_text part's")
+		b.text = append(b.text, text...)
 	case "refusal":
-		t.Refusal += p.fieldStr(m, "refusal", "a refusal part's")
+		refusal, _ := p.fieldBytes(m, "refusal", "a refusal part's")
+		b.refusal = append(b.refusal, refusal...)
 	default:
-		p.failf(UnknownType, m["type"].off, "message content type %q is not known", typ)
+		p.failf(UnknownType, m.at("type").off, "message content type %q is not known", typ)
 	}
 }

@@ -4,6 +4,14 @@ import (
 	"github.com/toolgate/toolgate/runtime/gate"
 )
 
+// The members of the events the Anthropic assembler reads (see object).
+var (
+	anthropicEventMembers   = []string{"type", "error", "message", "index", "content_block", "delta"}
+	anthropicMessageMembers = []string{"content"}
+	anthropicStopMembers    = []string{"stop_reason"}
+	anthropicDeltaMembers   = []string{"type", "partial_json", "text"}
+)
+
 // AnthropicStream assembles a streamed Messages turn from its events:
 // message_start, then per content block content_block_start,
 // content_block_delta and content_block_stop (keyed by index), then
@@ -25,6 +33,10 @@ type AnthropicStream struct {
 	blocks  map[int]*block
 }
 
+// blockCost is what a content block's bookkeeping counts against
+// MaxStreamBytes, so that a stream of empty blocks is bounded too.
+const blockCost = 64
+
 // block is a content block of the stream.
 type block struct {
 	typ  string
@@ -36,7 +48,7 @@ type block struct {
 func (st *AnthropicStream) Push(event []byte) error {
 	s := &st.s
 	return s.push(gate.Anthropic, event, func(p *parser) {
-		m := p.fields("the event")
+		m := p.fields("the event", anthropicEventMembers)
 		typ := p.fieldStr(m, "type", "the event's")
 		if !p.ok() || !p.require(m, "type", "the event", 0) {
 			return
@@ -46,8 +58,8 @@ func (st *AnthropicStream) Push(event []byte) error {
 			return
 		case "error":
 			msg := ""
-			if f, ok := m["error"]; ok {
-				p.sub(f, func(q *parser) { msg = q.fieldStr(q.fields("the error"), "message", "the error's") })
+			if f, ok := m.get("error"); ok {
+				p.sub(f, func(q *parser) { msg = q.fieldStr(q.fields("the error", errorMembers), "message", "the error's") })
 			}
 			p.failf(ProviderError, 0, "the provider reported an error: %q", msg)
 			return
@@ -72,8 +84,8 @@ func (st *AnthropicStream) Push(event []byte) error {
 			}
 		case typ == "message_delta":
 			if p.require(m, "delta", "message_delta", 0) {
-				p.sub(m["delta"], func(q *parser) {
-					q.object("the delta", func(name string) {
+				p.sub(m.at("delta"), func(q *parser) {
+					q.object("the delta", anthropicStopMembers, func(name string) {
 						if name == "stop_reason" {
 							if r := q.optStr("delta.stop_reason"); r != "" {
 								s.stop = r
@@ -101,7 +113,7 @@ func isMessageEvent(typ string) bool {
 
 // messageStart checks message_start: once, with an empty content array
 // (content arrives in content blocks).
-func (st *AnthropicStream) messageStart(p *parser, m map[string]field) {
+func (st *AnthropicStream) messageStart(p *parser, m fieldSet) {
 	if st.started {
 		p.failf(InvalidStream, 0, "a second message_start")
 		return
@@ -110,8 +122,8 @@ func (st *AnthropicStream) messageStart(p *parser, m map[string]field) {
 	if !p.require(m, "message", "message_start", 0) {
 		return
 	}
-	p.sub(m["message"], func(q *parser) {
-		q.object("the message", func(name string) {
+	p.sub(m.at("message"), func(q *parser) {
+		q.object("the message", anthropicMessageMembers, func(name string) {
 			if name != "content" {
 				q.r.Skip()
 				return
@@ -124,37 +136,40 @@ func (st *AnthropicStream) messageStart(p *parser, m map[string]field) {
 }
 
 // blockIndex reads the event's index.
-func blockIndex(p *parser, m map[string]field, event string) (int, bool) {
+func blockIndex(p *parser, m fieldSet, event string) (int, bool) {
 	if !p.require(m, "index", event, 0) {
 		return 0, false
 	}
 	var k int
-	p.sub(m["index"], func(q *parser) { k = q.index("index") })
+	p.sub(m.at("index"), func(q *parser) { k = q.index("index") })
 	return k, p.ok()
 }
 
 // blockStart registers a content block.
-func (st *AnthropicStream) blockStart(p *parser, m map[string]field) {
+func (st *AnthropicStream) blockStart(p *parser, m fieldSet) {
 	k, ok := blockIndex(p, m, "content_block_start")
 	if !ok || !p.require(m, "content_block", "content_block_start", 0) {
 		return
 	}
 	if st.blocks[k] != nil {
-		p.failf(InvalidStream, m["index"].off, "content block %d was already started", k)
+		p.failf(InvalidStream, m.at("index").off, "content block %d was already started", k)
+		return
+	}
+	if !st.s.charge(p, m.at("index").off, blockCost) {
 		return
 	}
 	b := &block{open: true}
-	var t Turn
-	p.sub(m["content_block"], func(q *parser) {
+	var t build
+	p.sub(m.at("content_block"), func(q *parser) {
 		at := q.r.Offset()
-		bm := q.fields("the content block")
+		bm := q.fields("the content block", anthropicBlockMembers, "input")
 		b.typ = q.fieldStr(bm, "type", "the content block's")
 		if !q.ok() || !q.require(bm, "type", "the content block", at) {
 			return
 		}
 		if b.typ == "tool_use" && q.require(bm, "input", "a tool_use block", at) {
-			q.sub(bm["input"], func(r *parser) {
-				r.object("the input placeholder", func(string) {
+			q.sub(bm.at("input"), func(r *parser) {
+				r.object("the input placeholder", nil, func(string) {
 					r.failf(InvalidStream, 0, "a tool_use block's input in content_block_start must be the empty placeholder {}")
 				})
 			})
@@ -170,15 +185,16 @@ func (st *AnthropicStream) blockStart(p *parser, m map[string]field) {
 	st.blocks[k] = b
 	switch b.typ {
 	case "tool_use":
-		b.call = st.s.add(k)
-		b.call.id, b.call.name = t.Calls[0].ID, t.Calls[0].Name
+		if b.call = st.s.add(p, m.at("index").off, k); b.call != nil {
+			b.call.id, b.call.name = t.Calls[0].ID, t.Calls[0].Name
+		}
 	case "text":
-		st.s.text = append(st.s.text, t.Text...)
+		st.s.growText(p, m.at("content_block").off, &st.s.text, t.text)
 	}
 }
 
 // openBlock returns the open block named by the event's index.
-func (st *AnthropicStream) openBlock(p *parser, m map[string]field) *block {
+func (st *AnthropicStream) openBlock(p *parser, m fieldSet) *block {
 	k, ok := blockIndex(p, m, "the event")
 	if !ok {
 		return nil
@@ -186,9 +202,9 @@ func (st *AnthropicStream) openBlock(p *parser, m map[string]field) *block {
 	b := st.blocks[k]
 	switch {
 	case b == nil:
-		p.failf(InvalidStream, m["index"].off, "content block %d was never started", k)
+		p.failf(InvalidStream, m.at("index").off, "content block %d was never started", k)
 	case !b.open:
-		p.failf(InvalidStream, m["index"].off, "content block %d is already stopped", k)
+		p.failf(InvalidStream, m.at("index").off, "content block %d is already stopped", k)
 	default:
 		return b
 	}
@@ -196,13 +212,13 @@ func (st *AnthropicStream) openBlock(p *parser, m map[string]field) *block {
 }
 
 // blockDelta applies a content_block_delta.
-func (st *AnthropicStream) blockDelta(p *parser, m map[string]field) {
+func (st *AnthropicStream) blockDelta(p *parser, m fieldSet) {
 	b := st.openBlock(p, m)
 	if b == nil || !p.require(m, "delta", "content_block_delta", 0) {
 		return
 	}
-	p.sub(m["delta"], func(q *parser) {
-		dm := q.fields("the delta")
+	p.sub(m.at("delta"), func(q *parser) {
+		dm := q.fields("the delta", anthropicDeltaMembers)
 		typ := q.fieldStr(dm, "type", "the delta's")
 		if !q.ok() || !q.require(dm, "type", "the delta", 0) {
 			return
@@ -211,12 +227,13 @@ func (st *AnthropicStream) blockDelta(p *parser, m map[string]field) {
 		case b.call != nil && typ == "input_json_delta":
 			if q.require(dm, "partial_json", "an input_json_delta", 0) {
 				frag, _ := q.fieldBytes(dm, "partial_json", "an input_json_delta's")
-				b.call.args = append(b.call.args, frag...)
+				st.s.growArgs(q, dm.at("partial_json").off, b.call, frag)
 			}
 		case b.call != nil:
-			q.failf(UnknownType, dm["type"].off, "delta type %q on a tool_use block is not known", typ)
+			q.failf(UnknownType, dm.at("type").off, "delta type %q on a tool_use block is not known", typ)
 		case b.typ == "text" && typ == "text_delta":
-			st.s.text = append(st.s.text, q.fieldStr(dm, "text", "a text_delta's")...)
+			text, _ := q.fieldBytes(dm, "text", "a text_delta's")
+			st.s.growText(q, dm.at("text").off, &st.s.text, text)
 		}
 	})
 }

@@ -6,6 +6,13 @@ import (
 	"github.com/toolgate/toolgate/runtime/gate"
 )
 
+// The members of a chunk the Chat assembler reads beyond a whole
+// response's (see object).
+var (
+	chatChunkChoiceMembers = []string{"index", "delta", "finish_reason"}
+	chatDeltaCallMembers   = []string{"index", "type", "id", "function"}
+)
+
 // OpenAIChatStream assembles a streamed Chat Completions turn from its
 // chunks (object "chat.completion.chunk"). Tool call deltas are keyed by
 // tool_calls[].index, never by arrival order: fragments of parallel calls
@@ -24,7 +31,7 @@ func (st *OpenAIChatStream) Push(event []byte) error {
 		return nil
 	}
 	return s.push(gate.OpenAIChat, event, func(p *parser) {
-		p.object("the chunk", func(name string) {
+		p.object("the chunk", chatResponseMembers, func(name string) {
 			switch name {
 			case "choices":
 				p.array("choices", func(int) { st.choice(p) })
@@ -47,19 +54,21 @@ func (st *OpenAIChatStream) choice(p *parser) {
 		return
 	}
 	finish := ""
-	p.object("a choice", func(name string) {
+	p.object("a choice", chatChunkChoiceMembers, func(name string) {
 		switch name {
 		case "index":
 			if off := p.r.Offset(); p.index("choice index") != 0 {
 				p.failf(InvalidEnvelope, off, "choice index is not 0; request n=1 (one turn per response)")
 			}
 		case "delta":
-			p.object("the delta", func(name string) {
+			p.object("the delta", chatMessageMembers, func(name string) {
 				switch name {
 				case "content":
-					s.text = append(s.text, p.optStr("content")...)
+					at := p.r.Offset()
+					s.growText(p, at, &s.text, p.optBytes("content"))
 				case "refusal":
-					s.refusal = append(s.refusal, p.optStr("refusal")...)
+					at := p.r.Offset()
+					s.growText(p, at, &s.refusal, p.optBytes("refusal"))
 				case "tool_calls":
 					if !p.nullable() {
 						p.array("tool_calls", func(int) { st.toolCall(p) })
@@ -88,21 +97,21 @@ func (st *OpenAIChatStream) choice(p *parser) {
 func (st *OpenAIChatStream) toolCall(p *parser) {
 	s := &st.s
 	at := p.r.Offset()
-	m := p.fields("a tool call delta")
+	m := p.fields("a tool call delta", chatDeltaCallMembers)
 	if !p.ok() || !p.require(m, "index", "a tool call delta", at) {
 		return
 	}
 	var k int
-	p.sub(m["index"], func(q *parser) { k = q.index("tool_calls[].index") })
+	p.sub(m.at("index"), func(q *parser) { k = q.index("tool_calls[].index") })
 	if typ := p.fieldStr(m, "type", "a tool call delta's"); typ != "" && typ != "function" {
-		p.failf(UnknownType, m["type"].off, "tool call type %q is not supported; only function calls reach the gate", typ)
+		p.failf(UnknownType, m.at("type").off, "tool call type %q is not supported; only function calls reach the gate", typ)
 	}
 	id := p.fieldStr(m, "id", "a tool call delta's")
 	var name string
 	var frag []byte
-	if f, ok := m["function"]; ok {
+	if f, ok := m.get("function"); ok {
 		p.sub(f, func(q *parser) {
-			q.object("function", func(n string) {
+			q.object("function", chatFunctionMembers, func(n string) {
 				switch n {
 				case "name":
 					name = q.optStr("function.name")
@@ -121,11 +130,13 @@ func (st *OpenAIChatStream) toolCall(p *parser) {
 	}
 	c := s.call(k)
 	if c == nil {
-		c = s.add(k)
+		if c = s.add(p, at, k); c == nil {
+			return
+		}
 	}
 	setOnce(p, at, &c.id, id, "ID")
 	setOnce(p, at, &c.name, name, "name")
-	c.args = append(c.args, frag...)
+	s.growArgs(p, at, c, frag)
 }
 
 // Turn returns the turn assembled so far.

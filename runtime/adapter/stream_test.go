@@ -37,38 +37,44 @@ var streamFixtures = map[string]struct {
 	"openai_chat/duplicate_id.jsonl":        {want: want{code: toolerr.DuplicateCall}},
 	"openai_chat/duplicate_key.jsonl":       {want: want{code: InvalidEnvelope}},
 	"openai_chat/second_choice.jsonl":       {want: want{code: InvalidEnvelope}},
+	"openai_chat/case_variant_index.jsonl":  {want: want{code: InvalidEnvelope}},
 
-	"openai_responses/parallel.jsonl":           {same: "openai_responses/parallel_with_reasoning.json", want: fixtures["openai_responses/parallel_with_reasoning.json"]},
-	"openai_responses/incomplete.jsonl":         {same: "openai_responses/incomplete.json", want: fixtures["openai_responses/incomplete.json"]},
-	"openai_responses/unfinished.jsonl":         {want: want{calls: []wantCall{{"call_1", "get_order", a19}}}},
-	"openai_responses/empty_args.jsonl":         {same: "openai_responses/empty_args.json", want: fixtures["openai_responses/empty_args.json"]},
-	"openai_responses/done_mismatch.jsonl":      {want: want{code: InvalidStream}},
-	"openai_responses/final_mismatch.jsonl":     {want: want{code: InvalidStream}},
-	"openai_responses/done_name_mismatch.jsonl": {want: want{code: InvalidStream}},
-	"openai_responses/delta_unknown_item.jsonl": {want: want{code: InvalidStream}},
-	"openai_responses/delta_after_done.jsonl":   {want: want{code: InvalidStream}},
-	"openai_responses/error.jsonl":              {want: want{code: ProviderError}},
-	"openai_responses/unknown_item.jsonl":       {want: want{code: UnknownType}},
-	"openai_responses/after_completed.jsonl":    {want: want{code: InvalidStream}},
+	"openai_responses/parallel.jsonl":                     {same: "openai_responses/parallel_with_reasoning.json", want: fixtures["openai_responses/parallel_with_reasoning.json"]},
+	"openai_responses/incomplete.jsonl":                   {same: "openai_responses/incomplete.json", want: fixtures["openai_responses/incomplete.json"]},
+	"openai_responses/unfinished.jsonl":                   {want: want{calls: []wantCall{{"call_1", "get_order", a19}}}},
+	"openai_responses/empty_args.jsonl":                   {same: "openai_responses/empty_args.json", want: fixtures["openai_responses/empty_args.json"]},
+	"openai_responses/done_mismatch.jsonl":                {want: want{code: InvalidStream}},
+	"openai_responses/final_mismatch.jsonl":               {want: want{code: InvalidStream}},
+	"openai_responses/done_name_mismatch.jsonl":           {want: want{code: InvalidStream}},
+	"openai_responses/delta_unknown_item.jsonl":           {want: want{code: InvalidStream}},
+	"openai_responses/delta_after_done.jsonl":             {want: want{code: InvalidStream}},
+	"openai_responses/error.jsonl":                        {want: want{code: ProviderError}},
+	"openai_responses/unknown_item.jsonl":                 {want: want{code: UnknownType}},
+	"openai_responses/after_completed.jsonl":              {want: want{code: InvalidStream}},
+	"openai_responses/done_without_deltas.jsonl":          {same: "openai_responses/single.json", want: fixtures["openai_responses/single.json"]},
+	"openai_responses/item_done_without_deltas.jsonl":     {same: "openai_responses/single.json", want: fixtures["openai_responses/single.json"]},
+	"openai_responses/done_without_deltas_mismatch.jsonl": {want: want{code: InvalidStream}},
 
-	"anthropic/parallel_text.jsonl":        {same: "anthropic/parallel_text.json", want: fixtures["anthropic/parallel_text.json"]},
-	"anthropic/no_params.jsonl":            {same: "anthropic/no_params.json", want: fixtures["anthropic/no_params.json"]},
-	"anthropic/no_params_no_delta.jsonl":   {same: "anthropic/no_params.json", want: fixtures["anthropic/no_params.json"]},
-	"anthropic/max_tokens.jsonl":           {want: want{calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}, {"toolu_02", "get_order", `{"ord`}}, stop: "max_tokens", truncated: true}},
-	"anthropic/unfinished.jsonl":           {want: want{calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, stop: "tool_use"}},
-	"anthropic/block_not_stopped.jsonl":    {want: want{calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, stop: "tool_use"}},
-	"anthropic/placeholder_nonempty.jsonl": {want: want{code: InvalidStream}},
-	"anthropic/delta_before_start.jsonl":   {want: want{code: InvalidStream}},
-	"anthropic/delta_after_stop.jsonl":     {want: want{code: InvalidStream}},
-	"anthropic/restart_index.jsonl":        {want: want{code: InvalidStream}},
-	"anthropic/before_message_start.jsonl": {want: want{code: InvalidStream}},
-	"anthropic/error.jsonl":                {want: want{code: ProviderError}},
-	"anthropic/unknown_block.jsonl":        {want: want{code: UnknownType}},
-	"anthropic/unknown_delta.jsonl":        {want: want{code: UnknownType}},
-	"anthropic/after_stop.jsonl":           {want: want{code: InvalidStream}},
-	"anthropic/unknown_event.jsonl":        {same: "anthropic/single.json", want: fixtures["anthropic/single.json"]},
-	"anthropic/tool_use_no_calls.jsonl":    {want: want{code: MissingCalls}},
-	"anthropic/thinking.jsonl":             {same: "anthropic/thinking.json", want: fixtures["anthropic/thinking.json"]},
+	"anthropic/parallel_text.jsonl":             {same: "anthropic/parallel_text.json", want: fixtures["anthropic/parallel_text.json"]},
+	"anthropic/no_params.jsonl":                 {same: "anthropic/no_params.json", want: fixtures["anthropic/no_params.json"]},
+	"anthropic/no_params_no_delta.jsonl":        {same: "anthropic/no_params.json", want: fixtures["anthropic/no_params.json"]},
+	"anthropic/max_tokens.jsonl":                {want: want{calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}, {"toolu_02", "get_order", `{"ord`}}, stop: "max_tokens", truncated: true}},
+	"anthropic/unfinished.jsonl":                {want: want{calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, stop: "tool_use"}},
+	"anthropic/block_not_stopped.jsonl":         {want: want{calls: []wantCall{{"toolu_01", "get_order", `{"orderId": "A-19"}`}}, stop: "tool_use"}},
+	"anthropic/placeholder_nonempty.jsonl":      {want: want{code: InvalidStream}},
+	"anthropic/delta_before_start.jsonl":        {want: want{code: InvalidStream}},
+	"anthropic/delta_after_stop.jsonl":          {want: want{code: InvalidStream}},
+	"anthropic/restart_index.jsonl":             {want: want{code: InvalidStream}},
+	"anthropic/before_message_start.jsonl":      {want: want{code: InvalidStream}},
+	"anthropic/error.jsonl":                     {want: want{code: ProviderError}},
+	"anthropic/unknown_block.jsonl":             {want: want{code: UnknownType}},
+	"anthropic/unknown_delta.jsonl":             {want: want{code: UnknownType}},
+	"anthropic/after_stop.jsonl":                {want: want{code: InvalidStream}},
+	"anthropic/unknown_event.jsonl":             {same: "anthropic/single.json", want: fixtures["anthropic/single.json"]},
+	"anthropic/tool_use_no_calls.jsonl":         {want: want{code: MissingCalls}},
+	"anthropic/thinking.jsonl":                  {same: "anthropic/thinking.json", want: fixtures["anthropic/thinking.json"]},
+	"anthropic/case_variant_partial_json.jsonl": {want: want{code: InvalidEnvelope}},
+	"anthropic/duplicate_in_args.jsonl":         {same: "anthropic/duplicate_in_args.json", want: fixtures["anthropic/duplicate_in_args.json"]},
 }
 
 // feed pushes every line of a .jsonl fixture and returns the turn, or the
@@ -115,9 +121,14 @@ func TestStreamFixtures(t *testing.T) {
 				}
 				sameCalls(t, turn, whole)
 			}
-			runs, _ := runTurn(t, turn, err)
+			runs, res := runTurn(t, turn, err)
 			if runs != tc.runs {
 				t.Errorf("%d executors ran, want %d", runs, tc.runs)
+			}
+			for _, r := range res {
+				if tc.refuse != "" && (r.Err == nil || r.Err.Code != tc.refuse) {
+					t.Errorf("call %s: result %+v, want refused with %s", r.CallID, r, tc.refuse)
+				}
 			}
 		})
 	}
