@@ -53,8 +53,14 @@ type Options struct {
 	// JSON Schema 2020-12 does by default. By default toolgate asserts it.
 	FormatAnnotation bool
 	// Providers are the model providers the tools are exported to, unless
-	// a tool's x-toolgate providers says otherwise; empty means all.
+	// a tool's x-toolgate providers says otherwise. A chosen provider that
+	// cannot carry a tool faithfully is an error. Empty means none chosen:
+	// each tool goes to every provider that can carry it, and Notice is
+	// told of each one left out.
 	Providers []provider.Provider
+	// Notice, when set, receives a notice for each tool and provider left
+	// out, in tool name order, when Generate succeeds.
+	Notice func(Notice)
 	// ValueRoots allows any schema at the root and emits a
 	// Validate<Tool>(data []byte) error function for each tool that accepts
 	// any JSON value, not only an object (used for conformance runs).
@@ -74,8 +80,10 @@ type toolModel struct {
 	// projected is what the provider projections start from; its Schema is
 	// the effective schema as JSON, marshalled once.
 	projected provider.Tool
-	// defs are the provider definitions, in provider.All order.
-	defs     []provider.Definition
+	// defs are the provider definitions, in the order of exported().
+	defs []provider.Definition
+	// leftOut are the providers, none chosen, that cannot carry the tool.
+	leftOut  []Notice
 	root     *node
 	goName   string
 	fileName string
@@ -156,6 +164,13 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 		out = append(out, test)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	if opts.Notice != nil {
+		for _, tm := range models {
+			for _, n := range tm.leftOut {
+				opts.Notice(n)
+			}
+		}
+	}
 	return out, nil
 }
 
@@ -176,7 +191,7 @@ func contractTest(opts Options, models []*toolModel) (File, error) {
 			GoName:      tm.goName,
 			MCP:         strconv.Quote(tm.projected.MCP),
 			OpenObjects: opts.OpenObjects,
-			Providers:   providerList(tm.providers(opts)),
+			Providers:   providerList(tm.exported()),
 		})
 	}
 	var buf bytes.Buffer
