@@ -83,10 +83,14 @@ type toolModel struct {
 	// defs are the provider definitions, in the order of exported().
 	defs []provider.Definition
 	// leftOut are the providers, none chosen, that cannot carry the tool.
-	leftOut  []Notice
-	root     *node
-	goName   string
-	fileName string
+	leftOut []Notice
+	// patternVars and unionFuncs name the unexported helpers of nodes
+	// (assignNames).
+	patternVars map[*node]string
+	unionFuncs  map[*node]string
+	root        *node
+	goName      string
+	fileName    string
 }
 
 const (
@@ -126,6 +130,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	}
 	// Tools are emitted in name order, whatever order they were loaded in.
 	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
+	assignNames(models, opts)
 	ns := newNamespace()
 	pkgFile, err := packageFile(opts, models, ns)
 	if err != nil {

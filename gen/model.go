@@ -71,6 +71,7 @@ type node struct {
 	kind     kind
 	nullable bool   // null is also allowed (kind is not kindNull)
 	goName   string // named Go type: objects, string enums, unions' object branch
+	fixed    bool   // goName was chosen in the tool file (x-toolgate goType)
 	desc     string
 	sens     bool // sensitive: messages never echo the value
 	def      *jsonval.Value
@@ -300,7 +301,7 @@ func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
 	n.sens = sensitiveUse(s)
 	if x := s.Get("x-toolgate"); x != nil {
 		if goType := b.schemaMeta(ptr, x, false); goType != "" {
-			name = goType
+			name, n.fixed = goType, true
 		}
 	}
 	n.def = s.Get("default")
@@ -480,7 +481,6 @@ func (b *builder) fillTyped(n *node, ptr string, s *jsonval.Value, name string) 
 		}
 		if len(n.enum) > 0 && allStrings(n.enum) && name != "" {
 			n.goName = name
-			n.enumConsts = enumConstNames(name, n.enum)
 		}
 	case kindInt, kindNumber:
 		defer b.checkIntRange(n, ptr)
