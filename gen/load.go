@@ -49,9 +49,9 @@ type Meta struct {
 	Destructive bool
 	// Timeout is a Go duration string bounding one execution.
 	Timeout string
-	// Providers are the model providers the tool is exported to (default:
-	// all). A provider that cannot carry the tool faithfully is a
-	// generation error unless it is left out here.
+	// Providers are the model providers the tool is exported to; a listed
+	// provider that cannot carry the tool faithfully is a generation error.
+	// Empty: Options.Providers, else every provider that can carry it.
 	Providers []provider.Provider
 }
 

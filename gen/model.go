@@ -126,6 +126,7 @@ const (
 type prop struct {
 	name     string
 	goName   string
+	fixed    bool // goName was chosen in the tool file (x-toolgate goName)
 	node     *node
 	required bool
 	bit      int
@@ -656,15 +657,15 @@ func (b *builder) fillObject(n *node, ptr string, s *jsonval.Value, name string)
 		} else {
 			for _, m := range ps.Members {
 				pptr := ptr + "/properties/" + escapePointer(m.Key)
-				field := goIdent(m.Key)
+				field, fixed := goIdent(m.Key), false
 				if x := m.Value.Get("x-toolgate"); x != nil {
 					if gn := x.Get("goName"); gn != nil && gn.Kind == jsonval.String && isGoIdentifier(gn.Str) {
-						field = gn.Str
+						field, fixed = gn.Str, true
 					}
 				}
 				child := b.build(pptr, m.Value, base+field)
 				declared[m.Key] = true
-				n.props = append(n.props, &prop{name: m.Key, goName: field, node: child, required: required[m.Key], bit: len(n.props), sens: sensitiveUse(m.Value)})
+				n.props = append(n.props, &prop{name: m.Key, goName: field, fixed: fixed, node: child, required: required[m.Key], bit: len(n.props), sens: sensitiveUse(m.Value)})
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/token"
 	"strings"
 	"unicode"
@@ -159,6 +160,9 @@ func assignNames(models []*toolModel, opts Options) {
 				}
 				n.goName = pickName(n.goName, suffix, taken)
 			}
+			if n.kind == kindObject && n.hasStruct {
+				nameFields(n)
+			}
 			if n.kind == kindString && n.goName != "" {
 				n.enumConsts = enumConstNames(n.goName, n.enum, taken)
 			}
@@ -169,6 +173,48 @@ func assignNames(models []*toolModel, opts Options) {
 				tm.unionFuncs[n] = pickName("decode"+n.name, "", taken)
 			}
 		})
+	}
+}
+
+// nameFields names the fields of a struct. The methods toolgate gives
+// every struct, the AdditionalProperties field and the names chosen in the
+// tool file (with their …OrDefault accessors) come first, then the members
+// with an accessor, then the others, each in member order; a derived field
+// name that is taken, or whose accessor name is, gets a number: members
+// "order_id" and "orderId" are OrderID and OrderID2.
+func nameFields(n *node) {
+	taken := map[string]bool{"decode": true, "appendJSON": true, "MarshalJSON": true, "UnmarshalJSON": true}
+	if n.addl == addlSchema {
+		taken["AdditionalProperties"] = true
+	}
+	// A member with a default may get an accessor; its name is kept free
+	// whether or not the default's type gets one.
+	accessor := func(p *prop) bool { return p.node.def != nil && !p.required && !p.node.nullable }
+	for _, p := range n.props {
+		if p.fixed {
+			taken[p.goName] = true
+			if accessor(p) {
+				taken[p.goName+"OrDefault"] = true
+			}
+		}
+	}
+	// Members with an accessor are named before the others, so that a
+	// member "notifyOrDefault" yields to the accessor of "notify".
+	for _, withAccessor := range []bool{true, false} {
+		for _, p := range n.props {
+			if p.fixed || accessor(p) != withAccessor {
+				continue
+			}
+			name := p.goName
+			for i := 2; taken[name] || withAccessor && taken[name+"OrDefault"]; i++ {
+				name = fmt.Sprintf("%s%d", p.goName, i)
+			}
+			p.goName = name
+			taken[name] = true
+			if withAccessor {
+				taken[name+"OrDefault"] = true
+			}
+		}
 	}
 }
 
