@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate/gen"
@@ -142,13 +144,20 @@ func TestMCPCorpus(t *testing.T) {
 			if !errors.As(err, &list) {
 				list = gen.ErrorList{err}
 			}
+			keywords := map[string]bool{}
 			for _, e := range list.Flat() {
 				if m := composition.FindStringSubmatch(e.Error()); m != nil {
-					refused[m[1]]++
+					keywords[m[1]] = true
 					continue
 				}
 				t.Errorf("%s: tool %s (%s) is refused: %v", c.name, ct.tool.Name, ct.file, e)
 			}
+			var kws []string
+			for k := range keywords {
+				kws = append(kws, k)
+			}
+			sort.Strings(kws)
+			refused[strings.Join(kws, "+")]++
 		}
 		// A tool name is unique in a package: a corpus whose servers share
 		// names is split, the n-th tool of a name going to package n.
@@ -181,7 +190,7 @@ func TestMCPCorpus(t *testing.T) {
 			gobuild.WriteFiles(t, mod, pkg, pkgFiles)
 			pkgs = append(pkgs, "./"+pkg)
 		}
-		t.Logf("%s: %d tools with a valid name, %d generated (%d packages); refused for a composition keyword (not yet enforced): %v; refused for a name breaking MCP's rule: %v; notices (tool not exported) per provider: %v",
+		t.Logf("%s: %d tools with a valid name, %d generated (%d packages); refused for composition keywords (not yet enforced; tools by keywords): %v; refused for a name breaking MCP's rule: %v; notices (tool not exported) per provider: %v",
 			c.name, len(tools), len(ok), len(split), refused, badNames, notices)
 	}
 	if out, err := gobuild.Go(t, mod, append([]string{"vet"}, pkgs...)...); err != nil {
