@@ -22,29 +22,97 @@ func newProviderTool(t *Tool, effective *jsonval.Value) provider.Tool {
 	return pt
 }
 
-// providers returns the providers the tool is exported to: its
-// x-toolgate providers, else the package's (Options.Providers), else all.
-func (tm *toolModel) providers(opts Options) []provider.Provider {
+// Notice says that a tool is not exported to a provider, and why. With no
+// providers chosen (neither Options.Providers nor the tool's x-toolgate
+// providers), a tool goes to every provider that can carry it faithfully,
+// and each one left out is a notice, not an error.
+type Notice struct {
+	// File and Pointer locate what the provider cannot carry (the tool, or
+	// the schema inside it).
+	File, Pointer string
+	Tool          string
+	Provider      provider.Provider
+	Reason        string
+}
+
+func (n Notice) String() string {
+	loc := n.File
+	if n.Pointer != "" {
+		loc += "#" + n.Pointer
+	}
+	return fmt.Sprintf("%s: tool %s is not exported to %s: %s", loc, n.Tool, n.Provider, n.Reason)
+}
+
+// chosen returns the providers chosen for the tool: its x-toolgate
+// providers, else the package's (Options.Providers); nil when none were
+// chosen, and the tool goes to every provider that can carry it.
+func (tm *toolModel) chosen(opts Options) []provider.Provider {
 	switch {
 	case len(tm.t.Meta.Providers) > 0:
 		return tm.t.Meta.Providers
 	case len(opts.Providers) > 0:
 		return opts.Providers
 	}
-	return provider.All
+	return nil
+}
+
+// chosenBy names where the providers of the tool were chosen.
+func (tm *toolModel) chosenBy() string {
+	if len(tm.t.Meta.Providers) > 0 {
+		return "x-toolgate.providers"
+	}
+	return "the providers option (--providers)"
+}
+
+// exported returns the providers the tool is exported to, in the order
+// chosen (provider.All without a choice).
+func (tm *toolModel) exported() []provider.Provider {
+	out := make([]provider.Provider, len(tm.defs))
+	for i, d := range tm.defs {
+		out[i] = d.Provider
+	}
+	return out
+}
+
+// refusedError is the generation error for a chosen provider that cannot
+// carry the tool.
+func (tm *toolModel) refusedError(r *provider.RefusedError) error {
+	return &Error{File: tm.t.File, Pointer: tm.refusedAt(r), Provider: r.Provider, Message: fmt.Sprintf("tool %s cannot be sent to %s: %s; %s lists %s, so leave it out there (or list no providers: the tool then goes to every provider that can carry it)", tm.t.Name, r.Provider, r.Reason, tm.chosenBy(), r.Provider)}
+}
+
+// refusedAt is the pointer, in the tool file, to what r refuses: the name,
+// or a schema inside the parameters.
+func (tm *toolModel) refusedAt(r *provider.RefusedError) string {
+	if r.Name {
+		return tm.t.Pointer + "/name"
+	}
+	return tm.t.Pointer + "/" + tm.t.paramsKey + r.Pointer
+}
+
+// notice is the notice for a provider, not chosen, that cannot carry the
+// tool.
+func (tm *toolModel) notice(r *provider.RefusedError) Notice {
+	return Notice{File: tm.t.File, Pointer: tm.refusedAt(r), Tool: tm.t.Name, Provider: r.Provider, Reason: r.Reason}
 }
 
 // project computes the tool's definition for each provider it is exported
-// to. A provider that cannot carry the tool faithfully is a generation
-// error: the tool file must say which providers the tool is for.
+// to. Among chosen providers, one that cannot carry the tool faithfully is
+// a generation error; without a choice, it is left out with a notice.
 func (tm *toolModel) project(opts Options) error {
+	chosen := tm.chosen(opts)
+	ps := chosen
+	if ps == nil {
+		ps = provider.All
+	}
 	var errs ErrorList
-	for _, p := range tm.providers(opts) {
+	for _, p := range ps {
 		def, err := provider.Project(p, tm.projected)
 		var refusal *provider.RefusedError
 		switch {
+		case errors.As(err, &refusal) && chosen != nil:
+			errs = append(errs, tm.refusedError(refusal))
 		case errors.As(err, &refusal):
-			errs = append(errs, &Error{File: tm.t.File, Pointer: tm.t.Pointer + "/" + tm.t.paramsKey + refusal.Pointer, Message: fmt.Sprintf("tool %s cannot be sent to %s: %s; list the providers it is for in x-toolgate.providers (for example [\"mcp\", \"anthropic\"])", tm.t.Name, p, refusal.Reason)})
+			tm.leftOut = append(tm.leftOut, tm.notice(refusal))
 		case err != nil:
 			return err
 		default:
@@ -91,14 +159,20 @@ func (e *emitter) emitDefinitions() {
 		defs = append(defs, literal(fields))
 	}
 	doc := fmt.Sprintf("%sDefinitions are the definitions of the %s tool for each model provider it is exported to, exactly as they are sent, each with the rules its schema cannot carry (enforced by the gate all the same).", g, e.tm.t.Name)
-	var missing []string
+	var chosenOut []string
 	for _, p := range provider.All {
-		if !slices.ContainsFunc(e.tm.defs, func(d provider.Definition) bool { return d.Provider == p }) {
-			missing = append(missing, string(p))
+		if !slices.Contains(e.tm.exported(), p) && !slices.ContainsFunc(e.tm.leftOut, func(n Notice) bool { return n.Provider == p }) {
+			chosenOut = append(chosenOut, string(p))
 		}
 	}
-	if len(missing) > 0 {
-		doc += "\n\nNot exported to " + strings.Join(missing, ", ") + ": a call in their dialects is unknown_tool."
+	for _, n := range e.tm.leftOut {
+		doc += fmt.Sprintf("\n\nNot exported to %s, which cannot carry it faithfully: %s.", n.Provider, n.Reason)
+	}
+	if len(chosenOut) > 0 {
+		doc += fmt.Sprintf("\n\nNot exported to %s: %s leaves them out.", strings.Join(chosenOut, ", "), e.tm.chosenBy())
+	}
+	if len(e.tm.defs) < len(provider.All) {
+		doc += "\n\nA call in the dialect of a provider the tool is not exported to is unknown_tool."
 	}
 	e.doc(doc)
 	e.f.Var().Id(g+"Definitions").Op("=").Index().Qual(pkgProvider, "Definition").ValuesFunc(func(gr *jen.Group) {
@@ -126,10 +200,12 @@ func providerConst(p provider.Provider) string {
 	return "MCP"
 }
 
-// Export returns the definitions of tools for provider p, in tool order, and
-// a *provider.RefusedError for each tool p cannot carry. err reports invalid
-// tool definitions, as Generate does.
-func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.Definition, refused []error, err error) {
+// Export returns the definitions of tools for provider p, in tool order,
+// and a notice for each tool not exported to p: left out of the providers
+// chosen for it, or, with none chosen, one p cannot carry faithfully. err
+// reports invalid tool definitions, as Generate does, and a tool p cannot
+// carry although p was chosen for it.
+func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.Definition, leftOut []Notice, err error) {
 	var errs ErrorList
 	for _, t := range tools {
 		tm, err := model(t, Options{OpenObjects: opts.OpenObjects, Providers: []provider.Provider{provider.MCP}})
@@ -137,21 +213,28 @@ func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.D
 			errs = append(errs, err)
 			continue
 		}
-		if !slices.Contains(tm.providers(opts), p) {
-			refused = append(refused, &provider.RefusedError{Provider: p, Tool: t.Name, Reason: "the tool is not exported to this provider (x-toolgate.providers)"})
+		chosen := tm.chosen(opts)
+		if chosen != nil && !slices.Contains(chosen, p) {
+			leftOut = append(leftOut, Notice{File: t.File, Pointer: t.Pointer, Tool: t.Name, Provider: p, Reason: tm.chosenBy() + " leaves it out"})
 			continue
 		}
 		def, err := provider.Project(p, tm.projected)
-		if err != nil {
-			refused = append(refused, err)
-			continue
+		var refusal *provider.RefusedError
+		switch {
+		case errors.As(err, &refusal) && chosen != nil:
+			errs = append(errs, tm.refusedError(refusal))
+		case errors.As(err, &refusal):
+			leftOut = append(leftOut, tm.notice(refusal))
+		case err != nil:
+			return nil, nil, err
+		default:
+			defs = append(defs, def)
 		}
-		defs = append(defs, def)
 	}
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	return defs, refused, nil
+	return defs, leftOut, nil
 }
 
 // field is one "Name: value" of a composite literal.

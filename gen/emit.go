@@ -161,10 +161,8 @@ func (e *emitter) declare(n *node) {
 	}
 }
 
-func patternVar(n *node) string { return lowerIdent(n.name) + "Pattern" }
-
 func (e *emitter) declarePattern(n *node) {
-	name := patternVar(n)
+	name := e.tm.patternVars[n]
 	e.claim(name, "the pattern of "+e.where(n))
 	e.doc(fmt.Sprintf("%s is the pattern of %s.", name, e.where(n)))
 	e.f.Var().Id(name).Op("=").Qual(pkgTgimpl, "MustPattern").Call(goString(n.goPattern))
@@ -349,7 +347,7 @@ func (e *emitter) decodeRules(n *node, set setter) []jen.Code {
 	case kindNever:
 		return []jen.Code{d().Dot("False").Call(jen.Lit(n.ptr))}
 	case kindUnion:
-		return []jen.Code{set.value(jen.Id(unionFunc(n)).Call(d()))}
+		return []jen.Code{set.value(jen.Id(e.tm.unionFuncs[n]).Call(d()))}
 	}
 	cases := []jen.Code{jen.Case(readKind(tokenKind(n.kind))).Block(e.decodeKind(n, set)...)}
 	mismatch := d().Dot("TypeMismatch").Call(jen.Lit(typePtr(n)), jen.Lit(typePhrase(n)))
@@ -713,7 +711,7 @@ func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 		}
 	}
 	if n.pattern != "" {
-		out = append(out, jen.If(jen.Op("!").Id(patternVar(n)).Dot("Match").Call(s)).Block(
+		out = append(out, jen.If(jen.Op("!").Id(e.tm.patternVars[n]).Dot("Match").Call(s)).Block(
 			d().Dot("Pattern").Call(jen.Lit(n.ptr+"/pattern"), jen.Lit(n.pattern), got)))
 	}
 	str := d().Dot("String").Call(s)
@@ -989,10 +987,8 @@ func (e *emitter) decodeArray(n *node, set setter) []jen.Code {
 	return append(out, set.value(items))
 }
 
-func unionFunc(n *node) string { return "decode" + n.name }
-
 func (e *emitter) declareUnion(n *node) {
-	name := unionFunc(n)
+	name := e.tm.unionFuncs[n]
 	e.claim(name, "the decoder of "+e.where(n))
 	var cases []jen.Code
 	for _, v := range n.variants {
@@ -1178,29 +1174,6 @@ func (e *emitter) defaultLiteral(p *prop) (jen.Code, bool) {
 }
 
 // ---- helpers ----
-
-// signs spells out the signs that make enum values differ ("+1", "-1",
-// "reactions--1").
-var signs = strings.NewReplacer("+", " Plus ", "--", " Minus", "-0", " Minus0", "-1", " Minus1", "-2", " Minus2", "-3", " Minus3", "-4", " Minus4", "-5", " Minus5", "-6", " Minus6", "-7", " Minus7", "-8", " Minus8", "-9", " Minus9")
-
-// enumConstNames names the constants of a string enum: the type name and
-// the value as an identifier; values that read the same as an identifier
-// ("foo\nbar", "foo\rbar") get numeric suffixes in enum order.
-func enumConstNames(typeName string, vals []*jsonval.Value) map[string]string {
-	names := map[string]string{}
-	taken := map[string]bool{}
-	for _, v := range vals {
-		if v.Kind != jsonval.String {
-			continue
-		}
-		id := v.Str
-		if strings.ContainsAny(id, "+-") {
-			id = signs.Replace(id)
-		}
-		names[v.Str] = uniqueName(typeName+goIdent(id), taken)
-	}
-	return names
-}
 
 // doc writes a doc comment, wrapped, one // line a line.
 func (e *emitter) doc(text string) {

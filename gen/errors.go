@@ -3,6 +3,8 @@ package gen
 import (
 	"errors"
 	"strings"
+
+	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 // Error is a generation error: what is wrong, where (the file and a JSON
@@ -12,6 +14,9 @@ type Error struct {
 	Pointer string
 	Keyword string
 	Message string
+	// Provider is set when the error is a chosen provider that cannot
+	// carry the tool.
+	Provider provider.Provider
 }
 
 // Error writes the file, pointer and keyword on one line, and every part

@@ -54,8 +54,14 @@ type Options struct {
 	// JSON Schema 2020-12 does by default. By default toolgate asserts it.
 	FormatAnnotation bool
 	// Providers are the model providers the tools are exported to, unless
-	// a tool's x-toolgate providers says otherwise; empty means all.
+	// a tool's x-toolgate providers says otherwise. A chosen provider that
+	// cannot carry a tool faithfully is an error. Empty means none chosen:
+	// each tool goes to every provider that can carry it, and Notice is
+	// told of each one left out.
 	Providers []provider.Provider
+	// Notice, when set, receives a notice for each tool and provider left
+	// out, in tool name order, when Generate succeeds.
+	Notice func(Notice)
 	// ValueRoots allows any schema at the root and emits a
 	// Validate<Tool>(data []byte) error function for each tool that accepts
 	// any JSON value, not only an object (used for conformance runs).
@@ -75,11 +81,17 @@ type toolModel struct {
 	// projected is what the provider projections start from; its Schema is
 	// the effective schema as JSON, marshalled once.
 	projected provider.Tool
-	// defs are the provider definitions, in provider.All order.
-	defs     []provider.Definition
-	root     *node
-	goName   string
-	fileName string
+	// defs are the provider definitions, in the order of exported().
+	defs []provider.Definition
+	// leftOut are the providers, none chosen, that cannot carry the tool.
+	leftOut []Notice
+	// patternVars and unionFuncs name the unexported helpers of nodes
+	// (assignNames).
+	patternVars map[*node]string
+	unionFuncs  map[*node]string
+	root        *node
+	goName      string
+	fileName    string
 }
 
 const (
@@ -119,6 +131,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	}
 	// Tools are emitted in name order, whatever order they were loaded in.
 	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
+	assignNames(models, opts)
 	ns := newNamespace()
 	pkgFile, err := packageFile(opts, models, ns)
 	if err != nil {
@@ -157,6 +170,13 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 		out = append(out, tests...)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	if opts.Notice != nil {
+		for _, tm := range models {
+			for _, n := range tm.leftOut {
+				opts.Notice(n)
+			}
+		}
+	}
 	return out, nil
 }
 
@@ -178,7 +198,7 @@ func testFiles(opts Options, models []*toolModel) ([]File, error) {
 			GoName:      tm.goName,
 			MCP:         strconv.Quote(tm.projected.MCP),
 			OpenObjects: opts.OpenObjects,
-			Providers:   providerList(tm.providers(opts)),
+			Providers:   providerList(tm.exported()),
 		})
 	}
 	var out []File

@@ -49,9 +49,9 @@ type Meta struct {
 	Destructive bool
 	// Timeout is a Go duration string bounding one execution.
 	Timeout string
-	// Providers are the model providers the tool is exported to (default:
-	// all). A provider that cannot carry the tool faithfully is a
-	// generation error unless it is left out here.
+	// Providers are the model providers the tool is exported to; a listed
+	// provider that cannot carry the tool faithfully is a generation error.
+	// Empty: Options.Providers, else every provider that can carry it.
 	Providers []provider.Provider
 }
 
@@ -142,9 +142,12 @@ func parseToolFile(path string, data []byte) ([]*Tool, error) {
 		for _, m := range doc.Members {
 			switch m.Key {
 			case "tools", "nextCursor", "_meta", "serverInfo", "server_info":
+			case "server", "url", "transport", "auth":
+				// A capture's note of where the list came from (mcp-proxy's
+				// snapshots); like serverInfo, it never reaches the code.
 			default:
 				if !strings.HasPrefix(m.Key, "x-") {
-					return nil, &Error{File: path, Pointer: "/" + escapePointer(m.Key), Message: fmt.Sprintf("unknown member %q in a tool list (want tools, nextCursor, _meta or x-*)", m.Key)}
+					return nil, &Error{File: path, Pointer: "/" + escapePointer(m.Key), Message: fmt.Sprintf("unknown member %q in a tool list (want tools, nextCursor, _meta, serverInfo, a capture's server, url, transport or auth, or x-*)", m.Key)}
 				}
 			}
 		}

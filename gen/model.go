@@ -71,6 +71,7 @@ type node struct {
 	kind     kind
 	nullable bool   // null is also allowed (kind is not kindNull)
 	goName   string // named Go type: objects, string enums, unions' object branch
+	fixed    bool   // goName was chosen in the tool file (x-toolgate goType)
 	desc     string
 	sens     bool // sensitive: messages never echo the value
 	def      *jsonval.Value
@@ -125,6 +126,7 @@ const (
 type prop struct {
 	name     string
 	goName   string
+	fixed    bool // goName was chosen in the tool file (x-toolgate goName)
 	node     *node
 	required bool
 	bit      int
@@ -300,7 +302,7 @@ func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
 	n.sens = sensitiveUse(s)
 	if x := s.Get("x-toolgate"); x != nil {
 		if goType := b.schemaMeta(ptr, x, false); goType != "" {
-			name = goType
+			name, n.fixed = goType, true
 		}
 	}
 	n.def = s.Get("default")
@@ -480,7 +482,6 @@ func (b *builder) fillTyped(n *node, ptr string, s *jsonval.Value, name string) 
 		}
 		if len(n.enum) > 0 && allStrings(n.enum) && name != "" {
 			n.goName = name
-			n.enumConsts = enumConstNames(name, n.enum)
 		}
 	case kindInt, kindNumber:
 		defer b.checkIntRange(n, ptr)
@@ -656,15 +657,15 @@ func (b *builder) fillObject(n *node, ptr string, s *jsonval.Value, name string)
 		} else {
 			for _, m := range ps.Members {
 				pptr := ptr + "/properties/" + escapePointer(m.Key)
-				field := goIdent(m.Key)
+				field, fixed := goIdent(m.Key), false
 				if x := m.Value.Get("x-toolgate"); x != nil {
 					if gn := x.Get("goName"); gn != nil && gn.Kind == jsonval.String && isGoIdentifier(gn.Str) {
-						field = gn.Str
+						field, fixed = gn.Str, true
 					}
 				}
 				child := b.build(pptr, m.Value, base+field)
 				declared[m.Key] = true
-				n.props = append(n.props, &prop{name: m.Key, goName: field, node: child, required: required[m.Key], bit: len(n.props), sens: sensitiveUse(m.Value)})
+				n.props = append(n.props, &prop{name: m.Key, goName: field, fixed: fixed, node: child, required: required[m.Key], bit: len(n.props), sens: sensitiveUse(m.Value)})
 			}
 		}
 	}

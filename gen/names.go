@@ -1,9 +1,12 @@
 package gen
 
 import (
+	"fmt"
 	"go/token"
 	"strings"
 	"unicode"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
 )
 
 // initialisms are written in capitals in Go names, as Go style wants.
@@ -97,4 +100,176 @@ func (t *Tool) goName() string {
 		return t.Meta.GoName
 	}
 	return goIdent(t.Name)
+}
+
+// Naming. toolgate's own declarations have fixed names, documented and
+// used by callers: per tool <Tool>ToolName, <Tool>Description,
+// <Tool>Schema, <Tool>Source, <Tool>SourceSHA256, <Tool>Args,
+// Decode<Tool>Args, <Tool>Definitions and <Tool>Spec (and so on), and
+// Bindings and NewRegistry for the package. Names chosen in a tool file
+// (x-toolgate goName, goType) are fixed too. Every other name is derived
+// from a schema — <Tool><Member> for a named type, <Type><Value> for an
+// enum constant, unexported pattern variables and union decoders — and is
+// handed out by assignNames after all fixed names are reserved, so it never
+// takes one of them, nor another derived name: a derived type whose name is
+// taken gets the suffix Enum or Object (FetchPageSource, the source path
+// constant, leaves the enum type of a member "source" FetchPageSourceEnum),
+// and then a number; a taken constant or helper name gets a number. Tools
+// are named in name order, each in schema order, so the names depend only
+// on the tools.
+
+// ownNames are the package-level names toolgate declares for the tool.
+func (tm *toolModel) ownNames(opts Options) []string {
+	g, args := tm.goName, tm.root.goName
+	names := []string{g + "ToolName", g + "Description", g + "Schema", g + "Source", g + "SourceSHA256", args}
+	if opts.ValueRoots {
+		return append(names, "Validate"+g)
+	}
+	names = append(names, "Decode"+args, g+"Definitions", g+"Spec")
+	if tm.nullAsAbsent() {
+		names = append(names, "Decode"+args+"NullAsAbsent", "decode"+args)
+	}
+	return names
+}
+
+// assignNames names the schema-derived declarations of every tool (models
+// in name order): named types, enum constants, pattern variables and union
+// decoders.
+func assignNames(models []*toolModel, opts Options) {
+	taken := map[string]bool{}
+	if !opts.ValueRoots {
+		taken["Bindings"], taken["NewRegistry"] = true, true
+	}
+	for _, tm := range models {
+		for _, name := range tm.ownNames(opts) {
+			taken[name] = true
+		}
+		walkNodes(tm.root, func(n *node) {
+			if n.fixed && declaresType(n) {
+				taken[n.goName] = true
+			}
+		})
+	}
+	for _, tm := range models {
+		tm.patternVars, tm.unionFuncs = map[*node]string{}, map[*node]string{}
+		walkNodes(tm.root, func(n *node) {
+			if declaresType(n) && !n.fixed && n != tm.root {
+				suffix := "Object"
+				if n.kind == kindString {
+					suffix = "Enum"
+				}
+				n.goName = pickName(n.goName, suffix, taken)
+			}
+			if n.kind == kindObject && n.hasStruct {
+				nameFields(n)
+			}
+			if n.kind == kindString && n.goName != "" {
+				n.enumConsts = enumConstNames(n.goName, n.enum, taken)
+			}
+			if n.pattern != "" {
+				tm.patternVars[n] = pickName(lowerIdent(n.name)+"Pattern", "", taken)
+			}
+			if n.kind == kindUnion {
+				tm.unionFuncs[n] = pickName("decode"+n.name, "", taken)
+			}
+		})
+	}
+}
+
+// nameFields names the fields of a struct. The methods toolgate gives
+// every struct, the AdditionalProperties field and the names chosen in the
+// tool file (with their …OrDefault accessors) come first, then the members
+// with an accessor, then the others, each in member order; a derived field
+// name that is taken, or whose accessor name is, gets a number: members
+// "order_id" and "orderId" are OrderID and OrderID2.
+func nameFields(n *node) {
+	taken := map[string]bool{"decode": true, "appendJSON": true, "MarshalJSON": true, "UnmarshalJSON": true}
+	if n.addl == addlSchema {
+		taken["AdditionalProperties"] = true
+	}
+	// A member with a default may get an accessor; its name is kept free
+	// whether or not the default's type gets one.
+	accessor := func(p *prop) bool { return p.node.def != nil && !p.required && !p.node.nullable }
+	for _, p := range n.props {
+		if p.fixed {
+			taken[p.goName] = true
+			if accessor(p) {
+				taken[p.goName+"OrDefault"] = true
+			}
+		}
+	}
+	// Members with an accessor are named before the others, so that a
+	// member "notifyOrDefault" yields to the accessor of "notify".
+	for _, withAccessor := range []bool{true, false} {
+		for _, p := range n.props {
+			if p.fixed || accessor(p) != withAccessor {
+				continue
+			}
+			name := p.goName
+			for i := 2; taken[name] || withAccessor && taken[name+"OrDefault"]; i++ {
+				name = fmt.Sprintf("%s%d", p.goName, i)
+			}
+			p.goName = name
+			taken[name] = true
+			if withAccessor {
+				taken[name+"OrDefault"] = true
+			}
+		}
+	}
+}
+
+// declaresType reports whether n is emitted as a named Go type.
+func declaresType(n *node) bool {
+	return n.kind == kindString && n.goName != "" || n.kind == kindObject && n.hasStruct
+}
+
+// walkNodes calls f once for each node reachable from root, parents first,
+// children in schema order.
+func walkNodes(root *node, f func(*node)) {
+	seen := map[*node]bool{}
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		f(n)
+		for _, c := range children(n) {
+			walk(c)
+		}
+	}
+	walk(root)
+}
+
+// pickName returns name, else name+suffix, else that with the smallest
+// number 2, 3, … that is not taken, and marks it taken.
+func pickName(name, suffix string, taken map[string]bool) string {
+	if !taken[name] {
+		taken[name] = true
+		return name
+	}
+	return uniqueName(name+suffix, taken)
+}
+
+// signs spells out the signs that make enum values differ ("+1", "-1",
+// "reactions--1").
+var signs = strings.NewReplacer("+", " Plus ", "--", " Minus", "-0", " Minus0", "-1", " Minus1", "-2", " Minus2", "-3", " Minus3", "-4", " Minus4", "-5", " Minus5", "-6", " Minus6", "-7", " Minus7", "-8", " Minus8", "-9", " Minus9")
+
+// enumConstNames names the constants of a string enum: the type name and
+// the value as an identifier; a name already taken (values that read the
+// same as an identifier, "foo\nbar" and "foo\rbar", or another
+// declaration) gets a numeric suffix, in enum order.
+func enumConstNames(typeName string, vals []*jsonval.Value, taken map[string]bool) map[string]string {
+	names := map[string]string{}
+	for _, v := range vals {
+		if v.Kind != jsonval.String {
+			continue
+		}
+		id := v.Str
+		if strings.ContainsAny(id, "+-") {
+			id = signs.Replace(id)
+		}
+		names[v.Str] = uniqueName(typeName+goIdent(id), taken)
+	}
+	return names
 }

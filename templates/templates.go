@@ -105,9 +105,11 @@ type CatalogParam struct {
 	Presence string
 }
 
-// CatalogProvider is a provider the tool is exported to, with the rules
-// its schema cannot express (the gate enforces them locally).
+// CatalogProvider is a provider with the rules its schema cannot express
+// (the gate enforces them locally), or, when the tool is not exported to
+// it, why (LeftOut).
 type CatalogProvider struct {
-	Name  string
-	Local []string
+	Name    string
+	Local   []string
+	LeftOut string
 }

@@ -150,12 +150,12 @@ func TestExitCodes(t *testing.T) {
 		{"unknown keyword", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"a": {"type": "string", "foo": 1}}}}`}, []string{"check"}, exitInvalid, `keyword "foo" is not enforced`},
 		{"missing folder", nil, []string{"generate", "--schemas", "nowhere"}, exitFailure, "nowhere"},
 		{"bad providers flag", map[string]string{"schemas/t.json": toolFile}, []string{"generate", "--providers", "mcp,cohere"}, exitUsage, `--providers: "cohere" is not one of`},
-		{"provider refuses the tool", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}}}`}, []string{"check"}, exitInvalid, "tool t cannot be sent to openai-chat"},
+		{"provider refuses the tool", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}}}`}, []string{"check", "--providers", "mcp,openai-chat"}, exitInvalid, "tool t cannot be sent to openai-chat"},
 		{"providers flag narrows the export", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}}}`}, []string{"generate", "--providers", "mcp,anthropic"}, exitOK, "wrote generated/t_tool.go"},
 		{"export without provider", nil, []string{"export"}, exitUsage, "--provider is required"},
 		{"export unknown provider", map[string]string{"schemas/t.json": toolFile}, []string{"export", "--provider", "cohere"}, exitUsage, "--provider must be one of"},
 		{"export", map[string]string{"schemas/t.json": toolFile}, []string{"export", "--provider", "openai-chat"}, exitOK, `"strict": true`},
-		{"export refused", map[string]string{"schemas/t.json": `{"name": "t.v2", "description": "", "parameters": {"type": "object"}}`}, []string{"export", "--provider", "anthropic"}, exitInvalid, "tool t.v2 cannot be sent to anthropic: the name does not match"},
+		{"export refused", map[string]string{"schemas/t.json": `{"name": "t.v2", "description": "", "parameters": {"type": "object"}}`}, []string{"export", "--provider", "anthropic", "--providers", "anthropic"}, exitInvalid, "tool t.v2 cannot be sent to anthropic: the name does not match"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

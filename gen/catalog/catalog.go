@@ -62,22 +62,15 @@ func tool(t *gen.Tool, opts gen.Options, path string) (templates.CatalogTool, er
 	p := &params{root: schema}
 	p.object(schema, "", 0)
 	ct.Params = p.out
-	ps := t.Meta.Providers
-	if len(ps) == 0 {
-		ps = opts.Providers
-	}
-	if len(ps) == 0 {
-		ps = provider.All
-	}
-	for _, pv := range ps {
-		defs, refused, err := gen.Export([]*gen.Tool{t}, opts, pv)
+	for _, pv := range provider.All {
+		defs, leftOut, err := gen.Export([]*gen.Tool{t}, opts, pv)
 		if err != nil {
 			return templates.CatalogTool{}, err
 		}
-		if len(refused) > 0 {
-			return templates.CatalogTool{}, refused[0]
-		}
 		cp := templates.CatalogProvider{Name: string(pv)}
+		if len(leftOut) > 0 {
+			cp.LeftOut = leftOut[0].Reason
+		}
 		for _, d := range defs {
 			for _, l := range d.Local {
 				cp.Local = append(cp.Local, l.String())

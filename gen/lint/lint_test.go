@@ -117,7 +117,8 @@ func TestRules(t *testing.T) {
 		{RuleTrustedIdentity, "reading tool may name the user", []string{tool("get_order", object(`"user_id": {`+str+`, "description": "x"}`, "user_id"))}, nil},
 		{RuleProviderFit, "pattern for gemini", []string{tool("get_order", object(`"a": {"type": "string", "pattern": "^a+$", "description": "x"}`, "a"))}, []string{"/parameters/additionalProperties", p + "a/pattern"}},
 		{RuleProviderFit, "only to mcp", []string{`{"name": "get_order", "description": "` + goodDesc + `", "parameters": ` + object(`"a": {"type": "string", "pattern": "^a+$", "description": "x"}`, "a") + `, "x-toolgate": {"providers": ["mcp"]}}`}, nil},
-		{RuleProviderRefused, "name too long for openai", []string{tool("get_order_"+strings.Repeat("x", 60), object(""))}, []string{"/name", "/name", "/name", "/name", "/name"}},
+		{RuleProviderFit, "name too long, nothing chosen", []string{tool("get_order_"+strings.Repeat("x", 60), object(""))}, []string{"/name", "/name", "/name", "/name", "/name"}},
+		{RuleProviderRefused, "name too long for a chosen provider", []string{`{"name": "get_order_` + strings.Repeat("x", 60) + `", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"providers": ["mcp", "openai-chat"]}}`}, []string{"/name"}},
 		{RuleProviderRefused, "left out", []string{`{"name": "get_order_` + strings.Repeat("x", 60) + `", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"providers": ["mcp"]}}`}, nil},
 	}
 	covered := map[string]bool{RuleConfig: true}

@@ -10,32 +10,35 @@ import (
 
 // providerFit lists, per keyword of the schema, the providers the tool is
 // exported to that cannot express it (the gate enforces it locally), and
-// reports a provider that cannot carry the tool at all. An error is the
-// generator refusing the tool.
+// when no providers are chosen, the ones it is not exported to and why. A
+// provider the tool or the
+// options chose that cannot carry the tool is an error (the generator
+// refuses the tool); any other error is returned.
 func (c *checker) providerFit(defaults []provider.Provider) error {
 	t := c.ti.t
-	ps := t.Meta.Providers
-	if len(ps) == 0 {
-		ps = defaults
-	}
-	if len(ps) == 0 {
-		ps = provider.All
+	chosen := t.Meta.Providers
+	if len(chosen) == 0 {
+		chosen = defaults
 	}
 	type local struct{ ptr, kw, value string }
 	var order []local
 	by := map[local][]string{}
-	for _, p := range ps {
-		defs, refused, err := gen.Export([]*gen.Tool{t}, gen.Options{Providers: ps}, p)
-		if err != nil {
+	for _, p := range provider.All {
+		defs, leftOut, err := gen.Export([]*gen.Tool{t}, gen.Options{Providers: defaults}, p)
+		var ge *gen.Error
+		switch {
+		case errors.As(err, &ge) && ge.Provider != "":
+			// The generator refuses the whole tool, whichever provider is
+			// asked for: one finding.
+			c.add(RuleProviderRefused, ge.Pointer, "%s", ge.Message)
+			return nil
+		case err != nil:
 			return err
 		}
-		for _, r := range refused {
-			var re *provider.RefusedError
-			ptr := c.ti.t.Pointer + "/name"
-			if errors.As(r, &re) && re.Pointer != "" {
-				ptr = c.ti.base + re.Pointer
+		if chosen == nil {
+			for _, n := range leftOut {
+				c.add(RuleProviderFit, n.Pointer, "not exported to %s: %s", p, n.Reason)
 			}
-			c.add(RuleProviderRefused, ptr, "%v; leave %s out of x-toolgate providers", r, p)
 		}
 		for _, d := range defs {
 			for _, l := range d.Local {

@@ -126,10 +126,12 @@ type Definition struct {
 type RefusedError struct {
 	Provider Provider
 	Tool     string
-	// Pointer locates the schema that cannot be carried ("" for the tool
-	// itself).
+	// Pointer locates the schema that cannot be carried ("" for the root
+	// schema, or when Name is set).
 	Pointer string
-	Reason  string
+	// Name is set when the tool's name is what the provider refuses.
+	Name   bool
+	Reason string
 }
 
 func (e *RefusedError) Error() string {
@@ -157,11 +159,11 @@ func Project(p Provider, t Tool) (Definition, error) {
 	switch p {
 	case OpenAIChat, OpenAIResponses, Anthropic:
 		if !openAIName.MatchString(t.Name) {
-			return Definition{}, refuse("", "the name does not match %s", openAIName)
+			return Definition{}, &RefusedError{Provider: p, Tool: t.Name, Name: true, Reason: fmt.Sprintf("the name does not match %s", openAIName)}
 		}
 	case Gemini, GeminiLegacy:
 		if !geminiName.MatchString(t.Name) {
-			return Definition{}, refuse("", "the name does not match %s", geminiName)
+			return Definition{}, &RefusedError{Provider: p, Tool: t.Name, Name: true, Reason: fmt.Sprintf("the name does not match %s", geminiName)}
 		}
 	case MCP:
 	default:
