@@ -1084,7 +1084,7 @@ func TestRepairLoop(t *testing.T) {
 	}{
 		{name: "max 0", first: call("r1", refundT, bad), max: 0, wantErr: gate.ErrNoAttempts},
 		{name: "max negative", first: call("r1", refundT, bad), max: -3, wantErr: gate.ErrNoAttempts},
-		{name: "nil Next", first: call("r1", refundT, bad), max: 3, nilNext: true, wantErr: gate.ErrNoAttempts},
+		{name: "nil Next", first: call("r1", refundT, bad), max: 3, nilNext: true, wantErr: gate.ErrNoNext},
 		{name: "valid first time", first: call("r1", refundT, refund()), max: 3, attempts: 1, execs: 1},
 		{name: "repaired on the 2nd attempt", first: call("r1", refundT, bad), max: 3,
 			candidates: []gate.Call{call("r2", refundT, refund())}, attempts: 2, nexts: 1, execs: 1},
@@ -1314,17 +1314,18 @@ func TestAuditNeverCarriesArgumentValues(t *testing.T) {
 // replay check, decode, policy, executor that does nothing, audit hook
 // that does nothing) on the bytes of BenchmarkDecode/refund_order; the
 // overhead is the ratio between the two. "fresh-id" claims a new call ID in
-// the replay store per call (IDs precomputed); "no-id" skips the store.
+// the replay store per call (IDs precomputed, in a store sized for them:
+// the store refuses calls when full); "no-id" skips the store.
 func BenchmarkDispatch(b *testing.B) {
 	data := benchInput(b, refundT)
-	newReg := func(b *testing.B) *gate.Registry {
+	newReg := func(b *testing.B, opts ...gate.Option) *gate.Registry {
 		reg, err := generated.NewRegistry(generated.Bindings{
 			CancelOrder:           gate.Binding[generated.CancelOrderArgs]{Policy: gate.AllowAll[generated.CancelOrderArgs], Execute: func(context.Context, generated.CancelOrderArgs) (any, error) { return nil, nil }},
 			CreateShipment:        gate.Binding[generated.CreateShipmentArgs]{Policy: gate.AllowAll[generated.CreateShipmentArgs], Execute: func(context.Context, generated.CreateShipmentArgs) (any, error) { return nil, nil }},
 			GetOrderStatus:        gate.Binding[generated.GetOrderStatusArgs]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: func(context.Context, generated.GetOrderStatusArgs) (any, error) { return nil, nil }},
 			RefundOrder:           gate.Binding[generated.RefundOrderArgs]{Policy: gate.AllowAll[generated.RefundOrderArgs], Execute: func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil }},
 			ScheduleOrderDispatch: gate.Binding[generated.ScheduleOrderDispatchArgs]{Policy: gate.AllowAll[generated.ScheduleOrderDispatchArgs], Execute: func(context.Context, generated.ScheduleOrderDispatchArgs) (any, error) { return nil, nil }},
-		})
+		}, opts...)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -1343,7 +1344,7 @@ func BenchmarkDispatch(b *testing.B) {
 		}
 	})
 	b.Run(refundT+"/fresh-id", func(b *testing.B) {
-		reg := newReg(b)
+		reg := newReg(b, gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{IDsPerScope: b.N, IDs: b.N})))
 		ids := make([]string, b.N)
 		for i := range ids {
 			ids[i] = fmt.Sprintf("call_%d", i)

@@ -21,12 +21,34 @@ type outcome struct {
 // execution is one executor running in a goroutine of its own, so that the
 // gate can stop waiting for it.
 type execution struct {
+	r       *Registry
+	ctx     context.Context // the caller's
+	xctx    context.Context // the executor's: principal, tool's timeout
+	c       Caller
+	p       *prepared
+	attempt int
+	start   time.Time
+
 	mu sync.Mutex
 	// done receives the outcome, unless the gate stopped waiting first.
 	done chan outcome
 	// abandoned is set when the gate stopped waiting: the executor's
 	// goroutine then audits the outcome as a late event itself.
 	abandoned bool
+}
+
+// principalCtx carries the principal an executor runs for (PrincipalFrom).
+// One allocation holds both the context and the principal.
+type principalCtx struct {
+	context.Context
+	p Principal
+}
+
+func (c *principalCtx) Value(key any) any {
+	if key == (principalKey{}) {
+		return &c.p
+	}
+	return c.Context.Value(key)
 }
 
 var errToolTimeout = errors.New("the tool's timeout expired")
@@ -38,25 +60,22 @@ var errToolTimeout = errors.New("the tool's timeout expired")
 // event (see the package documentation).
 func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt int) Result {
 	start := r.now()
-	xctx := context.WithValue(ctx, principalKey{}, &c.Principal)
+	var xctx context.Context = &principalCtx{Context: ctx, p: c.Principal}
 	if p.tool.Timeout > 0 {
 		var cancel context.CancelFunc
 		xctx, cancel = context.WithTimeoutCause(xctx, p.tool.Timeout, errToolTimeout)
 		defer cancel()
 	}
-	x := &execution{done: make(chan outcome, 1)}
-	go func() {
+	if xctx.Done() == nil {
+		// The context can never end: there is no point where the gate
+		// would stop waiting, so the executor runs here.
 		o := r.run(xctx, p)
-		x.mu.Lock()
-		late := x.abandoned
-		if !late {
-			x.done <- o
-		}
-		x.mu.Unlock()
-		if late {
-			r.emit(context.WithoutCancel(ctx), c, p.call, p, own(p, o), o.end.Sub(start), attempt, true)
-		}
-	}()
+		res := own(p, o)
+		r.emit(ctx, c, p.call, p, res, o.end.Sub(start), attempt, false)
+		return res
+	}
+	x := &execution{r: r, ctx: ctx, xctx: xctx, c: c, p: p, attempt: attempt, start: start, done: make(chan outcome, 1)}
+	go x.run()
 	var o outcome
 	select {
 	case o = <-x.done:
@@ -90,6 +109,21 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 	r.emit(ctx, c, p.call, p, cut, o.end.Sub(start), attempt, false)
 	r.emit(context.WithoutCancel(ctx), c, p.call, p, res, o.end.Sub(start), attempt, true)
 	return cut
+}
+
+// run is the executor's goroutine: it hands the outcome to the gate, or,
+// when the gate stopped waiting, audits it as a late event.
+func (x *execution) run() {
+	o := x.r.run(x.xctx, x.p)
+	x.mu.Lock()
+	late := x.abandoned
+	if !late {
+		x.done <- o
+	}
+	x.mu.Unlock()
+	if late {
+		x.r.emit(context.WithoutCancel(x.ctx), x.c, x.p.call, x.p, own(x.p, o), o.end.Sub(x.start), x.attempt, true)
+	}
 }
 
 // run runs p's executor, turning a panic into an outcome.

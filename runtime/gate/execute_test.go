@@ -150,15 +150,28 @@ func TestExecutorOutcomes(t *testing.T) {
 			return nil, &toolerr.Error{Code: toolerr.InvalidArguments}
 		}, code: toolerr.ExecutionFailed, cat: toolerr.System},
 	}
+	// With a context that can never end and no timeout, the executor runs
+	// in the dispatching goroutine ("inline"); else in its own.
+	type variant struct {
+		parallel, inline bool
+	}
 	for _, tt := range tests {
-		for _, parallel := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/parallel=%v", tt.name, parallel), func(t *testing.T) {
+		variants := []variant{{false, false}, {true, false}}
+		if tt.ctx == nil && tt.timeout == 0 {
+			variants = append(variants, variant{false, true}, variant{true, true})
+		}
+		for _, v := range variants {
+			t.Run(fmt.Sprintf("%s/parallel=%v/inline=%v", tt.name, v.parallel, v.inline), func(t *testing.T) {
+				parallel := v.parallel
 				var c spyCounts
 				spec := paySpec(&c)
 				spec.Timeout = tt.timeout
 				rec := newRecorder()
 				r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&c, nil, tt.exec))}, WithAuditor(rec))
-				ctx, cancel := context.Background(), context.CancelFunc(func() {})
+				ctx, cancel := context.WithCancel(context.Background()) // never cancelled
+				if v.inline {
+					ctx = context.Background()
+				}
 				if tt.ctx != nil {
 					ctx, cancel = tt.ctx()
 				}
@@ -213,12 +226,17 @@ func TestExecutorOutcomes(t *testing.T) {
 	}
 }
 
+// hangGuard bounds how long a broken gate can hang a test: the executor is
+// released then, and the test fails because the executor returned before
+// Dispatch did. It is no measure of speed.
+const hangGuard = time.Minute
+
 // TestGateDoesNotWaitForALateExecutor: an executor that ignores its
 // context is not waited for. The gate answers when the tool's timeout or
 // the caller's deadline passes (timeout) or the caller cancels
-// (execution_failed), while the executor still runs — the test releases
-// it only after Dispatch has returned, so a gate that waited would hang.
-// The claim stays (a replay is refused, nothing runs again), and the
+// (execution_failed), while the executor still runs: the test releases
+// it only after Dispatch has returned, so a gate that waited fails (see
+// hangGuard). The claim stays (a replay is refused, nothing runs again), and the
 // executor's own outcome, panic included, is audited late.
 func TestGateDoesNotWaitForALateExecutor(t *testing.T) {
 	errBoom := errors.New("ledger down")
@@ -247,6 +265,9 @@ func TestGateDoesNotWaitForALateExecutor(t *testing.T) {
 				base := runtime.NumGoroutine()
 				var c spyCounts
 				started, release, returned := make(chan struct{}), make(chan struct{}), make(chan struct{})
+				releaseOnce := sync.OnceFunc(func() { close(release) })
+				guard := time.AfterFunc(hangGuard, releaseOnce)
+				defer guard.Stop()
 				spec := paySpec(&c)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
@@ -270,7 +291,7 @@ func TestGateDoesNotWaitForALateExecutor(t *testing.T) {
 				res, err := r.Dispatch(ctx, caller, call)
 				select {
 				case <-returned:
-					t.Fatal("the executor returned before it was released")
+					t.Fatal("the executor returned before Dispatch did: the gate waited for it")
 				default:
 				}
 				te := wantCode(t, err, end.code, toolerr.System)
@@ -287,7 +308,7 @@ func TestGateDoesNotWaitForALateExecutor(t *testing.T) {
 					t.Errorf("%d executions, want 1", n)
 				}
 				rec.wait(1) // the replay's refusal
-				close(release)
+				releaseOnce()
 				late := rec.wait(1)[0]
 				if !late.Late || late.Code != out.late || !late.Executed || late.CallID != "c1" || late.Version != "v1" || late.Principal != caller.Principal.ID {
 					t.Errorf("late event = %+v, want %s", late, out.late)
@@ -309,6 +330,9 @@ func TestTimedOutCallDoesNotHoldBackItsBatch(t *testing.T) {
 		t.Run(fmt.Sprintf("parallel=%v", parallel), func(t *testing.T) {
 			base := runtime.NumGoroutine()
 			release := make(chan struct{})
+			releaseOnce := sync.OnceFunc(func() { close(release) })
+			guard := time.AfterFunc(hangGuard, releaseOnce)
+			defer guard.Stop()
 			var slow, fast spyCounts
 			slowSpec := paySpec(&slow)
 			slowSpec.Name, slowSpec.Timeout = "slow_pay", time.Millisecond
@@ -325,14 +349,17 @@ func TestTimedOutCallDoesNotHoldBackItsBatch(t *testing.T) {
 			if res[0].Err != nil || res[2].Err != nil || res[0].Value != "paid ACC-1" || res[2].Value != "paid ACC-1" {
 				t.Errorf("fast calls: %+v, %+v", res[0], res[2])
 			}
-			wantCode(t, res[1].Err, toolerr.Timeout, toolerr.System)
+			te := wantCode(t, res[1].Err, toolerr.Timeout, toolerr.System)
+			if !errors.Is(te, errToolTimeout) {
+				t.Errorf("the slow call: %v, want the tool's timeout", te)
+			}
 			if fast.execs.Load() != 2 || slow.execs.Load() != 1 {
 				t.Errorf("execs fast %d, slow %d; want 2, 1", fast.execs.Load(), slow.execs.Load())
 			}
 			if evs := rec.pending(); len(evs) != 3 || slices.ContainsFunc(evs, func(e Event) bool { return e.Late }) {
 				t.Errorf("events = %+v, want 3, none late", evs)
 			}
-			close(release)
+			releaseOnce()
 			if e := rec.wait(1)[0]; !e.Late || e.CallID != "b" || e.Code != OK {
 				t.Errorf("late event = %+v", e)
 			}
@@ -362,8 +389,10 @@ func TestPoliciesCannotChangeThePrincipal(t *testing.T) {
 			var seen []Principal
 			adminSpec := paySpec(&adminC)
 			adminSpec.Name, adminSpec.Roles = "admin_pay", []string{"admin"}
+			spec := paySpec(&payC)
+			spec.Timeout = time.Hour // PrincipalFrom through the timeout's context
 			r := mustRegistry(t, []*Tool{
-				Bind(paySpec(&payC), payBinding(&payC, func(_ context.Context, p Principal, _ payArgs) error {
+				Bind(spec, payBinding(&payC, func(_ context.Context, p Principal, _ payArgs) error {
 					seen = append(seen, Principal{ID: p.ID, Roles: slices.Clone(p.Roles)})
 					m.mutate(&p)
 					return nil

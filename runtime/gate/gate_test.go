@@ -131,7 +131,7 @@ var caller = Caller{Principal: Principal{ID: "u1", Tenant: "t1"}, Scope: "conv-1
 func wantCode(t *testing.T, err error, code toolerr.Code, cat toolerr.Category) *toolerr.Error {
 	t.Helper()
 	var te *toolerr.Error
-	if !errors.As(err, &te) {
+	if !errors.As(err, &te) || te == nil {
 		t.Fatalf("error = %v (%T), want a *toolerr.Error %s", err, err, code)
 	}
 	if te.Code != code || te.Code.Category() != cat {

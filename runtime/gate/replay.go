@@ -53,8 +53,9 @@ const (
 	// DefaultReplayIDsPerScope: a conversation can make 1,000 tool calls
 	// within DefaultReplayMaxAge.
 	DefaultReplayIDsPerScope = 1000
-	// DefaultReplayIDs: the store holds 100,000 IDs in all, about 15 MB
-	// with IDs of 30 bytes.
+	// DefaultReplayIDs: the store holds 100,000 IDs in all: about 15 MB
+	// with 30-byte IDs in scopes of many calls, up to 45 MB when every
+	// scope holds a single call (measured with Go 1.26).
 	DefaultReplayIDs = 100_000
 	// DefaultReplayMaxAge: an ID is remembered for a day.
 	DefaultReplayMaxAge = 24 * time.Hour
@@ -68,8 +69,9 @@ type MemoryReplayConfig struct {
 	// conversation) can make within MaxAge.
 	IDsPerScope int
 	// IDs is the most IDs the store holds at once, in all scopes (default
-	// DefaultReplayIDs). It bounds the memory held: about 120 bytes per ID
-	// plus the ID's and its scope's length.
+	// DefaultReplayIDs). It bounds the memory held: about 150 bytes per
+	// 30-byte ID, up to 450 when every scope holds a single ID. A scope or
+	// ID longer than 64 bytes is kept as a 33-byte hash.
 	IDs int
 	// MaxAge is how long an ID is remembered (default DefaultReplayMaxAge);
 	// an older one is forgotten, and its call can run again.
@@ -77,12 +79,12 @@ type MemoryReplayConfig struct {
 }
 
 // MemoryReplayStore is an in-memory ReplayStore for a single replica. It
-// remembers each ID for MaxAge, and never forgets a younger one: when a
-// claim would take a scope beyond IDsPerScope, or the store beyond IDs,
-// the IDs past their age are dropped first, and if none is, the claim
+// remembers each ID for MaxAge and never forgets a younger one to make
+// room: the IDs past their age are dropped at every call, and a claim that
+// would still take a scope beyond IDsPerScope, or the store beyond IDs,
 // fails with ErrReplayStoreFull. One scope's traffic can thus fill its own
-// scope, or the store, and have new calls refused, but never re-enable
-// the replay of a call.
+// scope, or the store, and have new calls refused until IDs expire, but
+// never re-enable the replay of a call.
 type MemoryReplayStore struct {
 	mu     sync.Mutex
 	cfg    MemoryReplayConfig
