@@ -49,9 +49,10 @@ type ViolationRef struct {
 const OK toolerr.Code = "ok"
 
 // Auditor receives one event per call, and a second one, marked Late, for
-// a call answered without its executor's outcome. Audit may be called from several
-// goroutines at once (concurrent dispatches, parallel batches). A panic in
-// Audit is recovered by the gate and the event is lost.
+// a call answered without its executor's outcome. Audit may be called from
+// several goroutines at once (concurrent dispatches, parallel batches, late
+// executors). A panic in Audit is recovered by the gate and the event is
+// lost.
 type Auditor interface {
 	Audit(ctx context.Context, e Event)
 }

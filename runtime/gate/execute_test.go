@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"slices"
 	"strings"
@@ -489,5 +490,21 @@ func TestRepairConfigurationErrors(t *testing.T) {
 				t.Errorf("something ran or was audited: %+v", &c)
 			}
 		})
+	}
+}
+
+// TestSlogAuditorMarksLate: the slog auditor logs a late event with
+// late=true, and other events without the attribute.
+func TestSlogAuditorMarksLate(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		var buf strings.Builder
+		a := SlogAuditor(slog.New(slog.NewJSONHandler(&buf, nil)))
+		a.Audit(context.Background(), Event{CallID: "c1", Tool: "pay", Code: OK, Executed: true, Late: late})
+		if got := strings.Contains(buf.String(), `"late":true`); got != late {
+			t.Errorf("late %v: log %s", late, buf.String())
+		}
+		if strings.Contains(buf.String(), `"late":false`) {
+			t.Errorf("log %s carries late=false", buf.String())
+		}
 	}
 }

@@ -25,13 +25,16 @@
 //     or execution_failed (it was cancelled), with Executed false, and its
 //     ID's claim is released, so that a retry can run it.
 //
-// The executor runs in a goroutine of its own, and the gate waits for it
-// only as long as the context and the tool's timeout allow. When either
-// ends first, the gate answers at once: timeout for the tool's timeout or
-// the context's deadline, execution_failed for a cancelled context, with
-// Executed true. The executor's outcome is then unknown, so the call's ID
-// stays claimed; when the executor does return, its own outcome goes to
-// the auditor as a second event of the call, with Event.Late set.
+// The executor runs in a goroutine of its own (or in the dispatching one
+// when the context can never end and the tool has no timeout: there is
+// then no point at which to stop waiting), and the gate takes its outcome
+// only while the context and the tool's timeout are live. When either
+// ends first, the gate answers at once, without waiting for the executor:
+// timeout for the tool's timeout or the context's deadline,
+// execution_failed for a cancelled context, with Executed true. The call's
+// ID stays claimed, since the executor may have taken effect; its own
+// outcome goes to the auditor, when it returns, as a second event of the
+// call with Event.Late set.
 //
 // What the gate decided cannot be changed by the code it calls: the
 // principal is copied when Dispatch starts, and each policy and executor

@@ -14,9 +14,10 @@ type Repair struct {
 	// MaxAttempts bounds the attempts, the first call included. It is
 	// required: there is no unlimited default.
 	MaxAttempts int
-	// Next asks for a new candidate after the refusal err of call. The
-	// candidate is a fresh call, decoded and checked from scratch; it is
-	// never merged into the refused one.
+	// Next asks for a new candidate after the refusal err of call; it is
+	// required (ErrNoNext), even with MaxAttempts 1. The candidate is a
+	// fresh call, decoded and checked from scratch; it is never merged
+	// into the refused one.
 	Next func(ctx context.Context, call Call, err *toolerr.Error) (Call, error)
 }
 
