@@ -192,7 +192,9 @@ func (r *Registry) claim(ctx context.Context, c Caller, preps []*prepared, resul
 		}
 		for _, q := range preps[:i] {
 			if q.call.ID != "" {
-				r.release(ctx, c.Scope, q.call.ID)
+				// Not cancelled with the request: a release that fails
+				// keeps the claim, and a correct retry would be refused.
+				r.release(context.WithoutCancel(ctx), c.Scope, q.call.ID)
 			}
 		}
 		return false

@@ -39,7 +39,9 @@ type ReplayStore interface {
 	// (and no error) when the ID is already claimed there, and an error
 	// when it cannot tell or cannot record the claim.
 	Claim(ctx context.Context, scope, callID string) (bool, error)
-	// Release forgets a claim whose call was refused before it ran.
+	// Release forgets a claim whose call was refused before it ran. The
+	// gate passes context.WithoutCancel of the request's context, so that
+	// a cancelled request still releases its claims.
 	Release(ctx context.Context, scope, callID string) error
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -339,6 +340,12 @@ type failingStore struct {
 	seenErr  error
 	claimErr map[string]error // by call ID
 	taken    map[string]bool  // IDs whose Claim reports "already claimed"
+	releases []bool           // per Release: whether its context could be cancelled
+}
+
+func (f *failingStore) Release(ctx context.Context, scope, id string) error {
+	f.releases = append(f.releases, ctx.Done() != nil)
+	return f.MemoryReplayStore.Release(ctx, scope, id)
 }
 
 func (f *failingStore) Seen(ctx context.Context, scope, id string) (bool, error) {
@@ -364,13 +371,14 @@ func (f *failingStore) Claim(ctx context.Context, scope, id string) (bool, error
 func TestReplayStoreFailures(t *testing.T) {
 	errStore := errors.New("redis down")
 	tests := []struct {
-		name  string
-		store *failingStore
-		codes []toolerr.Code
+		name     string
+		store    *failingStore
+		codes    []toolerr.Code
+		releases int
 	}{
-		{"Seen fails", &failingStore{seenErr: errStore}, []toolerr.Code{toolerr.ReplayUnavailable, toolerr.ReplayUnavailable, toolerr.ReplayUnavailable}},
-		{"Claim fails", &failingStore{claimErr: map[string]error{"c2": errStore}}, []toolerr.Code{toolerr.BatchAborted, toolerr.ReplayUnavailable, toolerr.BatchAborted}},
-		{"Claim lost a race", &failingStore{taken: map[string]bool{"c3": true}}, []toolerr.Code{toolerr.BatchAborted, toolerr.BatchAborted, toolerr.DuplicateCall}},
+		{"Seen fails", &failingStore{seenErr: errStore}, []toolerr.Code{toolerr.ReplayUnavailable, toolerr.ReplayUnavailable, toolerr.ReplayUnavailable}, 0},
+		{"Claim fails", &failingStore{claimErr: map[string]error{"c2": errStore}}, []toolerr.Code{toolerr.BatchAborted, toolerr.ReplayUnavailable, toolerr.BatchAborted}, 1},
+		{"Claim lost a race", &failingStore{taken: map[string]bool{"c3": true}}, []toolerr.Code{toolerr.BatchAborted, toolerr.BatchAborted, toolerr.DuplicateCall}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -382,7 +390,9 @@ func TestReplayStoreFailures(t *testing.T) {
 				{ID: "c2", Name: "pay", Args: []byte(goodPay), Complete: true},
 				{ID: "c3", Name: "pay", Args: []byte(goodPay), Complete: true},
 			}
-			res := r.DispatchBatch(context.Background(), caller, calls, BatchOptions{})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			res := r.DispatchBatch(ctx, caller, calls, BatchOptions{})
 			for i, want := range tt.codes {
 				if res[i].Err == nil || res[i].Err.Code != want || res[i].Executed {
 					t.Errorf("call %d: %+v, want %s and not executed", i, res[i], want)
@@ -393,6 +403,10 @@ func TestReplayStoreFailures(t *testing.T) {
 			}
 			if c.execs.Load() != 0 {
 				t.Errorf("execs %d, want 0", c.execs.Load())
+			}
+			// Releases do not depend on the request's context.
+			if len(tt.store.releases) != tt.releases || slices.Contains(tt.store.releases, true) {
+				t.Errorf("releases (cancellable context) = %v, want %d, none cancellable", tt.store.releases, tt.releases)
 			}
 			for _, id := range []string{"c1", "c2", "c3"} {
 				if seen, _ := tt.store.MemoryReplayStore.Seen(context.Background(), caller.Scope, id); seen {
