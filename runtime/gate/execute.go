@@ -18,27 +18,29 @@ type outcome struct {
 	end      time.Time
 }
 
-// execution is one executor running in a goroutine of its own, so that the
-// gate can stop waiting for it.
+// execution is one executor run. When the gate may stop waiting for it,
+// it runs in a goroutine of its own. One allocation holds it all, the
+// executor's context (with the principal) included.
 type execution struct {
+	pctx    principalCtx    // the executor's context, before the tool's timeout
+	xctx    context.Context // the executor's context
 	r       *Registry
-	ctx     context.Context // the caller's
-	xctx    context.Context // the executor's: principal, tool's timeout
 	c       Caller
 	p       *prepared
 	attempt int
 	start   time.Time
 
 	mu sync.Mutex
-	// done receives the outcome, unless the gate stopped waiting first.
-	done chan outcome
+	// done is closed once out holds the outcome, unless the gate stopped
+	// waiting first.
+	done chan struct{}
+	out  outcome
 	// abandoned is set when the gate stopped waiting: the executor's
 	// goroutine then audits the outcome as a late event itself.
 	abandoned bool
 }
 
 // principalCtx carries the principal an executor runs for (PrincipalFrom).
-// One allocation holds both the context and the principal.
 type principalCtx struct {
 	context.Context
 	p Principal
@@ -60,43 +62,46 @@ var errToolTimeout = errors.New("the tool's timeout expired")
 // event (see the package documentation).
 func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt int) Result {
 	start := r.now()
-	var xctx context.Context = &principalCtx{Context: ctx, p: c.Principal}
-	if p.tool.Timeout > 0 {
-		var cancel context.CancelFunc
-		xctx, cancel = context.WithTimeoutCause(xctx, p.tool.Timeout, errToolTimeout)
-		defer cancel()
-	}
-	if xctx.Done() == nil {
-		// The context can never end: there is no point where the gate
-		// would stop waiting, so the executor runs here.
-		o := r.run(xctx, p)
+	if p.tool.Timeout <= 0 && ctx.Done() == nil {
+		// The context can never end and the tool has no timeout: there is
+		// no point where the gate would stop waiting, so the executor runs
+		// here.
+		o := r.run(&principalCtx{Context: ctx, p: c.Principal}, p)
 		res := own(p, o)
 		r.emit(ctx, c, p.call, p, res, o.end.Sub(start), attempt, false)
 		return res
 	}
-	x := &execution{r: r, ctx: ctx, xctx: xctx, c: c, p: p, attempt: attempt, start: start, done: make(chan outcome, 1)}
+	x := &execution{pctx: principalCtx{Context: ctx, p: c.Principal}, r: r, c: c, p: p, attempt: attempt, start: start}
+	x.xctx = &x.pctx
+	if p.tool.Timeout > 0 {
+		var cancel context.CancelFunc
+		x.xctx, cancel = context.WithTimeoutCause(x.xctx, p.tool.Timeout, errToolTimeout)
+		defer cancel()
+	}
+	xctx := x.xctx
+	x.done = make(chan struct{})
 	go x.run()
-	var o outcome
 	select {
-	case o = <-x.done:
+	case <-x.done:
 	case <-xctx.Done():
 		x.mu.Lock()
 		select {
-		case o = <-x.done:
+		case <-x.done:
 			x.mu.Unlock()
 		default:
 			// The executor is still running: answer now. The event is
 			// emitted under mu, so the late one cannot come before it.
 			x.abandoned = true
 			res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, context.Cause(xctx))}
-			r.emit(ctx, c, p.call, p, res, r.now().Sub(start), attempt, false)
+			r.emit(ctx, c, p.call, p, res, r.now().Sub(x.start), attempt, false)
 			x.mu.Unlock()
 			return res
 		}
 	}
+	o := x.out
 	res := own(p, o)
 	if xctx.Err() == nil {
-		r.emit(ctx, c, p.call, p, res, o.end.Sub(start), attempt, false)
+		r.emit(ctx, c, p.call, p, res, o.end.Sub(x.start), attempt, false)
 		return res
 	}
 	// The executor returned, but only after its context ended: a late
@@ -106,8 +111,8 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 		why = context.Cause(xctx)
 	}
 	cut := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, why)}
-	r.emit(ctx, c, p.call, p, cut, o.end.Sub(start), attempt, false)
-	r.emit(context.WithoutCancel(ctx), c, p.call, p, res, o.end.Sub(start), attempt, true)
+	r.emit(ctx, c, p.call, p, cut, o.end.Sub(x.start), attempt, false)
+	r.emit(context.WithoutCancel(ctx), c, p.call, p, res, o.end.Sub(x.start), attempt, true)
 	return cut
 }
 
@@ -118,11 +123,12 @@ func (x *execution) run() {
 	x.mu.Lock()
 	late := x.abandoned
 	if !late {
-		x.done <- o
+		x.out = o
+		close(x.done)
 	}
 	x.mu.Unlock()
 	if late {
-		x.r.emit(context.WithoutCancel(x.ctx), x.c, x.p.call, x.p, own(x.p, o), o.end.Sub(x.start), x.attempt, true)
+		x.r.emit(context.WithoutCancel(x.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), o.end.Sub(x.start), x.attempt, true)
 	}
 }
 
