@@ -880,7 +880,8 @@ func TestGateExecutorOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness()
-			h.exec = func(ctx context.Context, _ string, _ any) (any, error) { return tt.exec(ctx) }
+			returned := make(chan struct{})
+			h.exec = func(ctx context.Context, _ string, _ any) (any, error) { defer close(returned); return tt.exec(ctx) }
 			spec := generated.RefundOrderSpec
 			spec.Timeout = 20 * time.Millisecond
 			r, err := gate.NewRegistry([]*gate.Tool{spyBind(h, spec)})
@@ -892,6 +893,7 @@ func TestGateExecutorOutcomes(t *testing.T) {
 				nexts++
 				return call("c2", refundT, refund()), nil
 			}})
+			<-returned // at a timeout the gate answers without waiting for the executor
 			e := wantErr(t, err, tt.code)
 			if e.Code.Category() != tt.cat || !res.Executed || h.spies[refundT].execs.Load() != 1 || nexts != 0 {
 				t.Errorf("%+v, category %s, execs %d, repairs %d", res, e.Code.Category(), h.spies[refundT].execs.Load(), nexts)

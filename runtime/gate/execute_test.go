@@ -178,14 +178,16 @@ func TestExecutorOutcomes(t *testing.T) {
 				}
 				defer cancel()
 				res := r.DispatchBatch(ctx, caller, []Call{{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true}}, BatchOptions{Parallel: parallel})
-				if len(res) != 1 || !res[0].Executed || c.execs.Load() != 1 {
-					t.Fatalf("results %+v, execs %d; want one executed call", res, c.execs.Load())
-				}
 				want := 1
 				if tt.late != "" {
 					want = 2
 				}
+				// After the last event (a late one once the executor
+				// returned), the executor has run.
 				events := rec.wait(want)
+				if len(res) != 1 || !res[0].Executed || c.execs.Load() != 1 {
+					t.Fatalf("results %+v, execs %d; want one executed call", res, c.execs.Load())
+				}
 				if extra := rec.pending(); len(extra) > 0 {
 					t.Errorf("more events than %d: %+v", want, extra)
 				}
@@ -295,6 +297,7 @@ func TestGateDoesNotWaitForALateExecutor(t *testing.T) {
 					t.Fatal("the executor returned before Dispatch did: the gate waited for it")
 				default:
 				}
+				<-started // the gate may have answered before the executor's goroutine ran
 				te := wantCode(t, err, end.code, toolerr.System)
 				if te.Reason != end.reason+"; it may or may not have taken effect" || !res.Executed || res.Value != nil {
 					t.Errorf("reason %q, executed %v, value %v", te.Reason, res.Executed, res.Value)
@@ -334,12 +337,13 @@ func TestTimedOutCallDoesNotHoldBackItsBatch(t *testing.T) {
 			releaseOnce := sync.OnceFunc(func() { close(release) })
 			guard := time.AfterFunc(hangGuard, releaseOnce)
 			defer guard.Stop()
+			started := make(chan struct{})
 			var slow, fast spyCounts
 			slowSpec := paySpec(&slow)
 			slowSpec.Name, slowSpec.Timeout = "slow_pay", time.Millisecond
 			rec := newRecorder()
 			r := mustRegistry(t, []*Tool{
-				Bind(slowSpec, payBinding(&slow, nil, func(context.Context, payArgs) (any, error) { <-release; return "late", nil })),
+				Bind(slowSpec, payBinding(&slow, nil, func(context.Context, payArgs) (any, error) { close(started); <-release; return "late", nil })),
 				Bind(paySpec(&fast), payBinding(&fast, nil, nil)),
 			}, WithAuditor(rec))
 			res := r.DispatchBatch(context.Background(), caller, []Call{
@@ -354,6 +358,7 @@ func TestTimedOutCallDoesNotHoldBackItsBatch(t *testing.T) {
 			if !errors.Is(te, errToolTimeout) {
 				t.Errorf("the slow call: %v, want the tool's timeout", te)
 			}
+			<-started // the gate may have answered before the executor's goroutine ran
 			if fast.execs.Load() != 2 || slow.execs.Load() != 1 {
 				t.Errorf("execs fast %d, slow %d; want 2, 1", fast.execs.Load(), slow.execs.Load())
 			}
