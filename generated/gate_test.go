@@ -880,7 +880,8 @@ func TestGateExecutorOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness()
-			h.exec = func(ctx context.Context, _ string, _ any) (any, error) { return tt.exec(ctx) }
+			returned := make(chan struct{})
+			h.exec = func(ctx context.Context, _ string, _ any) (any, error) { defer close(returned); return tt.exec(ctx) }
 			spec := generated.RefundOrderSpec
 			spec.Timeout = 20 * time.Millisecond
 			r, err := gate.NewRegistry([]*gate.Tool{spyBind(h, spec)})
@@ -892,6 +893,7 @@ func TestGateExecutorOutcomes(t *testing.T) {
 				nexts++
 				return call("c2", refundT, refund()), nil
 			}})
+			<-returned // at a timeout the gate answers without waiting for the executor
 			e := wantErr(t, err, tt.code)
 			if e.Code.Category() != tt.cat || !res.Executed || h.spies[refundT].execs.Load() != 1 || nexts != 0 {
 				t.Errorf("%+v, category %s, execs %d, repairs %d", res, e.Code.Category(), h.spies[refundT].execs.Load(), nexts)
@@ -1084,7 +1086,7 @@ func TestRepairLoop(t *testing.T) {
 	}{
 		{name: "max 0", first: call("r1", refundT, bad), max: 0, wantErr: gate.ErrNoAttempts},
 		{name: "max negative", first: call("r1", refundT, bad), max: -3, wantErr: gate.ErrNoAttempts},
-		{name: "nil Next", first: call("r1", refundT, bad), max: 3, nilNext: true, wantErr: gate.ErrNoAttempts},
+		{name: "nil Next", first: call("r1", refundT, bad), max: 3, nilNext: true, wantErr: gate.ErrNoNext},
 		{name: "valid first time", first: call("r1", refundT, refund()), max: 3, attempts: 1, execs: 1},
 		{name: "repaired on the 2nd attempt", first: call("r1", refundT, bad), max: 3,
 			candidates: []gate.Call{call("r2", refundT, refund())}, attempts: 2, nexts: 1, execs: 1},
@@ -1314,17 +1316,18 @@ func TestAuditNeverCarriesArgumentValues(t *testing.T) {
 // replay check, decode, policy, executor that does nothing, audit hook
 // that does nothing) on the bytes of BenchmarkDecode/refund_order; the
 // overhead is the ratio between the two. "fresh-id" claims a new call ID in
-// the replay store per call (IDs precomputed); "no-id" skips the store.
+// the replay store per call (IDs precomputed, in a store sized for them:
+// the store refuses calls when full); "no-id" skips the store.
 func BenchmarkDispatch(b *testing.B) {
 	data := benchInput(b, refundT)
-	newReg := func(b *testing.B) *gate.Registry {
+	newReg := func(b *testing.B, opts ...gate.Option) *gate.Registry {
 		reg, err := generated.NewRegistry(generated.Bindings{
 			CancelOrder:           gate.Binding[generated.CancelOrderArgs]{Policy: gate.AllowAll[generated.CancelOrderArgs], Execute: func(context.Context, generated.CancelOrderArgs) (any, error) { return nil, nil }},
 			CreateShipment:        gate.Binding[generated.CreateShipmentArgs]{Policy: gate.AllowAll[generated.CreateShipmentArgs], Execute: func(context.Context, generated.CreateShipmentArgs) (any, error) { return nil, nil }},
 			GetOrderStatus:        gate.Binding[generated.GetOrderStatusArgs]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: func(context.Context, generated.GetOrderStatusArgs) (any, error) { return nil, nil }},
 			RefundOrder:           gate.Binding[generated.RefundOrderArgs]{Policy: gate.AllowAll[generated.RefundOrderArgs], Execute: func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil }},
 			ScheduleOrderDispatch: gate.Binding[generated.ScheduleOrderDispatchArgs]{Policy: gate.AllowAll[generated.ScheduleOrderDispatchArgs], Execute: func(context.Context, generated.ScheduleOrderDispatchArgs) (any, error) { return nil, nil }},
-		})
+		}, opts...)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -1343,7 +1346,7 @@ func BenchmarkDispatch(b *testing.B) {
 		}
 	})
 	b.Run(refundT+"/fresh-id", func(b *testing.B) {
-		reg := newReg(b)
+		reg := newReg(b, gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{IDsPerScope: b.N, IDs: b.N})))
 		ids := make([]string, b.N)
 		for i := range ids {
 			ids[i] = fmt.Sprintf("call_%d", i)

@@ -29,6 +29,13 @@ type Event struct {
 	// Attempt is the 1-based attempt number within a repair loop (1 outside
 	// one).
 	Attempt int
+	// Late marks the second event of a call whose answer the gate gave
+	// without its executor's outcome (timeout, or execution_failed for a
+	// cancelled request, with Executed set): the event of the executor's
+	// own outcome once it returned — ok, conflict or execution_failed (an
+	// error or a panic) — with Duration up to its return. It can come
+	// after Dispatch has returned, from another goroutine.
+	Late bool
 }
 
 // ViolationRef locates a violation without its message, which may quote a
@@ -41,9 +48,11 @@ type ViolationRef struct {
 // OK is the Code of an event for a call that ran and succeeded.
 const OK toolerr.Code = "ok"
 
-// Auditor receives one event per call. Audit may be called from several
-// goroutines at once (concurrent dispatches, parallel batches). A panic in
-// Audit is recovered by the gate and the event is lost.
+// Auditor receives one event per call, and a second one, marked Late, for
+// a call answered without its executor's outcome. Audit may be called from
+// several goroutines at once (concurrent dispatches, parallel batches, late
+// executors). A panic in Audit is recovered by the gate and the event is
+// lost.
 type Auditor interface {
 	Audit(ctx context.Context, e Event)
 }
@@ -84,6 +93,9 @@ func SlogAuditor(l *slog.Logger) Auditor {
 		if e.Category != "" {
 			attrs = append(attrs, slog.String("category", string(e.Category)))
 		}
+		if e.Late {
+			attrs = append(attrs, slog.Bool("late", true))
+		}
 		if e.Attempt > 1 {
 			attrs = append(attrs, slog.Int("attempt", e.Attempt))
 		}
@@ -95,10 +107,10 @@ func SlogAuditor(l *slog.Logger) Auditor {
 }
 
 // emit reports one call's outcome.
-func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, res Result, d time.Duration, attempt int) {
+func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, res Result, d time.Duration, attempt int, late bool) {
 	e := Event{
 		RequestID: c.RequestID, Scope: c.Scope, Principal: c.Principal.ID,
-		CallID: call.ID, Tool: call.Name, Code: OK, Executed: res.Executed, Duration: d, Attempt: attempt,
+		CallID: call.ID, Tool: call.Name, Code: OK, Executed: res.Executed, Duration: d, Attempt: attempt, Late: late,
 	}
 	if t, ok := r.lookup(c.Principal, call.Name, call.Dialect); ok {
 		e.Version = t.Version

@@ -12,20 +12,38 @@
 //  3. refuses a call ID already executed in the caller's scope (a call
 //     without an ID is not replay-checked: a provider adapter that can
 //     have no ID must dedupe by other means; see ReplayStore for how long
-//     an ID is remembered);
+//     an ID is remembered). The store fails closed: when it is full or
+//     fails, the call is refused (replay_unavailable) and nothing runs;
 //  4. decodes the arguments once with the tool's generated decoder (its
 //     null-as-absent variant for calls in the OpenAI dialects, whose strict
 //     mode sends null for an absent optional member);
-//  5. runs the tool's policy with the principal and the typed arguments;
+//  5. runs the tool's policy with a copy of the principal and the typed
+//     arguments;
 //  6. runs the executor under the context, with the tool's timeout —
 //     unless the context is already done when the executor's turn comes:
-//     the call is then reported as execution_failed ("the request was
-//     cancelled before the tool ran", Executed false) and its ID's claim is
-//     released, so that a retry can run it.
+//     the call is then reported as timeout (the context's deadline passed)
+//     or execution_failed (it was cancelled), with Executed false, and its
+//     ID's claim is released, so that a retry can run it.
+//
+// The executor runs in a goroutine of its own (or in the dispatching one
+// when the context can never end and the tool has no timeout: there is
+// then no point at which to stop waiting), and the gate takes its outcome
+// only while the context and the tool's timeout are live. When either
+// ends first, the gate answers at once, without waiting for the executor:
+// timeout for the tool's timeout or the context's deadline,
+// execution_failed for a cancelled context, with Executed true. The call's
+// ID stays claimed, since the executor may have taken effect; its own
+// outcome goes to the auditor, when it returns, as a second event of the
+// call with Event.Late set.
+//
+// What the gate decided cannot be changed by the code it calls: the
+// principal is copied when Dispatch starts, and each policy and executor
+// gets its own copy (see PrincipalFrom), so a policy that appends a role
+// changes nothing for the later calls of its batch.
 //
 // A panic in a decoder, policy or executor does not escape the gate: it is
 // an execution_failed error (before the executor, nothing has run). Nor
-// does a panic in the replay store (a failure of the store: the call is
+// does a panic in the replay store (replay_unavailable: the call is
 // refused, nothing runs) or in the auditor (the event is lost; the result
 // stands).
 //
@@ -67,6 +85,26 @@ type Principal struct {
 	ID     string
 	Tenant string
 	Roles  []string
+}
+
+// clone returns a copy of p that shares nothing mutable with it.
+func (p Principal) clone() Principal {
+	p.Roles = slices.Clone(p.Roles)
+	return p
+}
+
+// principalKey is the context key of the principal an executor runs for.
+type principalKey struct{}
+
+// PrincipalFrom returns the principal of the call whose executor was given
+// ctx. It is a fresh copy on every call: changing it changes nothing for
+// the gate.
+func PrincipalFrom(ctx context.Context) (Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(*Principal)
+	if !ok {
+		return Principal{}, false
+	}
+	return p.clone(), true
 }
 
 // Dialect names the provider wire format a call came from. Provider
@@ -113,12 +151,14 @@ type Caller struct {
 
 // Policy decides whether principal p may run a tool with args. A non-nil
 // error denies the call (unauthorized); the error is kept for the
-// service's logs and not shown to the model.
+// service's logs and not shown to the model. p is the policy's own copy.
 type Policy[A any] func(ctx context.Context, p Principal, args A) error
 
 // Executor runs a tool. Its result is returned to the service as it is.
 // An error is execution_failed, or conflict when it is (or wraps) one
-// made by Conflict.
+// made by Conflict. PrincipalFrom(ctx) returns the caller's principal. An
+// executor should return when ctx is done: the gate does not wait for it
+// then (see the package documentation).
 type Executor[A any] func(ctx context.Context, args A) (any, error)
 
 // Binding is what a service supplies for one tool.
@@ -215,7 +255,7 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 			}
 			return nil, err
 		}
-		if err := b.Policy(ctx, p, args); err != nil {
+		if err := b.Policy(ctx, p.clone(), args); err != nil {
 			return nil, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
 		}
 		return func(ctx context.Context) (any, error) { return b.Execute(ctx, args) }, nil
@@ -307,10 +347,11 @@ type Result struct {
 type Option func(*Registry)
 
 // WithReplayStore sets the store of executed call IDs. The default is
-// NewMemoryReplayStore(1000, 1000, 24*time.Hour): 1,000 IDs in each of the
-// 1,000 scopes claimed in most recently, each for 24 hours. A service with
-// more scopes active within a day, or more than one replica, needs its own
-// store (see ReplayStore: an ID forgotten early can be replayed).
+// NewMemoryReplayStore(MemoryReplayConfig{}): up to 1,000 IDs in a scope
+// and 100,000 in all, each remembered for 24 hours; when it is full, new
+// calls are refused (replay_unavailable) until IDs expire. A service with
+// more calls within a day, or more than one replica, needs its own
+// (shared) store.
 func WithReplayStore(s ReplayStore) Option { return func(r *Registry) { r.replay = s } }
 
 // WithAuditor sets the audit hook, which receives one event per call.
@@ -353,7 +394,7 @@ func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
 		o(r)
 	}
 	if r.replay == nil {
-		r.replay = NewMemoryReplayStore(1000, 1000, 24*time.Hour)
+		r.replay = NewMemoryReplayStore(MemoryReplayConfig{})
 	}
 	if r.audit == nil {
 		r.audit = nopAuditor{}
@@ -428,261 +469,4 @@ func quoteName(s string) string {
 		s = string([]rune(s)[:128]) + "…"
 	}
 	return fmt.Sprintf("%+q", s)
-}
-
-// prepared is a call that passed every check and waits to run.
-type prepared struct {
-	call Call
-	tool *Tool
-	run  func(context.Context) (any, error)
-}
-
-// check runs steps 1 to 5 for one call.
-func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *toolerr.Error) {
-	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
-	if !ok {
-		return nil, r.unknownTool(c.Principal, call)
-	}
-	if !call.Complete {
-		return nil, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
-	}
-	if call.ID != "" {
-		seen, err := r.seen(ctx, c.Scope, call.ID)
-		if err != nil {
-			return nil, &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the replay store failed", Err: err}
-		}
-		if seen {
-			return nil, duplicate(t.Name, call.ID, "was already executed")
-		}
-	}
-	run, err := r.prepareSafely(ctx, c.Principal, t, call)
-	if err != nil {
-		return nil, asToolErr(err, t.Name, call.ID)
-	}
-	return &prepared{call: call, tool: t, run: run}, nil
-}
-
-// prepareSafely decodes and authorizes call. A panic in the decoder or the
-// policy does not escape the gate: the call is refused, as a system error,
-// and nothing runs.
-func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call) (run func(context.Context) (any, error), err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			run = nil
-			err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the call could not be checked; nothing was run", Err: fmt.Errorf("decoder or policy panicked: %v", v)}
-		}
-	}()
-	return t.prepare(ctx, p, call)
-}
-
-func duplicate(tool, id, what string) *toolerr.Error {
-	return &toolerr.Error{Code: toolerr.DuplicateCall, Tool: tool, CallID: id, Reason: fmt.Sprintf("call ID %s %s; it does not run again", quoteName(id), what)}
-}
-
-// asToolErr returns err as a *toolerr.Error for the named tool and call.
-func asToolErr(err error, tool, callID string) *toolerr.Error {
-	var te *toolerr.Error
-	if errors.As(err, &te) {
-		cp := *te
-		cp.Tool, cp.CallID = tool, callID
-		return &cp
-	}
-	return &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: tool, CallID: callID, Reason: "the tool failed", Err: err}
-}
-
-// Dispatch checks one call and, when every check passes, runs its executor.
-// The error, when not nil, is the *toolerr.Error of the result.
-func (r *Registry) Dispatch(ctx context.Context, c Caller, call Call) (Result, error) {
-	res := r.DispatchBatch(ctx, c, []Call{call}, BatchOptions{})
-	if res[0].Err != nil {
-		return res[0], res[0].Err
-	}
-	return res[0], nil
-}
-
-// BatchOptions configure DispatchBatch.
-type BatchOptions struct {
-	// Parallel runs the executors concurrently once every call has passed;
-	// by default they run one after another, in order.
-	Parallel bool
-}
-
-// DispatchBatch handles the calls of one model turn. Every call is resolved,
-// decoded and authorized before the first executor starts; if any is
-// refused, or two calls share an ID, none runs and the others are reported
-// as batch_aborted. The results are in the order of calls.
-func (r *Registry) DispatchBatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions) []Result {
-	return r.dispatch(ctx, c, calls, opts, 1)
-}
-
-// dispatchAttempt dispatches one call as the given attempt of a repair loop.
-func (r *Registry) dispatchAttempt(ctx context.Context, c Caller, call Call, attempt int) Result {
-	return r.dispatch(ctx, c, []Call{call}, BatchOptions{}, attempt)[0]
-}
-
-func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions, attempt int) []Result {
-	start := r.now()
-	results := make([]Result, len(calls))
-	preps := make([]*prepared, len(calls))
-	failed := false
-	ids := make(map[string]int, len(calls))
-	for i, call := range calls {
-		results[i] = Result{CallID: call.ID, Tool: call.Name}
-		if j, dup := ids[call.ID]; dup && call.ID != "" {
-			results[i].Err = duplicate(call.Name, call.ID, fmt.Sprintf("appears twice in one batch (calls %d and %d)", j, i))
-			failed = true
-			continue
-		}
-		ids[call.ID] = i
-		p, err := r.check(ctx, c, call)
-		if err != nil {
-			results[i].Err = err
-			failed = true
-			continue
-		}
-		preps[i] = p
-	}
-	if !failed && !r.claim(ctx, c, preps, results) {
-		failed = true
-	}
-	if failed {
-		for i, p := range preps {
-			if p != nil && results[i].Err == nil {
-				results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: p.tool.Name, CallID: p.call.ID, Reason: "another call of the same turn was refused, so none was run"}
-			}
-		}
-		for i := range results {
-			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(start), attempt)
-		}
-		return results
-	}
-	exec := func(i int) {
-		t0 := r.now()
-		if ctx.Err() != nil {
-			results[i] = r.cancelled(ctx, c, preps[i])
-		} else {
-			results[i] = r.execute(ctx, preps[i])
-		}
-		r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(t0), attempt)
-	}
-	if !opts.Parallel {
-		for i := range preps {
-			exec(i)
-		}
-		return results
-	}
-	done := make(chan struct{})
-	for i := range preps {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			exec(i)
-		}()
-	}
-	for range preps {
-		<-done
-	}
-	return results
-}
-
-// claim records every call ID of a checked batch in the replay store, so a
-// replay of any of them cannot run. On failure it releases the claims made.
-func (r *Registry) claim(ctx context.Context, c Caller, preps []*prepared, results []Result) bool {
-	for i, p := range preps {
-		if p.call.ID == "" {
-			continue
-		}
-		ok, err := r.claimID(ctx, c.Scope, p.call.ID)
-		if err == nil && ok {
-			continue
-		}
-		if err != nil {
-			results[i].Err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the replay store failed", Err: err}
-		} else {
-			results[i].Err = duplicate(p.tool.Name, p.call.ID, "was already executed")
-		}
-		for _, q := range preps[:i] {
-			if q.call.ID != "" {
-				r.release(ctx, c.Scope, q.call.ID)
-			}
-		}
-		return false
-	}
-	return true
-}
-
-// cancelled reports a claimed call whose executor was not started because
-// ctx was done, and releases its claim so that a retry can run it.
-func (r *Registry) cancelled(ctx context.Context, c Caller, p *prepared) Result {
-	if p.call.ID != "" {
-		// The release must not fail for the cancellation it reports.
-		r.release(context.WithoutCancel(ctx), c.Scope, p.call.ID)
-	}
-	return Result{CallID: p.call.ID, Tool: p.tool.Name, Err: &toolerr.Error{
-		Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID,
-		Reason: "the request was cancelled before the tool ran", Err: context.Cause(ctx),
-	}}
-}
-
-// seen asks the replay store, turning a panic into an error.
-func (r *Registry) seen(ctx context.Context, scope, id string) (ok bool, err error) {
-	defer recoverStore(&err)
-	return r.replay.Seen(ctx, scope, id)
-}
-
-// claimID claims an ID in the replay store, turning a panic into an error.
-func (r *Registry) claimID(ctx context.Context, scope, id string) (ok bool, err error) {
-	defer recoverStore(&err)
-	return r.replay.Claim(ctx, scope, id)
-}
-
-// release releases a claim; a panic of the store is dropped (the claim then
-// stands, which only ever refuses a retry).
-func (r *Registry) release(ctx context.Context, scope, id string) {
-	defer func() { _ = recover() }()
-	r.replay.Release(ctx, scope, id)
-}
-
-func recoverStore(err *error) {
-	if v := recover(); v != nil {
-		*err = fmt.Errorf("the replay store panicked: %v", v)
-	}
-}
-
-// execute runs one checked call under the tool's timeout. A panic becomes
-// an execution_failed error.
-func (r *Registry) execute(ctx context.Context, p *prepared) (res Result) {
-	res = Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true}
-	if p.tool.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, p.tool.Timeout, errToolTimeout)
-		defer cancel()
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			res.Value = nil
-			res.Err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the tool failed", Err: fmt.Errorf("executor panicked: %v", v)}
-		}
-	}()
-	v, err := p.run(ctx)
-	switch {
-	case err == nil:
-		res.Value = v
-	case errors.Is(context.Cause(ctx), errToolTimeout):
-		res.Err = &toolerr.Error{Code: toolerr.Timeout, Tool: p.tool.Name, CallID: p.call.ID, Reason: fmt.Sprintf("the tool did not finish within %s", p.tool.Timeout), Err: err}
-	case isConflict(err):
-		res.Err = asToolErr(err, p.tool.Name, p.call.ID)
-	default:
-		res.Err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the tool failed", Err: err}
-	}
-	return res
-}
-
-var errToolTimeout = errors.New("the tool's timeout expired")
-
-// isConflict reports whether an executor's error is a conflict. Any other
-// code an executor returns is reported as execution_failed: an executor
-// cannot pass itself off as a validation or permission refusal.
-func isConflict(err error) bool {
-	var te *toolerr.Error
-	return errors.As(err, &te) && te.Code == toolerr.Conflict
 }

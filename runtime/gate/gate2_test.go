@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -57,21 +57,31 @@ func TestUnknownDialectFailsClosed(t *testing.T) {
 }
 
 // TestCancelledBeforeExecution: an executor whose turn comes after the
-// context is done does not start; the call is execution_failed with a
-// clear reason, Executed is false, and its ID's claim is released so that
-// a retry runs it.
+// context is done does not start; the call is execution_failed (cancelled)
+// or timeout (deadline passed) with a clear reason, Executed is false, and
+// its ID's claim is released so that a retry runs it. A call whose
+// executor was running when the context ended is answered without its
+// outcome, keeps its claim, and its outcome is audited late.
 func TestCancelledBeforeExecution(t *testing.T) {
+	const (
+		ran     = "ran"     // ran and succeeded in time
+		cut     = "cut"     // ran, answered as cancelled, outcome audited late
+		skipped = "skipped" // not started
+	)
 	tests := []struct {
 		name        string
-		preCancel   bool // the context is done before dispatch
+		preCancel   bool // the context is cancelled before dispatch
+		preDeadline bool // the context's deadline passed before dispatch
 		cancelAfter int  // else the executor of this call (1-based) cancels it
 		parallel    bool
-		wantRun     []bool
+		want        []string
 	}{
-		{name: "cancelled before dispatch", preCancel: true, wantRun: []bool{false, false, false}},
-		{name: "cancelled before dispatch, parallel", preCancel: true, parallel: true, wantRun: []bool{false, false, false}},
-		{name: "cancelled by the first executor", cancelAfter: 1, wantRun: []bool{true, false, false}},
-		{name: "cancelled by the second executor", cancelAfter: 2, wantRun: []bool{true, true, false}},
+		{name: "cancelled before dispatch", preCancel: true, want: []string{skipped, skipped, skipped}},
+		{name: "cancelled before dispatch, parallel", preCancel: true, parallel: true, want: []string{skipped, skipped, skipped}},
+		{name: "deadline passed before dispatch", preDeadline: true, want: []string{skipped, skipped, skipped}},
+		{name: "deadline passed before dispatch, parallel", preDeadline: true, parallel: true, want: []string{skipped, skipped, skipped}},
+		{name: "cancelled by the first executor", cancelAfter: 1, want: []string{cut, skipped, skipped}},
+		{name: "cancelled by the second executor", cancelAfter: 2, want: []string{ran, cut, skipped}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,43 +90,62 @@ func TestCancelledBeforeExecution(t *testing.T) {
 			if tt.preCancel {
 				cancel()
 			}
+			if tt.preDeadline {
+				var cancelDeadline context.CancelFunc
+				ctx, cancelDeadline = context.WithDeadline(ctx, time.Unix(0, 0))
+				defer cancelDeadline()
+			}
 			var c spyCounts
 			var n atomic.Int64
+			rec := newRecorder()
 			r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, func(context.Context, payArgs) (any, error) {
 				if n.Add(1) == int64(tt.cancelAfter) {
 					cancel()
 				}
 				return "ok", nil
-			}))})
-			var events []Event
-			var mu sync.Mutex
-			r.audit = AuditorFunc(func(_ context.Context, e Event) { mu.Lock(); events = append(events, e); mu.Unlock() })
+			}))}, WithAuditor(rec))
 			calls := []Call{
 				{ID: "a", Name: "pay", Args: []byte(goodPay), Complete: true},
 				{ID: "b", Name: "pay", Args: []byte(goodPay), Complete: true},
 				{ID: "c", Name: "pay", Args: []byte(goodPay), Complete: true},
 			}
 			res := r.DispatchBatch(ctx, caller, calls, BatchOptions{Parallel: tt.parallel})
-			for i, want := range tt.wantRun {
-				if res[i].Executed != want {
-					t.Errorf("call %d: Executed %v, want %v", i, res[i].Executed, want)
+			wantEvents := len(calls)
+			for i, want := range tt.want {
+				seen, _ := r.replay.Seen(context.Background(), caller.Scope, calls[i].ID)
+				if res[i].Executed != (want != skipped) || seen != (want != skipped) {
+					t.Errorf("call %d: Executed %v, claimed %v; want %s", i, res[i].Executed, seen, want)
 				}
-				if want {
-					if res[i].Err != nil {
-						t.Errorf("call %d: %v", i, res[i].Err)
+				switch want {
+				case ran:
+					if res[i].Err != nil || res[i].Value != "ok" {
+						t.Errorf("call %d: %v, %v", i, res[i].Value, res[i].Err)
 					}
-					continue
-				}
-				te := wantCode(t, res[i].Err, toolerr.ExecutionFailed, toolerr.System)
-				if te.Reason != "the request was cancelled before the tool ran" || !errors.Is(te, context.Canceled) {
-					t.Errorf("call %d: reason %q, err %v", i, te.Reason, te.Err)
-				}
-				if seen, _ := r.replay.Seen(context.Background(), caller.Scope, calls[i].ID); seen {
-					t.Errorf("call %d: its ID is still claimed", i)
+				case cut:
+					wantEvents++
+					te := wantCode(t, res[i].Err, toolerr.ExecutionFailed, toolerr.System)
+					if !strings.Contains(te.Reason, "cancelled before the tool finished") || res[i].Value != nil {
+						t.Errorf("call %d: reason %q, value %v", i, te.Reason, res[i].Value)
+					}
+				case skipped:
+					code, reason, cause := toolerr.ExecutionFailed, "the request was cancelled before the tool ran", context.Canceled
+					if tt.preDeadline {
+						code, reason, cause = toolerr.Timeout, "the request's deadline passed before the tool ran", context.DeadlineExceeded
+					}
+					te := wantCode(t, res[i].Err, code, toolerr.System)
+					if te.Reason != reason || !errors.Is(te, cause) {
+						t.Errorf("call %d: reason %q, err %v", i, te.Reason, te.Err)
+					}
 				}
 			}
-			if len(events) != len(calls) {
-				t.Errorf("%d events, want %d", len(events), len(calls))
+			if got := n.Load(); got != int64(tt.cancelAfter) {
+				t.Errorf("%d executions, want %d", got, tt.cancelAfter)
+			}
+			events := rec.wait(wantEvents)
+			for _, e := range events {
+				if e.Late && (e.Code != OK || !e.Executed) {
+					t.Errorf("late event %+v, want the executor's ok", e)
+				}
 			}
 			// A retry under a live context runs exactly the calls that did
 			// not run; the ones that ran are replays.
@@ -125,80 +154,11 @@ func TestCancelledBeforeExecution(t *testing.T) {
 			if res[0].Err != nil || c.execs.Load() != before+1 {
 				t.Errorf("retry of the last call: %v, execs +%d", res[0].Err, c.execs.Load()-before)
 			}
-			if tt.wantRun[0] {
+			if tt.want[0] != skipped {
 				_, err := r.Dispatch(context.Background(), caller, calls[0])
 				wantCode(t, err, toolerr.DuplicateCall, toolerr.Validation)
 			}
 		})
-	}
-}
-
-// TestReplayStoreFairness: the calls of one scope cannot evict another
-// scope's IDs; only the whole least recently used scope is evicted, and
-// only when there are more scopes than the store keeps.
-func TestReplayStoreFairness(t *testing.T) {
-	ctx := context.Background()
-	tests := []struct {
-		name       string
-		perScope   int
-		maxScopes  int
-		flood      func(s *MemoryReplayStore) // after the victim claims v1, v2
-		victimSeen bool
-	}{
-		{"another scope's many calls", 3, 4, func(s *MemoryReplayStore) {
-			for i := range 1000 {
-				s.Claim(ctx, "attacker", fmt.Sprint(i))
-			}
-		}, true},
-		{"other scopes up to the bound", 3, 4, func(s *MemoryReplayStore) {
-			for i := range 3 {
-				for j := range 10 {
-					s.Claim(ctx, fmt.Sprint("other-", i), fmt.Sprint(j))
-				}
-			}
-		}, true},
-		{"the victim's own claims push out its oldest IDs", 2, 4, func(s *MemoryReplayStore) {
-			s.Claim(ctx, "victim", "v3")
-			s.Claim(ctx, "victim", "v4")
-		}, false},
-		{"an active victim scope outlives older scopes", 3, 4, func(s *MemoryReplayStore) {
-			s.Claim(ctx, "other-0", "x")
-			s.Claim(ctx, "other-1", "x")
-			s.Claim(ctx, "victim", "v3")
-			s.Claim(ctx, "other-2", "x")
-			s.Claim(ctx, "other-3", "x") // the fifth scope: other-0 goes
-			if seen, _ := s.Seen(ctx, "other-0", "x"); seen {
-				t.Error("the oldest scope was not evicted")
-			}
-		}, true},
-		{"more scopes than the bound evict the oldest whole scope", 3, 4, func(s *MemoryReplayStore) {
-			for i := range 4 {
-				s.Claim(ctx, fmt.Sprint("other-", i), "x")
-			}
-		}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := NewMemoryReplayStore(tt.perScope, tt.maxScopes, time.Hour)
-			s.Claim(ctx, "victim", "v1")
-			s.Claim(ctx, "victim", "v2")
-			tt.flood(s)
-			for _, id := range []string{"v1", "v2"} {
-				if seen, _ := s.Seen(ctx, "victim", id); seen != tt.victimSeen {
-					t.Errorf("victim's %s seen %v, want %v", id, seen, tt.victimSeen)
-				}
-			}
-			scopes, ids := s.size()
-			if scopes > tt.maxScopes || ids > tt.perScope*tt.maxScopes {
-				t.Errorf("store holds %d IDs in %d scopes, bounds %d × %d", ids, scopes, tt.perScope, tt.maxScopes)
-			}
-		})
-	}
-	// Capacities below 1 are raised to 1.
-	s := NewMemoryReplayStore(0, 0, 0)
-	s.Claim(ctx, "a", "1")
-	if seen, _ := s.Seen(ctx, "a", "1"); !seen {
-		t.Error("a store of capacity 0 remembers nothing")
 	}
 }
 
@@ -223,8 +183,8 @@ func (p *panickyStore) Claim(ctx context.Context, scope, id string) (bool, error
 }
 
 // TestStoreAndAuditorPanicsDoNotEscape: a panicking replay store refuses
-// the call as a store failure, nothing runs; a panicking auditor loses its
-// event and the result stands.
+// the call as replay_unavailable, audited, and nothing runs; a panicking
+// auditor loses its event and the result stands.
 func TestStoreAndAuditorPanicsDoNotEscape(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -232,14 +192,15 @@ func TestStoreAndAuditorPanicsDoNotEscape(t *testing.T) {
 		auditPanics bool
 		wantCode    toolerr.Code // "" for success
 	}{
-		{"Seen panics", &panickyStore{MemoryReplayStore: NewMemoryReplayStore(10, 10, time.Hour), seen: true}, false, toolerr.ExecutionFailed},
-		{"Claim panics", &panickyStore{MemoryReplayStore: NewMemoryReplayStore(10, 10, time.Hour), claim: true}, false, toolerr.ExecutionFailed},
+		{"Seen panics", &panickyStore{MemoryReplayStore: NewMemoryReplayStore(MemoryReplayConfig{}), seen: true}, false, toolerr.ReplayUnavailable},
+		{"Claim panics", &panickyStore{MemoryReplayStore: NewMemoryReplayStore(MemoryReplayConfig{}), claim: true}, false, toolerr.ReplayUnavailable},
 		{"auditor panics", nil, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var c spyCounts
-			opts := []Option{}
+			var events []Event
+			opts := []Option{WithAuditor(AuditorFunc(func(_ context.Context, e Event) { events = append(events, e) }))}
 			if tt.store != nil {
 				opts = append(opts, WithReplayStore(tt.store))
 			}
@@ -263,8 +224,11 @@ func TestStoreAndAuditorPanicsDoNotEscape(t *testing.T) {
 				return
 			}
 			te := wantCode(t, err, tt.wantCode, toolerr.System)
-			if te.Reason != "the replay store failed" || c.execs.Load() != 0 {
-				t.Errorf("reason %q, execs %d", te.Reason, c.execs.Load())
+			if !strings.Contains(te.Err.Error(), "panicked") || c.execs.Load() != 0 {
+				t.Errorf("error %v, execs %d; want the panic kept and nothing run", te.Err, c.execs.Load())
+			}
+			if len(events) != 1 || events[0].Code != tt.wantCode || events[0].Category != toolerr.System || events[0].Executed {
+				t.Errorf("events = %+v, want one %s", events, tt.wantCode)
 			}
 		})
 	}

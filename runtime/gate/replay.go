@@ -1,173 +1,242 @@
 package gate
 
 import (
-	"container/list"
 	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
 
-// ReplayStore remembers the call IDs the gate has executed, per scope, so a
+// ReplayStore remembers the call IDs the gate has claimed, per scope, so a
 // replayed call does not run twice. Implementations must be safe for
-// concurrent use; a store shared by several replicas makes the guarantee
-// hold across them.
+// concurrent use; a store shared by several replicas (a networked store)
+// makes the guarantee hold across them.
 //
-// The guarantee lasts exactly as long as the store remembers an ID: a store
-// that forgets an ID (because it is full, or the ID is older than the
-// store's maximum age) lets a replay of that call run again. A bounded
-// store must therefore be sized to hold every ID of the replay window — in
-// each scope, all the calls that can be replayed within the maximum age —
-// and its eviction must not let one scope's traffic push out another
-// scope's IDs. Calls without an ID are never replay-checked (see Call.ID).
+// The gate fails closed on the store:
+//
+//   - any error from Seen or Claim (a full store, a lost connection, a
+//     cancelled context) refuses the call with the code
+//     replay_unavailable, and nothing runs; so does a panic;
+//   - a claim is released only for a call refused before its executor
+//     started (another call of its batch was refused, or the request was
+//     cancelled before its turn); once an executor has started, its claim
+//     is kept, after a timeout too, since the outcome is then unknown;
+//   - an error from Release is ignored: the claim then stands, which can
+//     only refuse a retry, never allow a replay.
+//
+// The guarantee lasts as long as the store remembers an ID. A store must
+// therefore never forget an ID before its maximum age to make room: when
+// it is full it refuses the new claim instead (MemoryReplayStore returns
+// an error wrapping ErrReplayStoreFull). Calls without an ID are never
+// replay-checked (see Call.ID).
 type ReplayStore interface {
-	// Seen reports whether the call ID was claimed in the scope.
+	// Seen reports whether the call ID is claimed in the scope.
 	Seen(ctx context.Context, scope, callID string) (bool, error)
-	// Claim records the call ID, atomically: it returns false when the ID
-	// was already claimed.
+	// Claim records the call ID in the scope, atomically: it returns false
+	// (and no error) when the ID is already claimed there, and an error
+	// when it cannot tell or cannot record the claim.
 	Claim(ctx context.Context, scope, callID string) (bool, error)
-	// Release forgets a claim whose call was not run after all.
-	Release(ctx context.Context, scope, callID string)
+	// Release forgets a claim whose call was refused before it ran. The
+	// gate passes context.WithoutCancel of the request's context, so that
+	// a cancelled request still releases its claims.
+	Release(ctx context.Context, scope, callID string) error
 }
 
-// MemoryReplayStore is an in-memory ReplayStore, bounded per scope so that
-// eviction is fair between scopes:
-//
-//   - each scope keeps at most perScope IDs; a new claim beyond that
-//     forgets the oldest ID of the same scope only, so the calls of one
-//     scope (a conversation, say) never evict another scope's IDs;
-//   - at most maxScopes scopes are kept; a claim in a new scope beyond
-//     that forgets the whole scope least recently claimed in;
-//   - any ID older than maxAge is forgotten (maxAge <= 0: no age limit).
-//
-// Forgetting an ID that has not reached maxAge re-enables a replay of its
-// call. Choose perScope at least the number of calls one scope can make
-// within maxAge, and maxScopes at least the number of scopes active within
-// maxAge; with several replicas, use a shared store instead. The memory
-// held is bounded by perScope × maxScopes IDs.
+// ErrReplayStoreFull is returned (wrapped) by MemoryReplayStore.Claim when a
+// new claim would exceed a capacity while every ID held is younger than
+// the maximum age. The gate refuses the call with replay_unavailable.
+var ErrReplayStoreFull = errors.New("gate: the replay store is full")
+
+// The defaults of MemoryReplayConfig.
+const (
+	// DefaultReplayIDsPerScope: a conversation can make 1,000 tool calls
+	// within DefaultReplayMaxAge.
+	DefaultReplayIDsPerScope = 1000
+	// DefaultReplayIDs: the store holds 100,000 IDs in all: about 15 MB
+	// with 30-byte IDs in scopes of many calls, up to 45 MB when every
+	// scope holds a single call (measured with Go 1.26).
+	DefaultReplayIDs = 100_000
+	// DefaultReplayMaxAge: an ID is remembered for a day.
+	DefaultReplayMaxAge = 24 * time.Hour
+)
+
+// MemoryReplayConfig sizes a MemoryReplayStore. A field at zero or below
+// takes its default.
+type MemoryReplayConfig struct {
+	// IDsPerScope is the most IDs one scope holds at once (default
+	// DefaultReplayIDsPerScope). Size it for the calls one scope (a
+	// conversation) can make within MaxAge.
+	IDsPerScope int
+	// IDs is the most IDs the store holds at once, in all scopes (default
+	// DefaultReplayIDs). It bounds the memory held: about 150 bytes per
+	// 30-byte ID, up to 450 when every scope holds a single ID. A scope or
+	// ID longer than 64 bytes is kept as a 33-byte hash.
+	IDs int
+	// MaxAge is how long an ID is remembered (default DefaultReplayMaxAge);
+	// an older one is forgotten, and its call can run again.
+	MaxAge time.Duration
+}
+
+// MemoryReplayStore is an in-memory ReplayStore for a single replica. It
+// remembers each ID for MaxAge and never forgets a younger one to make
+// room: the IDs past their age are dropped at every call, and a claim that
+// would still take a scope beyond IDsPerScope, or the store beyond IDs,
+// fails with ErrReplayStoreFull. One scope's traffic can thus fill its own
+// scope, or the store, and have new calls refused until IDs expire, but
+// never re-enable the replay of a call.
 type MemoryReplayStore struct {
-	mu        sync.Mutex
-	perScope  int
-	maxScopes int
-	maxAge    time.Duration
-	now       func() time.Time
-	scopes    map[string]*scopeIDs
-	order     *list.List // of *scopeIDs, by their last claim, oldest first
+	mu     sync.Mutex
+	cfg    MemoryReplayConfig
+	now    func() time.Time
+	scopes map[string]*replayScope
+	// oldest and newest end the list of every ID held, in claim order.
+	oldest, newest *replayID
+	n              int
 }
 
-// scopeIDs are the IDs claimed in one scope.
-type scopeIDs struct {
+// replayScope is the IDs claimed in one scope.
+type replayScope struct {
 	name string
-	elem *list.Element // in MemoryReplayStore.order
-	last time.Time     // of the last claim
-	ids  *list.List    // of entry, oldest first
-	byID map[string]*list.Element
+	ids  map[string]*replayID
 }
 
-type entry struct {
-	id string
-	at time.Time
+// replayID is one claim, linked in MemoryReplayStore's claim order.
+type replayID struct {
+	prev, next *replayID
+	scope      *replayScope
+	id         string
+	at         time.Time
 }
 
-// NewMemoryReplayStore returns a store that keeps at most perScope IDs in
-// each of at most maxScopes scopes, each ID for at most maxAge (no age
-// limit when maxAge <= 0). perScope and maxScopes below 1 are raised to 1
-// (a store that remembers nothing would protect nothing).
-func NewMemoryReplayStore(perScope, maxScopes int, maxAge time.Duration) *MemoryReplayStore {
-	return &MemoryReplayStore{
-		perScope: max(perScope, 1), maxScopes: max(maxScopes, 1), maxAge: maxAge,
-		now: time.Now, scopes: map[string]*scopeIDs{}, order: list.New(),
+// NewMemoryReplayStore returns an empty store sized by cfg.
+func NewMemoryReplayStore(cfg MemoryReplayConfig) *MemoryReplayStore {
+	if cfg.IDsPerScope <= 0 {
+		cfg.IDsPerScope = DefaultReplayIDsPerScope
+	}
+	if cfg.IDs <= 0 {
+		cfg.IDs = DefaultReplayIDs
+	}
+	if cfg.MaxAge <= 0 {
+		cfg.MaxAge = DefaultReplayMaxAge
+	}
+	return &MemoryReplayStore{cfg: cfg, now: time.Now, scopes: map[string]*replayScope{}}
+}
+
+// Config returns the store's sizes, defaults filled in.
+func (s *MemoryReplayStore) Config() MemoryReplayConfig { return s.cfg }
+
+// expire forgets the IDs claimed MaxAge ago or earlier; the caller holds
+// mu. Claims are listed in claim order, so the expired ones are a prefix
+// (with a clock that steps back, an ID can be kept longer, never less).
+func (s *MemoryReplayStore) expire() {
+	limit := s.now().Add(-s.cfg.MaxAge)
+	for s.oldest != nil && !s.oldest.at.After(limit) {
+		s.remove(s.oldest)
 	}
 }
 
-// expired reports whether a time is at or beyond the age limit.
-func (s *MemoryReplayStore) expired(at, now time.Time) bool {
-	return s.maxAge > 0 && !at.After(now.Add(-s.maxAge))
+// remove unlinks e and forgets it; the caller holds mu.
+func (s *MemoryReplayStore) remove(e *replayID) {
+	if e.prev != nil {
+		e.prev.next = e.next
+	} else {
+		s.oldest = e.next
+	}
+	if e.next != nil {
+		e.next.prev = e.prev
+	} else {
+		s.newest = e.prev
+	}
+	s.n--
+	delete(e.scope.ids, e.id)
+	if len(e.scope.ids) == 0 {
+		delete(s.scopes, e.scope.name)
+	}
 }
 
-// expire drops the scopes whose every ID is too old, and the IDs of sc
-// (when not nil) that are; the caller holds mu.
-func (s *MemoryReplayStore) expire(sc *scopeIDs) {
-	now := s.now()
-	for e := s.order.Front(); e != nil && s.expired(e.Value.(*scopeIDs).last, now); e = s.order.Front() {
-		s.dropScope(e.Value.(*scopeIDs))
-	}
-	if sc == nil || s.scopes[sc.name] != sc {
-		return
-	}
-	for e := sc.ids.Front(); e != nil && s.expired(e.Value.(entry).at, now); e = sc.ids.Front() {
-		s.removeID(sc, e)
-	}
-}
+// maxKeyLen is the longest scope or call ID the store keeps as it is.
+const maxKeyLen = 64
 
-func (s *MemoryReplayStore) dropScope(sc *scopeIDs) {
-	delete(s.scopes, sc.name)
-	s.order.Remove(sc.elem)
-}
-
-func (s *MemoryReplayStore) removeID(sc *scopeIDs, e *list.Element) {
-	delete(sc.byID, e.Value.(entry).id)
-	sc.ids.Remove(e)
-	if sc.ids.Len() == 0 {
-		s.dropScope(sc)
+// key is how the store knows a scope or call ID: the string itself, or,
+// when longer than maxKeyLen, its SHA-256 after a NUL byte, so memory stays
+// bounded per ID. A short string starting with NUL is hashed too, so the
+// two forms never meet. Claim keeps copies of keys, never a slice of the
+// caller's buffer.
+func key(s string) string {
+	if len(s) <= maxKeyLen && !strings.HasPrefix(s, "\x00") {
+		return s
 	}
+	sum := sha256.Sum256([]byte(s))
+	return "\x00" + string(sum[:])
 }
 
 // Seen implements ReplayStore.
 func (s *MemoryReplayStore) Seen(_ context.Context, scope, callID string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sc := s.scopes[scope]
-	s.expire(sc)
-	if sc = s.scopes[scope]; sc == nil {
+	s.expire()
+	sc := s.scopes[key(scope)]
+	if sc == nil {
 		return false, nil
 	}
-	_, ok := sc.byID[callID]
+	_, ok := sc.ids[key(callID)]
 	return ok, nil
 }
 
-// Claim implements ReplayStore.
+// Claim implements ReplayStore. It fails with an error wrapping
+// ErrReplayStoreFull when the scope holds IDsPerScope IDs, or the store
+// IDs, all younger than MaxAge.
 func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool, error) {
+	scope, callID = key(scope), key(callID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.expire()
 	sc := s.scopes[scope]
-	s.expire(sc)
-	now := s.now()
-	if sc = s.scopes[scope]; sc == nil {
-		for len(s.scopes) >= s.maxScopes {
-			s.dropScope(s.order.Front().Value.(*scopeIDs))
+	if sc != nil {
+		if _, ok := sc.ids[callID]; ok {
+			return false, nil
 		}
-		sc = &scopeIDs{name: scope, ids: list.New(), byID: map[string]*list.Element{}}
-		sc.elem = s.order.PushBack(sc)
-		s.scopes[scope] = sc
-	} else if _, ok := sc.byID[callID]; ok {
-		return false, nil
+		if len(sc.ids) >= s.cfg.IDsPerScope {
+			return false, fmt.Errorf("%w: the scope holds %d call IDs younger than %s", ErrReplayStoreFull, len(sc.ids), s.cfg.MaxAge)
+		}
 	}
-	sc.byID[callID] = sc.ids.PushBack(entry{id: callID, at: now})
-	sc.last = now
-	s.order.MoveToBack(sc.elem)
-	for sc.ids.Len() > s.perScope {
-		s.removeID(sc, sc.ids.Front())
+	if s.n >= s.cfg.IDs {
+		return false, fmt.Errorf("%w: it holds %d call IDs younger than %s", ErrReplayStoreFull, s.n, s.cfg.MaxAge)
 	}
+	if sc == nil {
+		sc = &replayScope{name: strings.Clone(scope), ids: map[string]*replayID{}}
+		s.scopes[sc.name] = sc
+	}
+	e := &replayID{prev: s.newest, scope: sc, id: strings.Clone(callID), at: s.now()}
+	if s.newest != nil {
+		s.newest.next = e
+	} else {
+		s.oldest = e
+	}
+	s.newest = e
+	s.n++
+	sc.ids[e.id] = e
 	return true, nil
 }
 
 // Release implements ReplayStore.
-func (s *MemoryReplayStore) Release(_ context.Context, scope, callID string) {
+func (s *MemoryReplayStore) Release(_ context.Context, scope, callID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if sc := s.scopes[scope]; sc != nil {
-		if e, ok := sc.byID[callID]; ok {
-			s.removeID(sc, e)
+	if sc := s.scopes[key(scope)]; sc != nil {
+		if e, ok := sc.ids[key(callID)]; ok {
+			s.remove(e)
 		}
 	}
+	return nil
 }
 
 // size returns the number of scopes and IDs held, for tests.
 func (s *MemoryReplayStore) size() (scopes, ids int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, sc := range s.scopes {
-		ids += sc.ids.Len()
-	}
-	return len(s.scopes), ids
+	return len(s.scopes), s.n
 }

@@ -68,6 +68,10 @@ const (
 	// BatchAborted: the call was valid but not run, because another call of
 	// its batch was refused.
 	BatchAborted Code = "batch_aborted"
+	// ReplayUnavailable: the call was not run because the replay store
+	// could not check or record its ID (the store is full, failed or
+	// panicked). Category System: the call may be retried later.
+	ReplayUnavailable Code = "replay_unavailable"
 )
 
 // Category groups codes by who has to act: the model (validation), the

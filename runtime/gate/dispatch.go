@@ -1,0 +1,243 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// prepared is a call that passed every check and waits to run.
+type prepared struct {
+	call Call
+	tool *Tool
+	run  func(context.Context) (any, error)
+}
+
+// check runs steps 1 to 5 for one call. c.Principal is the gate's own
+// copy; the policy gets another.
+func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *toolerr.Error) {
+	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
+	if !ok {
+		return nil, r.unknownTool(c.Principal, call)
+	}
+	if !call.Complete {
+		return nil, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
+	}
+	if call.ID != "" {
+		seen, err := r.seen(ctx, c.Scope, call.ID)
+		if err != nil {
+			return nil, replayUnavailable(t.Name, call.ID, err)
+		}
+		if seen {
+			return nil, duplicate(t.Name, call.ID, "was already executed")
+		}
+	}
+	run, err := r.prepareSafely(ctx, c.Principal, t, call)
+	if err != nil {
+		return nil, asToolErr(err, t.Name, call.ID)
+	}
+	return &prepared{call: call, tool: t, run: run}, nil
+}
+
+// prepareSafely decodes and authorizes call. A panic in the decoder or the
+// policy does not escape the gate: the call is refused, as a system error,
+// and nothing runs.
+func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call) (run func(context.Context) (any, error), err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			run = nil
+			err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the call could not be checked; nothing was run", Err: fmt.Errorf("decoder or policy panicked: %v", v)}
+		}
+	}()
+	return t.prepare(ctx, p, call)
+}
+
+func duplicate(tool, id, what string) *toolerr.Error {
+	return &toolerr.Error{Code: toolerr.DuplicateCall, Tool: tool, CallID: id, Reason: fmt.Sprintf("call ID %s %s; it does not run again", quoteName(id), what)}
+}
+
+// replayUnavailable is the refusal of a call whose ID the replay store
+// could not check or claim; err (kept for the logs) says why.
+func replayUnavailable(tool, id string, err error) *toolerr.Error {
+	return &toolerr.Error{Code: toolerr.ReplayUnavailable, Tool: tool, CallID: id, Reason: "the call ID could not be checked against replays (the replay store is full or unavailable); nothing was run", Err: err}
+}
+
+// asToolErr returns err as a *toolerr.Error for the named tool and call.
+func asToolErr(err error, tool, callID string) *toolerr.Error {
+	var te *toolerr.Error
+	if errors.As(err, &te) {
+		cp := *te
+		cp.Tool, cp.CallID = tool, callID
+		return &cp
+	}
+	return &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: tool, CallID: callID, Reason: "the tool failed", Err: err}
+}
+
+// Dispatch checks one call and, when every check passes, runs its executor.
+// The error, when not nil, is the *toolerr.Error of the result.
+func (r *Registry) Dispatch(ctx context.Context, c Caller, call Call) (Result, error) {
+	res := r.DispatchBatch(ctx, c, []Call{call}, BatchOptions{})
+	if res[0].Err != nil {
+		return res[0], res[0].Err
+	}
+	return res[0], nil
+}
+
+// BatchOptions configure DispatchBatch.
+type BatchOptions struct {
+	// Parallel runs the executors concurrently once every call has passed;
+	// by default they run one after another, in order.
+	Parallel bool
+}
+
+// DispatchBatch handles the calls of one model turn. Every call is resolved,
+// decoded and authorized before the first executor starts; if any is
+// refused, or two calls share an ID, none runs and the others are reported
+// as batch_aborted. The results are in the order of calls. An executor
+// that outlives its timeout does not hold back the others: the gate stops
+// waiting for it (see the package documentation).
+func (r *Registry) DispatchBatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions) []Result {
+	return r.dispatch(ctx, c, calls, opts, 1)
+}
+
+// dispatchAttempt dispatches one call as the given attempt of a repair loop.
+func (r *Registry) dispatchAttempt(ctx context.Context, c Caller, call Call, attempt int) Result {
+	return r.dispatch(ctx, c, []Call{call}, BatchOptions{}, attempt)[0]
+}
+
+func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions, attempt int) []Result {
+	// The gate's own copy of the principal: what the caller, a policy or
+	// an executor does to theirs changes nothing here.
+	c.Principal = c.Principal.clone()
+	start := r.now()
+	results := make([]Result, len(calls))
+	preps := make([]*prepared, len(calls))
+	failed := false
+	ids := make(map[string]int, len(calls))
+	for i, call := range calls {
+		results[i] = Result{CallID: call.ID, Tool: call.Name}
+		if j, dup := ids[call.ID]; dup && call.ID != "" {
+			results[i].Err = duplicate(call.Name, call.ID, fmt.Sprintf("appears twice in one batch (calls %d and %d)", j, i))
+			failed = true
+			continue
+		}
+		ids[call.ID] = i
+		p, err := r.check(ctx, c, call)
+		if err != nil {
+			results[i].Err = err
+			failed = true
+			continue
+		}
+		preps[i] = p
+	}
+	if !failed && !r.claim(ctx, c, preps, results) {
+		failed = true
+	}
+	if failed {
+		for i, p := range preps {
+			if p != nil && results[i].Err == nil {
+				results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: p.tool.Name, CallID: p.call.ID, Reason: "another call of the same turn was refused, so none was run"}
+			}
+		}
+		for i := range results {
+			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(start), attempt, false)
+		}
+		return results
+	}
+	exec := func(i int) {
+		if ctx.Err() != nil {
+			t0 := r.now()
+			results[i] = r.cancelled(ctx, c, preps[i])
+			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(t0), attempt, false)
+			return
+		}
+		results[i] = r.execute(ctx, c, preps[i], attempt)
+	}
+	if !opts.Parallel {
+		for i := range preps {
+			exec(i)
+		}
+		return results
+	}
+	done := make(chan struct{})
+	for i := range preps {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			exec(i)
+		}()
+	}
+	for range preps {
+		<-done
+	}
+	return results
+}
+
+// claim records every call ID of a checked batch in the replay store, so a
+// replay of any of them cannot run. On failure it releases the claims made.
+func (r *Registry) claim(ctx context.Context, c Caller, preps []*prepared, results []Result) bool {
+	for i, p := range preps {
+		if p.call.ID == "" {
+			continue
+		}
+		ok, err := r.claimID(ctx, c.Scope, p.call.ID)
+		if err == nil && ok {
+			continue
+		}
+		if err != nil {
+			results[i].Err = replayUnavailable(p.tool.Name, p.call.ID, err)
+		} else {
+			results[i].Err = duplicate(p.tool.Name, p.call.ID, "was already executed")
+		}
+		for _, q := range preps[:i] {
+			if q.call.ID != "" {
+				// Not cancelled with the request: a release that fails
+				// keeps the claim, and a correct retry would be refused.
+				r.release(context.WithoutCancel(ctx), c.Scope, q.call.ID)
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// cancelled reports a claimed call whose executor was not started because
+// ctx was done, and releases its claim so that a retry can run it. A
+// passed deadline is a timeout; a cancellation is execution_failed.
+func (r *Registry) cancelled(ctx context.Context, c Caller, p *prepared) Result {
+	if p.call.ID != "" {
+		// The release must not fail for the cancellation it reports.
+		r.release(context.WithoutCancel(ctx), c.Scope, p.call.ID)
+	}
+	e := &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the request was cancelled before the tool ran", Err: context.Cause(ctx)}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		e.Code, e.Reason = toolerr.Timeout, "the request's deadline passed before the tool ran"
+	}
+	return Result{CallID: p.call.ID, Tool: p.tool.Name, Err: e}
+}
+
+// seen asks the replay store, turning a panic into an error.
+func (r *Registry) seen(ctx context.Context, scope, id string) (ok bool, err error) {
+	defer recoverStore(&err)
+	return r.replay.Seen(ctx, scope, id)
+}
+
+// claimID claims an ID in the replay store, turning a panic into an error.
+func (r *Registry) claimID(ctx context.Context, scope, id string) (ok bool, err error) {
+	defer recoverStore(&err)
+	return r.replay.Claim(ctx, scope, id)
+}
+
+// release releases a claim. An error or a panic of the store is dropped:
+// the claim then stands, which only ever refuses a retry.
+func (r *Registry) release(ctx context.Context, scope, id string) {
+	defer func() { _ = recover() }()
+	_ = r.replay.Release(ctx, scope, id)
+}
+
+func recoverStore(err *error) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("the replay store panicked: %v", v)
+	}
+}

@@ -1,0 +1,186 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// outcome is what an executor did: its value and error, or its panic.
+type outcome struct {
+	value    any
+	err      error
+	panicked bool
+	end      time.Time
+}
+
+// execution is one executor run. When the gate may stop waiting for it,
+// it runs in a goroutine of its own. One allocation holds it all, the
+// executor's context (with the principal) included.
+type execution struct {
+	pctx    principalCtx    // the executor's context, before the tool's timeout
+	xctx    context.Context // the executor's context
+	r       *Registry
+	c       Caller
+	p       *prepared
+	attempt int
+	start   time.Time
+
+	mu sync.Mutex
+	// done is closed once out holds the outcome, unless the gate stopped
+	// waiting first.
+	done chan struct{}
+	out  outcome
+	// abandoned is set when the gate stopped waiting: the executor's
+	// goroutine then audits the outcome as a late event itself.
+	abandoned bool
+}
+
+// principalCtx carries the principal an executor runs for (PrincipalFrom).
+type principalCtx struct {
+	context.Context
+	p Principal
+}
+
+func (c *principalCtx) Value(key any) any {
+	if key == (principalKey{}) {
+		return &c.p
+	}
+	return c.Context.Value(key)
+}
+
+var errToolTimeout = errors.New("the tool's timeout expired")
+
+// execute runs one checked call under the tool's timeout and audits it. It
+// answers with the executor's outcome when it has it while the context
+// and the timeout are live; otherwise, at once when either ends, with an
+// interrupted answer, and the executor's own outcome is audited as a late
+// event (see the package documentation).
+func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt int) Result {
+	start := r.now()
+	if p.tool.Timeout <= 0 && ctx.Done() == nil {
+		// The context can never end and the tool has no timeout: there is
+		// no point where the gate would stop waiting, so the executor runs
+		// here.
+		o := r.run(&principalCtx{Context: ctx, p: c.Principal}, p)
+		res := own(p, o)
+		r.emit(ctx, c, p.call, p, res, o.end.Sub(start), attempt, false)
+		return res
+	}
+	x := &execution{pctx: principalCtx{Context: ctx, p: c.Principal}, r: r, c: c, p: p, attempt: attempt, start: start}
+	x.xctx = &x.pctx
+	if p.tool.Timeout > 0 {
+		var cancel context.CancelFunc
+		x.xctx, cancel = context.WithTimeoutCause(x.xctx, p.tool.Timeout, errToolTimeout)
+		defer cancel()
+	}
+	xctx := x.xctx
+	x.done = make(chan struct{})
+	go x.run()
+	select {
+	case <-x.done:
+	case <-xctx.Done():
+		x.mu.Lock()
+		select {
+		case <-x.done:
+			x.mu.Unlock()
+		default:
+			// The executor is still running: answer now. The event is
+			// emitted under mu, so the late one cannot come before it.
+			x.abandoned = true
+			res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, context.Cause(xctx))}
+			r.emit(ctx, c, p.call, p, res, r.now().Sub(x.start), attempt, false)
+			x.mu.Unlock()
+			return res
+		}
+	}
+	o := x.out
+	res := own(p, o)
+	if xctx.Err() == nil {
+		r.emit(ctx, c, p.call, p, res, o.end.Sub(x.start), attempt, false)
+		return res
+	}
+	// The executor returned, but only after its context ended: a late
+	// outcome, reported like one the gate did not wait for.
+	why := o.err
+	if why == nil {
+		why = context.Cause(xctx)
+	}
+	cut := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, why)}
+	r.emit(ctx, c, p.call, p, cut, o.end.Sub(x.start), attempt, false)
+	r.emit(context.WithoutCancel(ctx), c, p.call, p, res, o.end.Sub(x.start), attempt, true)
+	return cut
+}
+
+// run is the executor's goroutine: it hands the outcome to the gate, or,
+// when the gate stopped waiting, audits it as a late event.
+func (x *execution) run() {
+	o := x.r.run(x.xctx, x.p)
+	x.mu.Lock()
+	late := x.abandoned
+	if !late {
+		x.out = o
+		close(x.done)
+	}
+	x.mu.Unlock()
+	if late {
+		x.r.emit(context.WithoutCancel(x.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), o.end.Sub(x.start), x.attempt, true)
+	}
+}
+
+// run runs p's executor, turning a panic into an outcome.
+func (r *Registry) run(ctx context.Context, p *prepared) (o outcome) {
+	defer func() {
+		if v := recover(); v != nil {
+			o = outcome{err: fmt.Errorf("executor panicked: %v", v), panicked: true}
+		}
+		o.end = r.now()
+	}()
+	v, err := p.run(ctx)
+	return outcome{value: v, err: err}
+}
+
+// own is the result of an executor's own outcome: its value, or its error
+// as conflict or execution_failed.
+func own(p *prepared, o outcome) Result {
+	res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true}
+	switch {
+	case o.err == nil:
+		res.Value = o.value
+	case !o.panicked && isConflict(o.err):
+		res.Err = asToolErr(o.err, p.tool.Name, p.call.ID)
+	default:
+		res.Err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the tool failed", Err: o.err}
+	}
+	return res
+}
+
+// interrupted is the answer for an execution whose context ended (xctx is
+// the executor's context, ctx the caller's) before the gate had the
+// executor's outcome: timeout for the tool's timeout or the caller's
+// deadline, execution_failed for a cancellation. err (the executor's
+// error, or why its context ended) is kept for the logs.
+func interrupted(ctx, xctx context.Context, p *prepared, err error) *toolerr.Error {
+	e := &toolerr.Error{Code: toolerr.Timeout, Tool: p.tool.Name, CallID: p.call.ID, Err: err}
+	switch {
+	case errors.Is(context.Cause(xctx), errToolTimeout):
+		e.Reason = fmt.Sprintf("the tool did not finish within %s; it may or may not have taken effect", p.tool.Timeout)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		e.Reason = "the request's deadline passed before the tool finished; it may or may not have taken effect"
+	default:
+		e.Code, e.Reason = toolerr.ExecutionFailed, "the request was cancelled before the tool finished; it may or may not have taken effect"
+	}
+	return e
+}
+
+// isConflict reports whether an executor's error is a conflict. Any other
+// code an executor returns is reported as execution_failed: an executor
+// cannot pass itself off as a validation or permission refusal.
+func isConflict(err error) bool {
+	var te *toolerr.Error
+	return errors.As(err, &te) && te.Code == toolerr.Conflict
+}

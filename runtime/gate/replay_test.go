@@ -1,0 +1,418 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// testClock is a settable clock for the replay store.
+type testClock struct{ now time.Time }
+
+func (c *testClock) Now() time.Time { return c.now }
+
+func newClockedStore(cfg MemoryReplayConfig) (*MemoryReplayStore, *testClock) {
+	clock := &testClock{now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	s := NewMemoryReplayStore(cfg)
+	s.now = clock.Now
+	return s, clock
+}
+
+func TestMemoryReplayStoreDefaults(t *testing.T) {
+	want := MemoryReplayConfig{IDsPerScope: 1000, IDs: 100_000, MaxAge: 24 * time.Hour}
+	for _, cfg := range []MemoryReplayConfig{{}, {IDsPerScope: -1, IDs: -1, MaxAge: -time.Second}} {
+		if got := NewMemoryReplayStore(cfg).Config(); got != want {
+			t.Errorf("NewMemoryReplayStore(%+v).Config() = %+v, want %+v", cfg, got, want)
+		}
+	}
+	cfg := MemoryReplayConfig{IDsPerScope: 2, IDs: 3, MaxAge: time.Minute}
+	if got := NewMemoryReplayStore(cfg).Config(); got != cfg {
+		t.Errorf("Config() = %+v, want %+v", got, cfg)
+	}
+	r := mustRegistry(t, nil)
+	if s, ok := r.replay.(*MemoryReplayStore); !ok || s.Config() != want {
+		t.Errorf("the registry's default store is %#v", r.replay)
+	}
+}
+
+// TestMemoryReplayStoreFailsClosed: a full scope or store refuses new
+// claims with ErrReplayStoreFull and forgets nothing younger than MaxAge;
+// IDs past their age, and released ones, make room.
+func TestMemoryReplayStoreFailsClosed(t *testing.T) {
+	ctx := context.Background()
+	type step struct {
+		advance time.Duration // the clock moves first
+		op      string        // "claim", "release" or "seen"
+		scope   string
+		id      string
+		ok      bool // Claim's or Seen's answer
+		full    bool // Claim fails with ErrReplayStoreFull
+	}
+	tests := []struct {
+		name  string
+		cfg   MemoryReplayConfig
+		steps []step
+	}{
+		{"a full scope refuses, and keeps its IDs", MemoryReplayConfig{IDsPerScope: 2, IDs: 10, MaxAge: time.Hour}, []step{
+			{op: "claim", scope: "s", id: "a", ok: true},
+			{op: "claim", scope: "s", id: "b", ok: true},
+			{op: "claim", scope: "s", id: "c", full: true},
+			{op: "claim", scope: "s", id: "a"}, // still claimed: a replay, not "full"
+			{op: "seen", scope: "s", id: "a", ok: true},
+			{op: "seen", scope: "s", id: "c"},
+			{op: "claim", scope: "other", id: "c", ok: true}, // other scopes are not full
+		}},
+		{"a full store refuses new scopes and IDs", MemoryReplayConfig{IDsPerScope: 5, IDs: 3, MaxAge: time.Hour}, []step{
+			{op: "claim", scope: "s1", id: "a", ok: true},
+			{op: "claim", scope: "s2", id: "a", ok: true},
+			{op: "claim", scope: "s2", id: "b", ok: true},
+			{op: "claim", scope: "s3", id: "a", full: true},
+			{op: "claim", scope: "s1", id: "b", full: true},
+			{op: "claim", scope: "s1", id: "a"},
+			{op: "seen", scope: "s1", id: "a", ok: true},
+			{op: "seen", scope: "s3", id: "a"},
+		}},
+		{"expired IDs make room, unexpired ones never", MemoryReplayConfig{IDsPerScope: 2, IDs: 3, MaxAge: time.Hour}, []step{
+			{op: "claim", scope: "s", id: "a", ok: true},
+			{advance: 30 * time.Minute, op: "claim", scope: "s", id: "b", ok: true},
+			{advance: 29 * time.Minute, op: "claim", scope: "s", id: "c", full: true}, // a is 59m old
+			{op: "seen", scope: "s", id: "a", ok: true},
+			{advance: time.Minute, op: "claim", scope: "s", id: "c", ok: true}, // a is 1h old: gone
+			{op: "seen", scope: "s", id: "a"},
+			{op: "seen", scope: "s", id: "b", ok: true},
+			{op: "claim", scope: "t", id: "a", ok: true},
+			{op: "claim", scope: "t", id: "b", full: true}, // the store holds 3
+			{advance: 30 * time.Minute, op: "claim", scope: "t", id: "b", ok: true},
+			{op: "seen", scope: "s", id: "b"},
+			{op: "claim", scope: "s", id: "a", full: true},                          // the store holds c, t's a and b
+			{advance: 30 * time.Minute, op: "claim", scope: "s", id: "a", ok: true}, // an expired ID can be claimed again
+			{op: "seen", scope: "t", id: "b", ok: true},
+		}},
+		{"a released ID makes room", MemoryReplayConfig{IDsPerScope: 1, IDs: 1, MaxAge: time.Hour}, []step{
+			{op: "claim", scope: "s", id: "a", ok: true},
+			{op: "claim", scope: "t", id: "b", full: true},
+			{op: "release", scope: "t", id: "a"}, // another scope's: harmless
+			{op: "release", scope: "s", id: "x"}, // an unknown ID: harmless
+			{op: "seen", scope: "s", id: "a", ok: true},
+			{op: "release", scope: "s", id: "a"},
+			{op: "seen", scope: "s", id: "a"},
+			{op: "claim", scope: "t", id: "b", ok: true},
+		}},
+		{"long IDs and scopes are kept by hash", MemoryReplayConfig{IDsPerScope: 10, IDs: 10, MaxAge: time.Hour}, []step{
+			{op: "claim", scope: strings.Repeat("s", 1000), id: strings.Repeat("x", 1<<20), ok: true},
+			{op: "claim", scope: strings.Repeat("s", 1000), id: strings.Repeat("x", 1<<20)},
+			{op: "seen", scope: strings.Repeat("s", 1000), id: strings.Repeat("x", 1<<20), ok: true},
+			{op: "seen", scope: strings.Repeat("s", 1000), id: strings.Repeat("x", 1<<20-1)},
+			{op: "seen", scope: strings.Repeat("s", 999), id: strings.Repeat("x", 1<<20)},
+			{op: "claim", scope: strings.Repeat("s", 1000), id: strings.Repeat("x", 1<<20) + "y", ok: true},
+			{op: "claim", scope: "s", id: "\x00" + strings.Repeat("x", 32), ok: true},
+			{op: "claim", scope: "s", id: strings.Repeat("x", 64), ok: true},
+			{op: "claim", scope: "s", id: strings.Repeat("x", 65), ok: true},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, clock := newClockedStore(tt.cfg)
+			for i, st := range tt.steps {
+				clock.now = clock.now.Add(st.advance)
+				var ok bool
+				var err error
+				switch st.op {
+				case "claim":
+					ok, err = s.Claim(ctx, st.scope, st.id)
+				case "seen":
+					ok, err = s.Seen(ctx, st.scope, st.id)
+				case "release":
+					err = s.Release(ctx, st.scope, st.id)
+				}
+				if st.full {
+					if ok || !errors.Is(err, ErrReplayStoreFull) {
+						t.Errorf("step %d %s(%.20q, %.20q) = %v, %v; want ErrReplayStoreFull", i, st.op, st.scope, st.id, ok, err)
+					}
+				} else if ok != st.ok || err != nil {
+					t.Errorf("step %d %s(%.20q, %.20q) = %v, %v; want %v", i, st.op, st.scope, st.id, ok, err, st.ok)
+				}
+				scopes, ids := s.size()
+				if ids > tt.cfg.IDs || scopes > ids {
+					t.Errorf("step %d: %d IDs in %d scopes, over the bound %d", i, ids, scopes, tt.cfg.IDs)
+				}
+			}
+			for name, sc := range s.scopes {
+				if len(name) > maxKeyLen+1 {
+					t.Errorf("a scope key of %d bytes is kept", len(name))
+				}
+				for id := range sc.ids {
+					if len(id) > maxKeyLen+1 {
+						t.Errorf("an ID key of %d bytes is kept", len(id))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFloodsCannotReenableReplay: through a registry with the default
+// store, 1,000 calls in fresh scopes, or 1,000 more in the victim's scope,
+// do not make the victim's earlier call runnable again. Past the scope's
+// capacity, calls are refused (replay_unavailable, audited) and do not run.
+func TestFloodsCannotReenableReplay(t *testing.T) {
+	ctx := context.Background()
+	var c spyCounts
+	rec := newRecorder()
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))}, WithAuditor(rec))
+	victim := Caller{Principal: Principal{ID: "u1"}, Scope: "victim"}
+	call := func(id string) Call { return Call{ID: id, Name: "pay", Args: []byte(goodPay), Complete: true} }
+	if _, err := r.Dispatch(ctx, victim, call("first")); err != nil {
+		t.Fatal(err)
+	}
+	replay := func(when string) {
+		t.Helper()
+		before := c.execs.Load()
+		_, err := r.Dispatch(ctx, victim, call("first"))
+		wantCode(t, err, toolerr.DuplicateCall, toolerr.Validation)
+		if c.execs.Load() != before {
+			t.Errorf("%s: the replay ran", when)
+		}
+	}
+	for i := range 1000 {
+		if _, err := r.Dispatch(ctx, Caller{Principal: Principal{ID: "u2"}, Scope: fmt.Sprint("fresh-", i)}, call("first")); err != nil {
+			t.Fatalf("fresh scope %d: %v", i, err)
+		}
+	}
+	replay("after 1,000 fresh scopes")
+	var refused int
+	for i := range 1000 {
+		before := c.execs.Load()
+		res, err := r.Dispatch(ctx, victim, call(fmt.Sprint("more-", i)))
+		if err == nil {
+			continue
+		}
+		te := wantCode(t, err, toolerr.ReplayUnavailable, toolerr.System)
+		if !errors.Is(te, ErrReplayStoreFull) || res.Executed || c.execs.Load() != before {
+			t.Fatalf("call %d: %v (executed %v)", i, te, res.Executed)
+		}
+		refused++
+	}
+	if refused != 1 { // the scope holds 1,000: "first" and 999 more
+		t.Errorf("%d calls refused, want 1", refused)
+	}
+	replay("after 1,000 more calls in the scope")
+	if got := c.execs.Load(); got != 1+1000+999 {
+		t.Errorf("%d executions, want %d", got, 1+1000+999)
+	}
+	var unavailable int
+	for _, e := range rec.pending() {
+		if e.Code == toolerr.ReplayUnavailable {
+			unavailable++
+			if e.Executed || e.Category != toolerr.System || e.Scope != "victim" {
+				t.Errorf("event %+v", e)
+			}
+		}
+	}
+	if unavailable != 1 {
+		t.Errorf("%d replay_unavailable events, want 1", unavailable)
+	}
+}
+
+// TestFullStoreRefusesTheBatch: when the store cannot take a batch's
+// claims, the call is replay_unavailable, the others batch_aborted, the
+// claims made are released, nothing runs and every refusal is audited.
+func TestFullStoreRefusesTheBatch(t *testing.T) {
+	ctx := context.Background()
+	var c spyCounts
+	rec := newRecorder()
+	s := NewMemoryReplayStore(MemoryReplayConfig{IDsPerScope: 2, IDs: 2, MaxAge: time.Hour})
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))}, WithAuditor(rec), WithReplayStore(s))
+	if _, err := r.Dispatch(ctx, caller, Call{ID: "old", Name: "pay", Args: []byte(goodPay), Complete: true}); err != nil {
+		t.Fatal(err)
+	}
+	rec.wait(1)
+	res := r.DispatchBatch(ctx, caller, []Call{
+		{ID: "a", Name: "pay", Args: []byte(goodPay), Complete: true},
+		{ID: "b", Name: "pay", Args: []byte(goodPay), Complete: true},
+		{Name: "pay", Args: []byte(goodPay), Complete: true},
+	}, BatchOptions{})
+	wantCode(t, res[0].Err, toolerr.BatchAborted, toolerr.Validation)
+	te := wantCode(t, res[1].Err, toolerr.ReplayUnavailable, toolerr.System)
+	wantCode(t, res[2].Err, toolerr.BatchAborted, toolerr.Validation)
+	if !errors.Is(te, ErrReplayStoreFull) || te.Tool != "pay" || te.CallID != "b" {
+		t.Errorf("refusal %+v", te)
+	}
+	if c.execs.Load() != 1 {
+		t.Errorf("%d executions, want 1 (the first call)", c.execs.Load())
+	}
+	if seen, _ := s.Seen(ctx, caller.Scope, "a"); seen {
+		t.Error("the claim of a was not released")
+	}
+	events := rec.wait(3)
+	for i, want := range []toolerr.Code{toolerr.BatchAborted, toolerr.ReplayUnavailable, toolerr.BatchAborted} {
+		if events[i].Code != want || events[i].Executed {
+			t.Errorf("event %d = %+v, want %s", i, events[i], want)
+		}
+	}
+	if events[1].Category != toolerr.System {
+		t.Errorf("replay_unavailable audited as %s", events[1].Category)
+	}
+}
+
+func TestMemoryReplayStoreClaimIsAtomic(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryReplayStore(MemoryReplayConfig{})
+	const workers = 64
+	var wins atomic.Int64
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for w := range workers {
+		wg.Go(func() {
+			<-start
+			for i := range 50 {
+				if ok, _ := s.Claim(ctx, "s", fmt.Sprint("id-", i)); ok {
+					wins.Add(1)
+				}
+				s.Seen(ctx, "s", fmt.Sprint("id-", (i+w)%50))
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if wins.Load() != 50 {
+		t.Errorf("%d successful claims of 50 IDs by %d workers, want 50", wins.Load(), workers)
+	}
+}
+
+// TestExpiredIDRunsAgain: through the registry, a replay within MaxAge is
+// refused and one past it runs.
+func TestExpiredIDRunsAgain(t *testing.T) {
+	ctx := context.Background()
+	var c spyCounts
+	s, clock := newClockedStore(MemoryReplayConfig{MaxAge: time.Hour})
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))}, WithReplayStore(s))
+	call := Call{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true}
+	r.Dispatch(ctx, caller, call)
+	clock.now = clock.now.Add(59 * time.Minute)
+	_, err := r.Dispatch(ctx, caller, call)
+	wantCode(t, err, toolerr.DuplicateCall, toolerr.Validation)
+	clock.now = clock.now.Add(time.Minute)
+	if _, err := r.Dispatch(ctx, caller, call); err != nil || c.execs.Load() != 2 {
+		t.Errorf("after expiry: %v, execs %d; want a second run", err, c.execs.Load())
+	}
+}
+
+// TestConcurrentReplayRunsOnce: the same call dispatched from many
+// goroutines at once runs exactly once.
+func TestConcurrentReplayRunsOnce(t *testing.T) {
+	var c spyCounts
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))})
+	const workers = 32
+	var dups atomic.Int64
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range workers {
+		wg.Go(func() {
+			<-start
+			_, err := r.Dispatch(context.Background(), caller, Call{ID: "same", Name: "pay", Args: []byte(goodPay), Complete: true})
+			var te *toolerr.Error
+			if errors.As(err, &te) && te.Code == toolerr.DuplicateCall {
+				dups.Add(1)
+			} else if err != nil {
+				t.Errorf("unexpected error %v", err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if c.execs.Load() != 1 || dups.Load() != workers-1 {
+		t.Errorf("execs %d, duplicates %d; want 1, %d", c.execs.Load(), dups.Load(), workers-1)
+	}
+}
+
+// failingStore is a ReplayStore that fails Seen or refuses some claims.
+type failingStore struct {
+	*MemoryReplayStore
+	seenErr  error
+	claimErr map[string]error // by call ID
+	taken    map[string]bool  // IDs whose Claim reports "already claimed"
+	releases []bool           // per Release: whether its context could be cancelled
+}
+
+func (f *failingStore) Release(ctx context.Context, scope, id string) error {
+	f.releases = append(f.releases, ctx.Done() != nil)
+	return f.MemoryReplayStore.Release(ctx, scope, id)
+}
+
+func (f *failingStore) Seen(ctx context.Context, scope, id string) (bool, error) {
+	if f.seenErr != nil {
+		return false, f.seenErr
+	}
+	return f.MemoryReplayStore.Seen(ctx, scope, id)
+}
+
+func (f *failingStore) Claim(ctx context.Context, scope, id string) (bool, error) {
+	if err := f.claimErr[id]; err != nil {
+		return false, err
+	}
+	if f.taken[id] {
+		return false, nil
+	}
+	return f.MemoryReplayStore.Claim(ctx, scope, id)
+}
+
+// TestReplayStoreFailures: a failing store refuses the batch
+// (replay_unavailable, wrapping the store's error), runs nothing and
+// releases the claims it made.
+func TestReplayStoreFailures(t *testing.T) {
+	errStore := errors.New("redis down")
+	tests := []struct {
+		name     string
+		store    *failingStore
+		codes    []toolerr.Code
+		releases int
+	}{
+		{"Seen fails", &failingStore{seenErr: errStore}, []toolerr.Code{toolerr.ReplayUnavailable, toolerr.ReplayUnavailable, toolerr.ReplayUnavailable}, 0},
+		{"Claim fails", &failingStore{claimErr: map[string]error{"c2": errStore}}, []toolerr.Code{toolerr.BatchAborted, toolerr.ReplayUnavailable, toolerr.BatchAborted}, 1},
+		{"Claim lost a race", &failingStore{taken: map[string]bool{"c3": true}}, []toolerr.Code{toolerr.BatchAborted, toolerr.BatchAborted, toolerr.DuplicateCall}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.store.MemoryReplayStore = NewMemoryReplayStore(MemoryReplayConfig{})
+			var c spyCounts
+			r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))}, WithReplayStore(tt.store))
+			calls := []Call{
+				{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true},
+				{ID: "c2", Name: "pay", Args: []byte(goodPay), Complete: true},
+				{ID: "c3", Name: "pay", Args: []byte(goodPay), Complete: true},
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			res := r.DispatchBatch(ctx, caller, calls, BatchOptions{})
+			for i, want := range tt.codes {
+				if res[i].Err == nil || res[i].Err.Code != want || res[i].Executed {
+					t.Errorf("call %d: %+v, want %s and not executed", i, res[i], want)
+				}
+				if want == toolerr.ReplayUnavailable && !errors.Is(res[i].Err, errStore) {
+					t.Errorf("call %d: %v does not wrap the store's error", i, res[i].Err)
+				}
+			}
+			if c.execs.Load() != 0 {
+				t.Errorf("execs %d, want 0", c.execs.Load())
+			}
+			// Releases do not depend on the request's context.
+			if len(tt.store.releases) != tt.releases || slices.Contains(tt.store.releases, true) {
+				t.Errorf("releases (cancellable context) = %v, want %d, none cancellable", tt.store.releases, tt.releases)
+			}
+			for _, id := range []string{"c1", "c2", "c3"} {
+				if seen, _ := tt.store.MemoryReplayStore.Seen(context.Background(), caller.Scope, id); seen {
+					t.Errorf("claim of %s not released", id)
+				}
+			}
+		})
+	}
+}
