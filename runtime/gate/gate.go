@@ -449,7 +449,7 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *
 	if call.ID != "" {
 		seen, err := r.seen(ctx, c.Scope, call.ID)
 		if err != nil {
-			return nil, &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the replay store failed", Err: err}
+			return nil, &toolerr.Error{Code: toolerr.ReplayUnavailable, Tool: t.Name, CallID: call.ID, Reason: "the replay store failed", Err: err}
 		}
 		if seen {
 			return nil, duplicate(t.Name, call.ID, "was already executed")
@@ -596,7 +596,7 @@ func (r *Registry) claim(ctx context.Context, c Caller, preps []*prepared, resul
 			continue
 		}
 		if err != nil {
-			results[i].Err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the replay store failed", Err: err}
+			results[i].Err = &toolerr.Error{Code: toolerr.ReplayUnavailable, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the replay store failed", Err: err}
 		} else {
 			results[i].Err = duplicate(p.tool.Name, p.call.ID, "was already executed")
 		}
@@ -635,11 +635,11 @@ func (r *Registry) claimID(ctx context.Context, scope, id string) (ok bool, err 
 	return r.replay.Claim(ctx, scope, id)
 }
 
-// release releases a claim; a panic of the store is dropped (the claim then
-// stands, which only ever refuses a retry).
+// release releases a claim; an error or a panic of the store is dropped
+// (the claim then stands, which only ever refuses a retry).
 func (r *Registry) release(ctx context.Context, scope, id string) {
 	defer func() { _ = recover() }()
-	r.replay.Release(ctx, scope, id)
+	_ = r.replay.Release(ctx, scope, id)
 }
 
 func recoverStore(err *error) {

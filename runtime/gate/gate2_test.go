@@ -232,8 +232,8 @@ func TestStoreAndAuditorPanicsDoNotEscape(t *testing.T) {
 		auditPanics bool
 		wantCode    toolerr.Code // "" for success
 	}{
-		{"Seen panics", &panickyStore{MemoryReplayStore: NewMemoryReplayStore(10, 10, time.Hour), seen: true}, false, toolerr.ExecutionFailed},
-		{"Claim panics", &panickyStore{MemoryReplayStore: NewMemoryReplayStore(10, 10, time.Hour), claim: true}, false, toolerr.ExecutionFailed},
+		{"Seen panics", &panickyStore{MemoryReplayStore: NewMemoryReplayStore(10, 10, time.Hour), seen: true}, false, toolerr.ReplayUnavailable},
+		{"Claim panics", &panickyStore{MemoryReplayStore: NewMemoryReplayStore(10, 10, time.Hour), claim: true}, false, toolerr.ReplayUnavailable},
 		{"auditor panics", nil, true, ""},
 	}
 	for _, tt := range tests {

@@ -627,8 +627,9 @@ func TestReplayStoreFailures(t *testing.T) {
 		store *failingStore
 		codes []toolerr.Code
 	}{
-		{"Seen fails", &failingStore{seenErr: errStore}, []toolerr.Code{toolerr.ExecutionFailed, toolerr.ExecutionFailed, toolerr.ExecutionFailed}},
-		{"Claim fails", &failingStore{claimErr: map[string]error{"c2": errStore}}, []toolerr.Code{toolerr.BatchAborted, toolerr.ExecutionFailed, toolerr.BatchAborted}},
+		{"Seen fails", &failingStore{seenErr: errStore}, []toolerr.Code{toolerr.ReplayUnavailable, toolerr.ReplayUnavailable, toolerr.ReplayUnavailable}},
+		{"Claim fails", &failingStore{claimErr: map[string]error{"c2": errStore}}, []toolerr.Code{toolerr.BatchAborted, toolerr.ReplayUnavailable, toolerr.BatchAborted}},
+		{"store full", &failingStore{claimErr: map[string]error{"c2": ErrReplayStoreFull}}, []toolerr.Code{toolerr.BatchAborted, toolerr.ReplayUnavailable, toolerr.BatchAborted}},
 		{"Claim lost a race", &failingStore{taken: map[string]bool{"c3": true}}, []toolerr.Code{toolerr.BatchAborted, toolerr.BatchAborted, toolerr.DuplicateCall}},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package gate
 import (
 	"container/list"
 	"context"
+	"errors"
 	"sync"
 	"time"
 )
@@ -25,9 +26,15 @@ type ReplayStore interface {
 	// Claim records the call ID, atomically: it returns false when the ID
 	// was already claimed.
 	Claim(ctx context.Context, scope, callID string) (bool, error)
-	// Release forgets a claim whose call was not run after all.
-	Release(ctx context.Context, scope, callID string)
+	// Release forgets a claim whose call was refused before it ran. A
+	// claim whose call started (even one that timed out) is kept.
+	Release(ctx context.Context, scope, callID string) error
 }
+
+// ErrReplayStoreFull is returned by a store that cannot record another
+// claim. The gate refuses the call (replay_unavailable) rather than run it
+// unprotected.
+var ErrReplayStoreFull = errors.New("gate: the replay store is full")
 
 // MemoryReplayStore is an in-memory ReplayStore, bounded per scope so that
 // eviction is fair between scopes:
@@ -152,7 +159,7 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 }
 
 // Release implements ReplayStore.
-func (s *MemoryReplayStore) Release(_ context.Context, scope, callID string) {
+func (s *MemoryReplayStore) Release(_ context.Context, scope, callID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sc := s.scopes[scope]; sc != nil {
@@ -160,6 +167,7 @@ func (s *MemoryReplayStore) Release(_ context.Context, scope, callID string) {
 			s.removeID(sc, e)
 		}
 	}
+	return nil
 }
 
 // size returns the number of scopes and IDs held, for tests.

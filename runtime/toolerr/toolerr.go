@@ -61,6 +61,10 @@ const (
 	// BatchAborted: the call was valid but not run, because another call of
 	// its batch was refused.
 	BatchAborted Code = "batch_aborted"
+	// ReplayUnavailable: the replay store failed (unreachable, too slow, an
+	// error, full or a panic), so the gate could not make sure the call ID
+	// had not run; it fails closed and nothing was run.
+	ReplayUnavailable Code = "replay_unavailable"
 )
 
 // Category groups codes by who has to act: the model (validation), the
