@@ -7,6 +7,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/openai/openai-go/v3 v3.99.0
 	github.com/toolgate/toolgate v0.0.0
+	github.com/toolgate/toolgate/runtime/mcpgate v0.0.0
 )
 
 require (
@@ -38,3 +39,5 @@ require (
 )
 
 replace github.com/toolgate/toolgate => ../
+
+replace github.com/toolgate/toolgate/runtime/mcpgate => ../runtime/mcpgate
