@@ -109,6 +109,9 @@ type Caller struct {
 	Scope string
 	// RequestID is passed to the audit events.
 	RequestID string
+	// Model identifies the model that proposed the calls, when the service
+	// knows it; it is passed to the audit events.
+	Model string
 }
 
 // Policy decides whether principal p may run a tool with args. A non-nil
@@ -166,7 +169,7 @@ type Tool struct {
 	Timeout     time.Duration
 	Definitions []provider.Definition
 
-	prepare func(ctx context.Context, p Principal, call Call) (run func(context.Context) (any, error), err error)
+	prepare func(ctx context.Context, p Principal, call Call, tm *timings) (run func(context.Context) (any, error), err error)
 	bindErr error
 }
 
@@ -199,12 +202,15 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 	case b.Execute == nil:
 		t.bindErr = fmt.Errorf("gate: tool %q has no executor", spec.Name)
 	}
-	t.prepare = func(ctx context.Context, p Principal, call Call) (func(context.Context) (any, error), error) {
+	t.prepare = func(ctx context.Context, p Principal, call Call, tm *timings) (func(context.Context) (any, error), error) {
 		decode := spec.Decode
 		if spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
 			decode = spec.DecodeNullAsAbsent
 		}
+		t0 := tm.now()
 		args, err := decode(call.Args)
+		t1 := tm.now()
+		tm.decode = t1.Sub(t0)
 		if err != nil {
 			var te *toolerr.Error
 			if !errors.As(err, &te) {
@@ -215,7 +221,9 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 			}
 			return nil, err
 		}
-		if err := b.Policy(ctx, p, args); err != nil {
+		err = b.Policy(ctx, p, args)
+		tm.policy = tm.now().Sub(t1)
+		if err != nil {
 			return nil, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
 		}
 		return func(ctx context.Context) (any, error) { return b.Execute(ctx, args) }, nil
@@ -437,8 +445,8 @@ type prepared struct {
 	run  func(context.Context) (any, error)
 }
 
-// check runs steps 1 to 5 for one call.
-func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *toolerr.Error) {
+// check runs steps 1 to 5 for one call, timing decode and policy in tm.
+func (r *Registry) check(ctx context.Context, c Caller, call Call, tm *timings) (*prepared, *toolerr.Error) {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
 		return nil, r.unknownTool(c.Principal, call)
@@ -455,7 +463,7 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *
 			return nil, duplicate(t.Name, call.ID, "was already executed")
 		}
 	}
-	run, err := r.prepareSafely(ctx, c.Principal, t, call)
+	run, err := r.prepareSafely(ctx, c.Principal, t, call, tm)
 	if err != nil {
 		return nil, asToolErr(err, t.Name, call.ID)
 	}
@@ -465,14 +473,14 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *
 // prepareSafely decodes and authorizes call. A panic in the decoder or the
 // policy does not escape the gate: the call is refused, as a system error,
 // and nothing runs.
-func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call) (run func(context.Context) (any, error), err error) {
+func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call, tm *timings) (run func(context.Context) (any, error), err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			run = nil
 			err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the call could not be checked; nothing was run", Err: fmt.Errorf("decoder or policy panicked: %v", v)}
 		}
 	}()
-	return t.prepare(ctx, p, call)
+	return t.prepare(ctx, p, call, tm)
 }
 
 func duplicate(tool, id, what string) *toolerr.Error {
@@ -521,7 +529,10 @@ func (r *Registry) dispatchAttempt(ctx context.Context, c Caller, call Call, att
 }
 
 func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions, attempt int) []Result {
+	ctx, end := r.startDispatch(ctx, c, len(calls))
+	defer end()
 	start := r.now()
+	tms := make([]timings, len(calls))
 	results := make([]Result, len(calls))
 	preps := make([]*prepared, len(calls))
 	failed := false
@@ -534,7 +545,8 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			continue
 		}
 		ids[call.ID] = i
-		p, err := r.check(ctx, c, call)
+		tms[i].now = r.now
+		p, err := r.check(ctx, c, call, &tms[i])
 		if err != nil {
 			results[i].Err = err
 			failed = true
@@ -552,7 +564,7 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			}
 		}
 		for i := range results {
-			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(start), attempt)
+			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(start), attempt, tms[i])
 		}
 		return results
 	}
@@ -563,7 +575,11 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 		} else {
 			results[i] = r.execute(ctx, preps[i])
 		}
-		r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(t0), attempt)
+		d := r.now().Sub(t0)
+		if results[i].Executed {
+			tms[i].execute = d
+		}
+		r.emit(ctx, c, calls[i], preps[i], results[i], d, attempt, tms[i])
 	}
 	if !opts.Parallel {
 		for i := range preps {
