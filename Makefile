@@ -4,7 +4,13 @@ BENCH_COUNT ?= 10
 FUZZTIME ?= 10s
 FUZZPARALLEL ?= 1
 
-.PHONY: all generate check lint calls test vet fmt-check unit examples-test bench fuzz
+.PHONY: all generate check lint calls test vet fmt-check unit examples-test integrations-test bench bench-redis fuzz
+
+# Integrations: each is its own Go module (its dependencies never enter the
+# core module's go.mod), so the root's ./... skips them; they are vetted
+# and tested one by one. The Redis tests need redis-server on PATH (they
+# start their own servers on loopback ports); .ci/run installs it.
+INTEGRATIONS := runtime/redisreplay runtime/otelgate runtime/mcpgate
 
 all: test
 
@@ -25,9 +31,10 @@ lint:
 calls:
 	$(GO) run ./cmd/toolgate test --calls runtime/callrecord/testdata/refund_order
 
-# Everything CI checks: vet, gofmt, unit and conformance tests of both
-# modules, the lint of schemas/, the recorded calls and the drift check.
-test: vet fmt-check unit examples-test lint calls check
+# Everything CI checks: vet, gofmt, unit and conformance tests of the core
+# and examples modules and of every integration module, the lint of
+# schemas/, the recorded calls and the drift check.
+test: vet fmt-check unit examples-test integrations-test lint calls check
 
 vet:
 	$(GO) vet ./...
@@ -41,6 +48,11 @@ unit:
 
 examples-test:
 	cd examples && $(GO) vet ./... && $(GO) test ./...
+
+integrations-test:
+	@set -e; for m in $(INTEGRATIONS); do \
+		echo "== $$m"; (cd $$m && $(GO) vet ./... && $(GO) test ./...); \
+	done
 
 # Benchmarks of the generated decoders against json.Valid and the two-pass
 # path; compare runs with benchstat (go run golang.org/x/perf/cmd/benchstat).
@@ -69,3 +81,10 @@ fuzz:
 	done; \
 	rm -f $$skips; \
 	if [ -n "$$failed" ]; then echo "fuzz: findings in$$failed (inputs under testdata/fuzz/)"; exit 1; fi
+
+# Dispatch overhead of the Redis replay store against the in-memory store,
+# measured in the same run; prints the ratio of the mean ns/op.
+bench-redis:
+	cd runtime/redisreplay && $(GO) test -run '^$$' -bench Dispatch -benchmem -count $(BENCH_COUNT) . | tee ../../bench-redisreplay.txt | \
+	awk '/^BenchmarkDispatch\/memory/ {m += $$3; nm++} /^BenchmarkDispatch\/redis/ {r += $$3; nr++} {print} \
+	END {if (nm && nr) printf "redis/memory dispatch time: %.1fx (%.0f ns/op against %.0f ns/op)\n", (r/nr)/(m/nm), r/nr, m/nm}'

@@ -6,14 +6,13 @@
 // in them with the generated definitions as JSON values and, where it
 // matters, in key order. README.md lists the SDK traps the tests pin down.
 //
-// The package's non-test code is what a service would copy: NewMCPServer
-// serves a gate registry's tools over MCP with their generated definitions,
-// and JSONDiff and KeyOrders compare JSON texts.
+// The package's non-test code compares JSON texts (JSONDiff, KeyOrders).
+// The MCP tests serve the registry with runtime/mcpgate, the MCP server
+// that was first written here.
 package wire
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -22,84 +21,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/provider"
-	"github.com/toolgate/toolgate/runtime/toolerr"
 )
-
-// NewMCPServer returns an MCP server with the tools of reg that c's
-// principal may see, each listed with its generated MCP definition exactly
-// (mcpDefs maps a tool name to the JSON of its provider.MCP definition), and
-// each call dispatched through reg for c in the MCP dialect.
-//
-// The tools are added with the low-level Server.AddTool and their raw input
-// schemas (json.RawMessage), so the SDK neither infers nor re-serializes a
-// schema, and it does not validate arguments: the gate's decoder is the only
-// validator, and an argument error goes back to the model as an isError
-// result whose text is the *toolerr.Error as JSON. A name that resolves to
-// no tool p may see is a JSON-RPC invalid-params error, as the MCP
-// specification says (the SDK answers so itself for a name it does not
-// list; the handler answers so for a tool the gate no longer resolves).
-func NewMCPServer(reg *gate.Registry, c gate.Caller, mcpDefs map[string]string) (*mcp.Server, error) {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "toolgate", Version: "v0.0.0"}, nil)
-	for _, t := range reg.Tools(c.Principal) {
-		def, ok := mcpDefs[t.Name]
-		if !ok {
-			return nil, fmt.Errorf("wire: tool %s has no MCP definition", t.Name)
-		}
-		tool, err := MCPTool(def)
-		if err != nil {
-			return nil, err
-		}
-		srv.AddTool(tool, gateHandler(reg, c))
-	}
-	return srv, nil
-}
-
-// MCPTool builds the SDK's Tool from a generated MCP definition, with the
-// input schema kept as raw JSON (byte for byte, key order included).
-func MCPTool(def string) (*mcp.Tool, error) {
-	var tool mcp.Tool
-	if err := json.Unmarshal([]byte(def), &tool); err != nil {
-		return nil, fmt.Errorf("wire: MCP definition: %w", err)
-	}
-	var raw struct {
-		InputSchema json.RawMessage `json:"inputSchema"`
-	}
-	if err := json.Unmarshal([]byte(def), &raw); err != nil {
-		return nil, fmt.Errorf("wire: MCP definition: %w", err)
-	}
-	tool.InputSchema = raw.InputSchema
-	return &tool, nil
-}
-
-func gateHandler(reg *gate.Registry, c gate.Caller) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := reg.Dispatch(ctx, c, gate.Call{
-			Name:     req.Params.Name,
-			Args:     req.Params.Arguments,
-			Complete: true,
-			Dialect:  gate.MCP,
-		})
-		if err != nil {
-			if res.Err.Code == toolerr.UnknownTool {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: res.Err.Reason}
-			}
-			text, merr := json.Marshal(res.Err)
-			if merr != nil {
-				return nil, merr
-			}
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}, nil
-		}
-		text, err := json.Marshal(res.Value)
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}, nil
-	}
-}
 
 // Find returns the definition for p among defs.
 func Find(defs []provider.Definition, p provider.Provider) (provider.Definition, bool) {

@@ -19,6 +19,9 @@ type Event struct {
 	// not resolve.
 	Tool    string
 	Version string
+	// Resolved reports whether Tool names a tool the caller may see (when
+	// false, Tool is the model's text).
+	Resolved bool
 	// Code is "ok" for a successful call, else the refusal's code.
 	Code     toolerr.Code
 	Category toolerr.Category
@@ -36,6 +39,26 @@ type Event struct {
 	// error or a panic) — with Duration up to its return. It can come
 	// after Dispatch has returned, from another goroutine.
 	Late bool
+	// Dialect is the provider format the call came in.
+	Dialect Dialect
+	// Model is Caller.Model: the model that proposed the call, if known.
+	Model string
+	// Decode, Policy and Execute are the time spent decoding the arguments,
+	// in the tool's policy and in the executor; each is zero when its step
+	// did not run.
+	Decode, Policy, Execute time.Duration
+}
+
+// timings are the durations of one call's steps, taken with now.
+type timings struct {
+	now                     func() time.Time
+	decode, policy, execute time.Duration
+}
+
+// executed returns tm with the executor's duration d.
+func (tm timings) executed(d time.Duration) timings {
+	tm.execute = d
+	return tm
 }
 
 // ViolationRef locates a violation without its message, which may quote a
@@ -107,16 +130,17 @@ func SlogAuditor(l *slog.Logger) Auditor {
 }
 
 // emit reports one call's outcome.
-func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, res Result, d time.Duration, attempt int, late bool) {
+func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, res Result, d time.Duration, attempt int, tm timings, late bool) {
 	e := Event{
 		RequestID: c.RequestID, Scope: c.Scope, Principal: c.Principal.ID,
 		CallID: call.ID, Tool: call.Name, Code: OK, Executed: res.Executed, Duration: d, Attempt: attempt, Late: late,
+		Dialect: call.Dialect, Model: c.Model, Decode: tm.decode, Policy: tm.policy, Execute: tm.execute,
 	}
 	if t, ok := r.lookup(c.Principal, call.Name, call.Dialect); ok {
-		e.Version = t.Version
+		e.Version, e.Resolved = t.Version, true
 	}
 	if p != nil {
-		e.Version = p.tool.Version
+		e.Version, e.Resolved = p.tool.Version, true
 	}
 	if res.Err != nil {
 		e.Code, e.Category = res.Err.Code, res.Err.Code.Category()
@@ -128,4 +152,80 @@ func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, r
 	// outcome into a panic.
 	defer func() { _ = recover() }()
 	r.audit.Audit(ctx, e)
+}
+
+// DispatchHook is implemented by an Auditor that wants to wrap each
+// dispatch (Dispatch, DispatchBatch, each attempt of DispatchWithRepair),
+// for example in a trace span. StartDispatch is called before the first
+// check with the number of calls; the context it returns is the one the
+// checks, the executors and the audit events of the dispatch get, and end
+// is called when the dispatch returns. A panic in either is recovered: the
+// dispatch then goes on with its own context.
+type DispatchHook interface {
+	StartDispatch(ctx context.Context, c Caller, calls int) (_ context.Context, end func())
+}
+
+// startDispatch runs the auditor's DispatchHook, if it has one.
+func (r *Registry) startDispatch(ctx context.Context, c Caller, calls int) (out context.Context, end func()) {
+	h, ok := r.audit.(DispatchHook)
+	if !ok {
+		return ctx, func() {}
+	}
+	defer func() {
+		if recover() != nil {
+			out, end = ctx, func() {}
+		}
+	}()
+	hctx, hend := h.StartDispatch(ctx, c, calls)
+	if hctx == nil || hend == nil {
+		return ctx, func() {}
+	}
+	return hctx, func() {
+		defer func() { _ = recover() }()
+		hend()
+	}
+}
+
+// RepairEvent is the outcome of one repair loop (DispatchWithRepair).
+type RepairEvent struct {
+	RequestID string
+	Scope     string
+	Principal string
+	Model     string
+	Dialect   Dialect
+	// Tool, Version and Resolved are the last attempt's, as in Event.
+	Tool     string
+	Version  string
+	Resolved bool
+	// Attempts is the number of attempts made, the first call included.
+	Attempts int
+	// Code and Category are the last attempt's outcome (OK on success).
+	Code     toolerr.Code
+	Category toolerr.Category
+}
+
+// RepairAuditor is implemented by an Auditor that also wants the outcome
+// of each repair loop, once it ends. A panic in AuditRepair is recovered.
+type RepairAuditor interface {
+	AuditRepair(ctx context.Context, e RepairEvent)
+}
+
+// emitRepair reports the outcome of a repair loop to a RepairAuditor.
+func (r *Registry) emitRepair(ctx context.Context, c Caller, call Call, res Result, attempts int) {
+	ra, ok := r.audit.(RepairAuditor)
+	if !ok {
+		return
+	}
+	e := RepairEvent{
+		RequestID: c.RequestID, Scope: c.Scope, Principal: c.Principal.ID, Model: c.Model,
+		Dialect: call.Dialect, Tool: call.Name, Attempts: attempts, Code: OK,
+	}
+	if t, ok := r.lookup(c.Principal, call.Name, call.Dialect); ok {
+		e.Version, e.Resolved = t.Version, true
+	}
+	if res.Err != nil {
+		e.Code, e.Category = res.Err.Code, res.Err.Code.Category()
+	}
+	defer func() { _ = recover() }()
+	ra.AuditRepair(ctx, e)
 }

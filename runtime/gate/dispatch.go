@@ -13,11 +13,13 @@ type prepared struct {
 	call Call
 	tool *Tool
 	run  func(context.Context) (any, error)
+	// tm holds the decode and policy durations.
+	tm timings
 }
 
-// check runs steps 1 to 5 for one call. c.Principal is the gate's own
-// copy; the policy gets another.
-func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *toolerr.Error) {
+// check runs steps 1 to 5 for one call, timing decode and policy in tm.
+// c.Principal is the gate's own copy; the policy gets another.
+func (r *Registry) check(ctx context.Context, c Caller, call Call, tm *timings) (*prepared, *toolerr.Error) {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
 		return nil, r.unknownTool(c.Principal, call)
@@ -34,24 +36,24 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call) (*prepared, *
 			return nil, duplicate(t.Name, call.ID, "was already executed")
 		}
 	}
-	run, err := r.prepareSafely(ctx, c.Principal, t, call)
+	run, err := r.prepareSafely(ctx, c.Principal, t, call, tm)
 	if err != nil {
 		return nil, asToolErr(err, t.Name, call.ID)
 	}
-	return &prepared{call: call, tool: t, run: run}, nil
+	return &prepared{call: call, tool: t, run: run, tm: *tm}, nil
 }
 
 // prepareSafely decodes and authorizes call. A panic in the decoder or the
 // policy does not escape the gate: the call is refused, as a system error,
 // and nothing runs.
-func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call) (run func(context.Context) (any, error), err error) {
+func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call, tm *timings) (run func(context.Context) (any, error), err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			run = nil
 			err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the call could not be checked; nothing was run", Err: fmt.Errorf("decoder or policy panicked: %v", v)}
 		}
 	}()
-	return t.prepare(ctx, p, call)
+	return t.prepare(ctx, p, call, tm)
 }
 
 func duplicate(tool, id, what string) *toolerr.Error {
@@ -111,7 +113,10 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 	// The gate's own copy of the principal: what the caller, a policy or
 	// an executor does to theirs changes nothing here.
 	c.Principal = c.Principal.clone()
+	ctx, end := r.startDispatch(ctx, c, len(calls))
+	defer end()
 	start := r.now()
+	tms := make([]timings, len(calls))
 	results := make([]Result, len(calls))
 	preps := make([]*prepared, len(calls))
 	failed := false
@@ -124,7 +129,8 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			continue
 		}
 		ids[call.ID] = i
-		p, err := r.check(ctx, c, call)
+		tms[i].now = r.now
+		p, err := r.check(ctx, c, call, &tms[i])
 		if err != nil {
 			results[i].Err = err
 			failed = true
@@ -142,7 +148,7 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			}
 		}
 		for i := range results {
-			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(start), attempt, false)
+			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(start), attempt, tms[i], false)
 		}
 		return results
 	}
@@ -150,7 +156,7 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 		if ctx.Err() != nil {
 			t0 := r.now()
 			results[i] = r.cancelled(ctx, c, preps[i])
-			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(t0), attempt, false)
+			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(t0), attempt, tms[i], false)
 			return
 		}
 		results[i] = r.execute(ctx, c, preps[i], attempt)

@@ -68,7 +68,7 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 		// here.
 		o := r.run(&principalCtx{Context: ctx, p: c.Principal}, p)
 		res := own(p, o)
-		r.emit(ctx, c, p.call, p, res, o.end.Sub(start), attempt, false)
+		r.emit(ctx, c, p.call, p, res, o.end.Sub(start), attempt, p.tm.executed(o.end.Sub(start)), false)
 		return res
 	}
 	x := &execution{pctx: principalCtx{Context: ctx, p: c.Principal}, r: r, c: c, p: p, attempt: attempt, start: start}
@@ -93,7 +93,8 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 			// emitted under mu, so the late one cannot come before it.
 			x.abandoned = true
 			res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, context.Cause(xctx))}
-			r.emit(ctx, c, p.call, p, res, r.now().Sub(x.start), attempt, false)
+			d := r.now().Sub(x.start)
+			r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
 			x.mu.Unlock()
 			return res
 		}
@@ -101,7 +102,7 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 	o := x.out
 	res := own(p, o)
 	if xctx.Err() == nil {
-		r.emit(ctx, c, p.call, p, res, o.end.Sub(x.start), attempt, false)
+		r.emit(ctx, c, p.call, p, res, o.end.Sub(x.start), attempt, p.tm.executed(o.end.Sub(x.start)), false)
 		return res
 	}
 	// The executor returned, but only after its context ended: a late
@@ -111,8 +112,9 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 		why = context.Cause(xctx)
 	}
 	cut := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, why)}
-	r.emit(ctx, c, p.call, p, cut, o.end.Sub(x.start), attempt, false)
-	r.emit(context.WithoutCancel(ctx), c, p.call, p, res, o.end.Sub(x.start), attempt, true)
+	d := o.end.Sub(x.start)
+	r.emit(ctx, c, p.call, p, cut, d, attempt, p.tm.executed(d), false)
+	r.emit(context.WithoutCancel(ctx), c, p.call, p, res, d, attempt, p.tm.executed(d), true)
 	return cut
 }
 
@@ -128,7 +130,8 @@ func (x *execution) run() {
 	}
 	x.mu.Unlock()
 	if late {
-		x.r.emit(context.WithoutCancel(x.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), o.end.Sub(x.start), x.attempt, true)
+		d := o.end.Sub(x.start)
+		x.r.emit(context.WithoutCancel(x.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), d, x.attempt, x.p.tm.executed(d), true)
 	}
 }
 

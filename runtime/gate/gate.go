@@ -147,6 +147,9 @@ type Caller struct {
 	Scope string
 	// RequestID is passed to the audit events.
 	RequestID string
+	// Model identifies the model that proposed the calls, when the service
+	// knows it; it is passed to the audit events.
+	Model string
 }
 
 // Policy decides whether principal p may run a tool with args. A non-nil
@@ -206,7 +209,7 @@ type Tool struct {
 	Timeout     time.Duration
 	Definitions []provider.Definition
 
-	prepare func(ctx context.Context, p Principal, call Call) (run func(context.Context) (any, error), err error)
+	prepare func(ctx context.Context, p Principal, call Call, tm *timings) (run func(context.Context) (any, error), err error)
 	bindErr error
 }
 
@@ -239,12 +242,15 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 	case b.Execute == nil:
 		t.bindErr = fmt.Errorf("gate: tool %q has no executor", spec.Name)
 	}
-	t.prepare = func(ctx context.Context, p Principal, call Call) (func(context.Context) (any, error), error) {
+	t.prepare = func(ctx context.Context, p Principal, call Call, tm *timings) (func(context.Context) (any, error), error) {
 		decode := spec.Decode
 		if spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
 			decode = spec.DecodeNullAsAbsent
 		}
+		t0 := tm.now()
 		args, err := decode(call.Args)
+		t1 := tm.now()
+		tm.decode = t1.Sub(t0)
 		if err != nil {
 			var te *toolerr.Error
 			if !errors.As(err, &te) {
@@ -255,7 +261,9 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 			}
 			return nil, err
 		}
-		if err := b.Policy(ctx, p.clone(), args); err != nil {
+		err = b.Policy(ctx, p.clone(), args)
+		tm.policy = tm.now().Sub(t1)
+		if err != nil {
 			return nil, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
 		}
 		return func(ctx context.Context) (any, error) { return b.Execute(ctx, args) }, nil

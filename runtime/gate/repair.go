@@ -55,13 +55,16 @@ func (r *Registry) DispatchWithRepair(ctx context.Context, c Caller, call Call, 
 	for attempt := 1; ; attempt++ {
 		res := r.dispatchAttempt(ctx, c, call, attempt)
 		if res.Err == nil {
+			r.emitRepair(ctx, c, call, res, attempt)
 			return res, nil
 		}
 		if !repairable(res.Err.Code) || attempt == rp.MaxAttempts {
+			r.emitRepair(ctx, c, call, res, attempt)
 			return res, res.Err
 		}
 		next, err := rp.Next(ctx, call, res.Err)
 		if err != nil {
+			r.emitRepair(ctx, c, call, res, attempt)
 			return res, errors.Join(res.Err, err)
 		}
 		call = next
