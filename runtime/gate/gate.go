@@ -18,7 +18,10 @@
 //     null-as-absent variant for calls in the OpenAI dialects, whose strict
 //     mode sends null for an absent optional member);
 //  5. runs the tool's policy with a copy of the principal and the typed
-//     arguments;
+//     arguments, and, for a tool with an Approval, decides whether the call
+//     waits for a person's approval: then it is stored as a pending call
+//     and answered approval_required instead of running (see Approval,
+//     Registry.Approve and Registry.Resume);
 //  6. runs the executor under the context, with the tool's timeout —
 //     unless the context is already done when the executor's turn comes:
 //     the call is then reported as timeout (the context's deadline passed)
@@ -51,7 +54,7 @@
 // stable code, and never after a side effect: the executor is the only step
 // with one, and it runs last. A batch (DispatchBatch) resolves, decodes and
 // authorizes every call before the first executor starts; if any call is
-// refused, none runs.
+// refused, or awaits approval, none runs.
 //
 // Generated packages declare a Spec per tool and a Bindings struct with a
 // NewRegistry constructor, so binding is typed:
