@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
 func newClockedPending(cfg MemoryPendingConfig) (*MemoryPendingStore, *testClock) {
@@ -117,5 +119,102 @@ func TestMemoryPendingStoreCompareAndSwap(t *testing.T) {
 	wg.Wait()
 	if got, _ := s.Get(ctx, "a"); won.Load() != 1 || got.State != StateApproved {
 		t.Errorf("%d swaps won, state %s", won.Load(), got.State)
+	}
+}
+
+// TestBindChecksApproval: the approval settings and NeedsApproval must
+// agree.
+func TestBindChecksApproval(t *testing.T) {
+	var c spyCounts
+	need := func(context.Context, Principal, payArgs) (bool, string) { return true, "" }
+	tests := []struct {
+		mode      Approval
+		approvers []string
+		need      NeedsApprovalFunc[payArgs]
+		want      string // "" for no error
+	}{
+		{ApprovalNone, nil, nil, ""},
+		{ApprovalRequired, []string{"finance"}, nil, ""},
+		{ApprovalPolicy, []string{"finance"}, need, ""},
+		{"always", []string{"finance"}, nil, `approval "always"`},
+		{ApprovalRequired, nil, nil, "names no approver roles"},
+		{ApprovalRequired, []string{""}, nil, "names no approver roles"},
+		{ApprovalPolicy, []string{"finance"}, nil, "needs NeedsApproval"},
+		{ApprovalRequired, []string{"finance"}, need, "would never be asked"},
+		{ApprovalNone, nil, need, "would never be asked"},
+	}
+	for _, tt := range tests {
+		spec := paySpec(&c)
+		spec.Approval, spec.Approvers = tt.mode, tt.approvers
+		b := payBinding(&c, nil, nil)
+		b.NeedsApproval = tt.need
+		_, err := NewRegistry([]*Tool{Bind(spec, b)})
+		if (tt.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q %v need=%v: %v, want %q", tt.mode, tt.approvers, tt.need != nil, err, tt.want)
+		}
+	}
+}
+
+// brokenPending is a pending store that fails or panics.
+type brokenPending struct {
+	err   error
+	panic bool
+	inner PendingStore
+}
+
+func (b *brokenPending) Create(ctx context.Context, pc PendingCall) error {
+	if b.panic {
+		panic("boom")
+	}
+	if b.err != nil {
+		return b.err
+	}
+	return b.inner.Create(ctx, pc)
+}
+
+func (b *brokenPending) Get(ctx context.Context, id string) (PendingCall, error) {
+	if b.panic {
+		panic("boom")
+	}
+	if b.err != nil {
+		return PendingCall{}, b.err
+	}
+	return b.inner.Get(ctx, id)
+}
+
+func (b *brokenPending) CompareAndSwap(ctx context.Context, id string, from PendingState, next PendingCall) (bool, error) {
+	if b.panic {
+		panic("boom")
+	}
+	if b.err != nil {
+		return false, b.err
+	}
+	return b.inner.CompareAndSwap(ctx, id, from, next)
+}
+
+// TestPendingStoreFailsClosed: a store that fails or panics refuses the
+// request (approval_unavailable) and releases the call ID, and refuses
+// every later step; nothing runs.
+func TestPendingStoreFailsClosed(t *testing.T) {
+	for _, broken := range []*brokenPending{{err: errors.New("connection lost")}, {panic: true}} {
+		a := newApprovals()
+		store := &brokenPending{inner: a.pending}
+		spec := paySpec(&a.c)
+		spec.Approval, spec.Approvers = ApprovalRequired, []string{"finance"}
+		r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&a.c, nil, nil))}, WithPendingStore(store))
+		store.err, store.panic = broken.err, broken.panic
+		call := Call{ID: "c1", Name: "pay", Args: []byte(bigPay), Complete: true}
+		_, err := r.Dispatch(context.Background(), caller, call)
+		wantCode(t, err, toolerr.ApprovalUnavailable, toolerr.System)
+		store.err, store.panic = nil, false
+		res, err := r.Dispatch(context.Background(), caller, call)
+		wantCode(t, err, toolerr.ApprovalRequired, toolerr.Approval) // the ID was released
+		store.err, store.panic = broken.err, broken.panic
+		wantCode(t, r.Approve(context.Background(), boss, res.Approval.PendingID), toolerr.ApprovalUnavailable, toolerr.System)
+		_, err = r.Resume(context.Background(), res.Approval.PendingID)
+		wantCode(t, err, toolerr.ApprovalUnavailable, toolerr.System)
+		if a.execs() != 0 {
+			t.Errorf("execs %d", a.execs())
+		}
 	}
 }
