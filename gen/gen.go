@@ -679,6 +679,7 @@ func (e *emitter) emitSpec() {
 		d, _ := time.ParseDuration(tm.t.Meta.Timeout) // validated when loading
 		fields = append(fields, field("Timeout", durationCode(d)))
 	}
+	fields = append(fields, approvalFields(tm.t.Meta)...)
 	fields = append(fields, field("Decode", jen.Id("Decode"+tm.root.goName)))
 	if tm.nullAsAbsent() {
 		fields = append(fields, field("DecodeNullAsAbsent", jen.Id("Decode"+tm.root.goName+"NullAsAbsent")))

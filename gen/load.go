@@ -53,6 +53,13 @@ type Meta struct {
 	// provider that cannot carry the tool faithfully is a generation error.
 	// Empty: Options.Providers, else every provider that can carry it.
 	Providers []provider.Provider
+	// Approval is "required" (every call waits for a person's approval),
+	// "policy" (the binding's NeedsApproval decides per call) or "" (none).
+	Approval string
+	// Approvers are the roles that may approve; required with Approval.
+	Approvers []string
+	// SelfApproval lets the requester approve their own call.
+	SelfApproval bool
 }
 
 // toolNameRule is MCP's rule for tool names.
@@ -341,6 +348,15 @@ func parseMeta(v *jsonval.Value) (Meta, error) {
 				}
 				meta.Providers = append(meta.Providers, p)
 			}
+		case "approval":
+			meta.Approval, err = str(m)
+			if err == nil && meta.Approval != "required" && meta.Approval != "policy" {
+				err = fmt.Errorf("x-toolgate.approval %q is not \"required\" or \"policy\"", meta.Approval)
+			}
+		case "approvers":
+			meta.Approvers, err = roleList(m)
+		case "selfApproval":
+			meta.SelfApproval, err = flag(m)
 		case "roles":
 			if m.Value.Kind != jsonval.Array {
 				return meta, fmt.Errorf("x-toolgate.roles must be an array of strings")
@@ -352,13 +368,35 @@ func parseMeta(v *jsonval.Value) (Meta, error) {
 				meta.Roles = append(meta.Roles, r.Str)
 			}
 		default:
-			return meta, fmt.Errorf("unknown x-toolgate member %q (want goName, version, roles, sensitive, destructive, timeout, providers)", m.Key)
+			return meta, fmt.Errorf("unknown x-toolgate member %q (want goName, version, roles, sensitive, destructive, timeout, providers, approval, approvers, selfApproval)", m.Key)
 		}
 		if err != nil {
 			return meta, err
 		}
 	}
+	switch {
+	case meta.Approval != "" && len(meta.Approvers) == 0:
+		return meta, fmt.Errorf("x-toolgate.approval needs x-toolgate.approvers: the roles that may approve")
+	case meta.Approval == "" && (meta.Approvers != nil || meta.SelfApproval):
+		return meta, fmt.Errorf("x-toolgate.approvers and selfApproval need x-toolgate.approval")
+	}
 	return meta, nil
+}
+
+// roleList parses a non-empty array of distinct, non-empty role names.
+func roleList(m jsonval.Member) ([]string, error) {
+	bad := fmt.Errorf("x-toolgate.%s must be a non-empty array of distinct, non-empty strings", m.Key)
+	if m.Value.Kind != jsonval.Array || len(m.Value.Items) == 0 {
+		return nil, bad
+	}
+	var out []string
+	for _, r := range m.Value.Items {
+		if r.Kind != jsonval.String || r.Str == "" || slices.Contains(out, r.Str) {
+			return nil, bad
+		}
+		out = append(out, r.Str)
+	}
+	return out, nil
 }
 
 func (t *Tool) where() string {

@@ -115,7 +115,22 @@ func spyBind[A any](h *harness, spec gate.Spec[A]) *gate.Tool {
 		s.decodes.Add(1)
 		return inner(b)
 	}
-	return gate.Bind(spec, spyBinding[A](h, spec.Name))
+	b := spyBinding[A](h, spec.Name)
+	if spec.Approval == gate.ApprovalPolicy {
+		b.NeedsApproval = noApproval[A]
+	}
+	return gate.Bind(spec, b)
+}
+
+// noApproval is a NeedsApproval under which no call waits for approval:
+// these tests are about the checks before it. Approvals are tested in
+// runtime/gate and examples/refundgateway.
+func noApproval[A any](context.Context, gate.Principal, A) (bool, string) { return false, "" }
+
+// withNoApproval returns b with noApproval.
+func withNoApproval[A any](b gate.Binding[A]) gate.Binding[A] {
+	b.NeedsApproval = noApproval[A]
+	return b
 }
 
 // gateTools are the generated tools bound to spies, leaving out the named
@@ -151,7 +166,7 @@ func (h *harness) bindings() generated.Bindings {
 		CancelOrder:           spyBinding[generated.CancelOrderArgs](h, cancelT),
 		CreateShipment:        spyBinding[generated.CreateShipmentArgs](h, shipT),
 		GetOrderStatus:        spyBinding[generated.GetOrderStatusArgs](h, statusT),
-		RefundOrder:           spyBinding[generated.RefundOrderArgs](h, refundT),
+		RefundOrder:           withNoApproval(spyBinding[generated.RefundOrderArgs](h, refundT)),
 		ScheduleOrderDispatch: spyBinding[generated.ScheduleOrderDispatchArgs](h, dispatchT),
 	}
 }
@@ -1325,7 +1340,7 @@ func BenchmarkDispatch(b *testing.B) {
 			CancelOrder:           gate.Binding[generated.CancelOrderArgs]{Policy: gate.AllowAll[generated.CancelOrderArgs], Execute: func(context.Context, generated.CancelOrderArgs) (any, error) { return nil, nil }},
 			CreateShipment:        gate.Binding[generated.CreateShipmentArgs]{Policy: gate.AllowAll[generated.CreateShipmentArgs], Execute: func(context.Context, generated.CreateShipmentArgs) (any, error) { return nil, nil }},
 			GetOrderStatus:        gate.Binding[generated.GetOrderStatusArgs]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: func(context.Context, generated.GetOrderStatusArgs) (any, error) { return nil, nil }},
-			RefundOrder:           gate.Binding[generated.RefundOrderArgs]{Policy: gate.AllowAll[generated.RefundOrderArgs], Execute: func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil }},
+			RefundOrder:           gate.Binding[generated.RefundOrderArgs]{Policy: gate.AllowAll[generated.RefundOrderArgs], Execute: func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil }, NeedsApproval: noApproval[generated.RefundOrderArgs]},
 			ScheduleOrderDispatch: gate.Binding[generated.ScheduleOrderDispatchArgs]{Policy: gate.AllowAll[generated.ScheduleOrderDispatchArgs], Execute: func(context.Context, generated.ScheduleOrderDispatchArgs) (any, error) { return nil, nil }},
 		}, opts...)
 		if err != nil {

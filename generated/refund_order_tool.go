@@ -30,7 +30,7 @@ const RefundOrderSchema = `{"type":"object","properties":{"orderId":{"type":"str
 // bytes at generation.
 const (
 	RefundOrderSource       = "../schemas/refund_order.json"
-	RefundOrderSourceSHA256 = "0baae06a7d123dbe4d18fd4df9b8f69a087ea2044457fbf0e21a00f773b0fffb"
+	RefundOrderSourceSHA256 = "bb5c126313330f015f76f1be0a541025c9bf3c1f6e8eb85b15159142ddc83f28"
 )
 
 // DecodeRefundOrderArgs reads the arguments of a refund_order call from data
@@ -129,6 +129,8 @@ var RefundOrderSpec = tggate.Spec[RefundOrderArgs]{
 	Roles:              []string{"support", "finance"},
 	Destructive:        true,
 	Timeout:            10 * time.Second,
+	Approval:           tggate.ApprovalPolicy,
+	Approvers:          []string{"finance"},
 	Decode:             DecodeRefundOrderArgs,
 	DecodeNullAsAbsent: DecodeRefundOrderArgsNullAsAbsent,
 	Definitions:        RefundOrderDefinitions,

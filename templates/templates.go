@@ -92,8 +92,14 @@ type CatalogTool struct {
 	Roles                              []string
 	Destructive                        bool
 	Timeout                            string
-	Params                             []CatalogParam
-	Providers                          []CatalogProvider
+	// Approval is the tool's x-toolgate approval ("required", "policy" or
+	// ""), Approvers the roles that may approve, SelfApproval whether the
+	// requester may approve their own call.
+	Approval     string
+	Approvers    []string
+	SelfApproval bool
+	Params       []CatalogParam
+	Providers    []CatalogProvider
 }
 
 // CatalogParam is one parameter, at any depth: Path is "address.line1" or

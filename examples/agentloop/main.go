@@ -63,6 +63,11 @@ func newAgent() (*agent, error) {
 				record(fmt.Sprintf("refund_order %s %d", args.OrderID, args.AmountInCents))
 				return map[string]string{"refund": "re_1"}, nil
 			},
+			// Large refunds wait for a person of the finance role
+			// (refundgateway shows the whole flow).
+			NeedsApproval: func(_ context.Context, _ gate.Principal, args generated.RefundOrderArgs) (bool, string) {
+				return args.AmountInCents > 50000, "refunds above 50000 cents need a second person"
+			},
 		},
 		CancelOrder: gate.Binding[generated.CancelOrderArgs]{
 			Policy:  gate.AllowAll[generated.CancelOrderArgs],

@@ -105,6 +105,10 @@ func bindings() generated.Bindings {
 		RefundOrder: gate.Binding[generated.RefundOrderArgs]{Policy: gate.AllowAll[generated.RefundOrderArgs],
 			Execute: func(_ context.Context, a generated.RefundOrderArgs) (any, error) {
 				return map[string]any{"orderId": a.OrderID, "refundedCents": a.AmountInCents}, nil
+			},
+			// Large refunds wait for a second person (approval_required).
+			NeedsApproval: func(_ context.Context, _ gate.Principal, a generated.RefundOrderArgs) (bool, string) {
+				return a.AmountInCents > 50000, "refunds above 50000 cents need the approval of a second person of the finance role"
 			}},
 		ScheduleOrderDispatch: gate.Binding[generated.ScheduleOrderDispatchArgs]{Policy: gate.AllowAll[generated.ScheduleOrderDispatchArgs],
 			Execute: func(_ context.Context, a generated.ScheduleOrderDispatchArgs) (any, error) {

@@ -69,7 +69,7 @@ func setup() (http.Handler, *gate.Registry, error) {
 		CancelOrder:           ok[generated.CancelOrderArgs](),
 		CreateShipment:        ok[generated.CreateShipmentArgs](),
 		GetOrderStatus:        ok[generated.GetOrderStatusArgs](),
-		RefundOrder:           ok[generated.RefundOrderArgs](),
+		RefundOrder:           withApproval(ok[generated.RefundOrderArgs]()),
 		ScheduleOrderDispatch: ok[generated.ScheduleOrderDispatchArgs](),
 	}, gate.WithAuditor(audit))
 	if err != nil {
@@ -82,6 +82,15 @@ func setup() (http.Handler, *gate.Registry, error) {
 
 func ok[A any]() gate.Binding[A] {
 	return gate.Binding[A]{Policy: gate.AllowAll[A], Execute: func(context.Context, A) (any, error) { return "done", nil }}
+}
+
+// withApproval makes refunds above 50,000 cents wait for a second person
+// (approval_required), as refund_order's x-toolgate approval asks.
+func withApproval(b gate.Binding[generated.RefundOrderArgs]) gate.Binding[generated.RefundOrderArgs] {
+	b.NeedsApproval = func(_ context.Context, _ gate.Principal, a generated.RefundOrderArgs) (bool, string) {
+		return a.AmountInCents > 50000, "refunds above 50000 cents need the approval of a second person of the finance role"
+	}
+	return b
 }
 
 // traffic dispatches the demo calls.

@@ -1,18 +1,23 @@
 // Command refundgateway is a runnable refund gateway: the tools generated in
 // github.com/toolgate/toolgate/generated bound to fake executors over an
 // in-memory order book, behind the toolgate gate. It feeds the gate a
-// handful of good and bad calls, as a model might propose them, and prints
-// what happens to each: the executor's result, or the refusal sent back to
-// the model as toolerr JSON. The audit log (one slog JSON line per call)
+// handful of good and bad calls, as a model might propose them, and the
+// decisions of the people who approve large refunds, and prints what happens
+// to each: the executor's result, or the refusal sent back to the model as
+// toolerr JSON. The audit log (one slog JSON line per call or approval step)
 // goes to stderr.
 //
 //	go run ./refundgateway
 //
 // The wiring is what a service writes:
 //
-//   - a policy per tool, typed on the tool's arguments: here refunds above
-//     50000 cents need the "finance" role (roles come from the service's own
-//     authentication, never from the model);
+//   - a policy per tool, typed on the tool's arguments: here a suspended
+//     agent may not refund (roles and suspensions come from the service's
+//     own authentication, never from the model);
+//   - for refund_order, whose tool file says "approval": "policy" with
+//     approvers ["finance"], a NeedsApproval function: a refund above 50000
+//     cents waits for a second person of the finance role, who approves it
+//     (reg.Approve) before the service resumes it (reg.Resume);
 //   - an executor per tool: refunding an order twice is a gate.Conflict;
 //   - generated.NewRegistry, which refuses to build with any tool unbound;
 //   - gate.SlogAuditor for the audit events.
@@ -26,7 +31,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -36,8 +40,8 @@ import (
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
-// refundLimit is the largest refund, in cents, that a principal without the
-// finance role may make.
+// refundLimit is the largest refund, in cents, that runs without a second
+// person's approval.
 const refundLimit = 50000
 
 // order is one order of the book.
@@ -51,6 +55,8 @@ type order struct {
 type orderBook struct {
 	mu     sync.Mutex
 	orders map[string]*order
+	// suspended are the agents who may no longer refund.
+	suspended map[string]bool
 }
 
 func newOrderBook() *orderBook {
@@ -58,7 +64,15 @@ func newOrderBook() *orderBook {
 		"A-19": {PaidCents: 4200, Status: "paid"},
 		"B-7":  {PaidCents: 90000, Status: "paid"},
 		"C-3":  {PaidCents: 1500, Status: "packed"},
-	}}
+		"D-5":  {PaidCents: 80000, Status: "paid"},
+	}, suspended: map[string]bool{}}
+}
+
+// suspend stops an agent's refunds, from the next check on.
+func (b *orderBook) suspend(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.suspended[id] = true
 }
 
 // refundReceipt is what refund_order returns.
@@ -139,16 +153,25 @@ func (b *orderBook) snapshot() map[string]order {
 	return out
 }
 
-// errOverLimit is the refund policy's denial; it stays in the service's
+// errSuspended is the refund policy's denial; it stays in the service's
 // logs (the model sees only "unauthorized").
-var errOverLimit = errors.New("refunds above 50000 cents need the finance role")
+var errSuspended = errors.New("the agent is suspended from refunds")
 
-// refundPolicy lets only the finance role refund more than refundLimit.
-func refundPolicy(_ context.Context, p gate.Principal, a generated.RefundOrderArgs) error {
-	if a.AmountInCents > refundLimit && !slices.Contains(p.Roles, "finance") {
-		return errOverLimit
+// refundPolicy denies refunds to suspended agents. Resume runs it again, so
+// a suspension between a request and its approval stops the refund.
+func (b *orderBook) refundPolicy(_ context.Context, p gate.Principal, _ generated.RefundOrderArgs) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.suspended[p.ID] {
+		return errSuspended
 	}
 	return nil
+}
+
+// refundNeedsApproval makes a refund above refundLimit wait for a second
+// person of the finance role (the tool file's approvers), whoever asks.
+func refundNeedsApproval(_ context.Context, _ gate.Principal, a generated.RefundOrderArgs) (bool, string) {
+	return a.AmountInCents > refundLimit, "refunds above 50000 cents need the approval of a second person of the finance role"
 }
 
 // newGateway binds every generated tool to the order book and returns the
@@ -156,7 +179,7 @@ func refundPolicy(_ context.Context, p gate.Principal, a generated.RefundOrderAr
 func newGateway(b *orderBook, audit io.Writer) (*gate.Registry, error) {
 	logger := slog.New(slog.NewJSONHandler(audit, nil))
 	return generated.NewRegistry(generated.Bindings{
-		RefundOrder:           gate.Binding[generated.RefundOrderArgs]{Policy: refundPolicy, Execute: b.refund},
+		RefundOrder:           gate.Binding[generated.RefundOrderArgs]{Policy: b.refundPolicy, Execute: b.refund, NeedsApproval: refundNeedsApproval},
 		GetOrderStatus:        gate.Binding[generated.GetOrderStatusArgs]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: b.status},
 		CancelOrder:           gate.Binding[generated.CancelOrderArgs]{Policy: gate.AllowAll[generated.CancelOrderArgs], Execute: b.cancel},
 		CreateShipment:        gate.Binding[generated.CreateShipmentArgs]{Policy: gate.AllowAll[generated.CreateShipmentArgs], Execute: b.ship},
@@ -168,15 +191,22 @@ func newGateway(b *orderBook, audit io.Writer) (*gate.Registry, error) {
 // the model.
 var (
 	supportAgent = gate.Principal{ID: "sam", Tenant: "acme", Roles: []string{"support"}}
+	supportTemp  = gate.Principal{ID: "sue", Tenant: "acme", Roles: []string{"support"}}
 	financeAgent = gate.Principal{ID: "fay", Tenant: "acme", Roles: []string{"finance"}}
+	financeLead  = gate.Principal{ID: "finn", Tenant: "acme", Roles: []string{"finance"}}
+	otherTenant  = gate.Principal{ID: "zed", Tenant: "globex", Roles: []string{"finance"}}
 )
 
-// step is one model turn: one call, or a batch.
+// step is one model turn (one call, or a batch), or a person's step on a
+// pending call: approve, reject or resume the call with ID of (the service
+// resumes; who is then unused), or suspend who.
 type step struct {
-	label string
-	who   gate.Principal
-	calls []gate.Call
-	batch bool
+	label  string
+	who    gate.Principal
+	calls  []gate.Call
+	batch  bool
+	action string // "", "approve", "reject", "resume" or "suspend"
+	of     string // the call ID of the pending call
 }
 
 func call(id, name, args string) gate.Call {
@@ -198,10 +228,27 @@ func script() []step {
 			call("call_4", "refund_order", `{"orderId":"B-7","amountInCents":"100","reason":"duplicate","approvedBy":"manager"}`)}},
 		{label: "invalid JSON (duplicate member)", who: supportAgent, calls: []gate.Call{
 			call("call_5", "refund_order", `{"orderId":"B-7","amountInCents":100,"reason":"duplicate","orderId":"A-19"}`)}},
-		{label: "support refunds 75000 cents of B-7 (over the limit)", who: supportAgent, calls: []gate.Call{
+		{label: "support refunds 75000 cents of B-7 (over the limit: it waits for approval)", who: supportAgent, calls: []gate.Call{
 			call("call_6", "refund_order", `{"orderId":"B-7","amountInCents":75000,"reason":"fraudulent"}`)}},
-		{label: "finance refunds 75000 cents of B-7", who: financeAgent, calls: []gate.Call{
+		{label: "the model tries to approve by itself", who: supportAgent, calls: []gate.Call{
+			call("call_6b", "refund_order", `{"orderId":"B-7","amountInCents":75000,"reason":"fraudulent","approved":true}`)}},
+		{label: "support tries to approve call_6", who: supportAgent, action: "approve", of: "call_6"},
+		{label: "finance of another tenant tries to approve call_6", who: otherTenant, action: "approve", of: "call_6"},
+		{label: "the service resumes call_6 before anyone approved it", action: "resume", of: "call_6"},
+		{label: "finance approves call_6", who: financeAgent, action: "approve", of: "call_6"},
+		{label: "the service resumes call_6", action: "resume", of: "call_6"},
+		{label: "the service resumes call_6 again", action: "resume", of: "call_6"},
+		{label: "finance refunds 75000 cents of B-7 too", who: financeAgent, calls: []gate.Call{
 			call("call_7", "refund_order", `{"orderId":"B-7","amountInCents":75000,"reason":"fraudulent"}`)}},
+		{label: "finance approves its own call_7", who: financeAgent, action: "approve", of: "call_7"},
+		{label: "the finance lead rejects call_7", who: financeLead, action: "reject", of: "call_7"},
+		{label: "the service resumes call_7", action: "resume", of: "call_7"},
+		{label: "another agent looks D-5 up and refunds 60000 cents of it, in one turn", who: supportTemp, batch: true, calls: []gate.Call{
+			call("call_7b", "get_order_status", `{"orderId":"D-5"}`),
+			call("call_7c", "refund_order", `{"orderId":"D-5","amountInCents":60000,"reason":"requested_by_customer"}`)}},
+		{label: "the finance lead approves call_7c", who: financeLead, action: "approve", of: "call_7c"},
+		{label: "the agent is suspended before the refund runs", who: supportTemp, action: "suspend"},
+		{label: "the service resumes call_7c", action: "resume", of: "call_7c"},
 		{label: "support calls a tool only operations may see", who: supportAgent, calls: []gate.Call{
 			call("call_8", "schedule_order_dispatch", `{"order_id":"C-3","dispatch_date":"2026-03-02","amount_pence":450,"currency":"GBP"}`)}},
 		{label: "a call cut off by the token limit", who: supportAgent, calls: []gate.Call{
@@ -227,14 +274,22 @@ type outcome struct {
 	tool     string
 	code     toolerr.Code // gate.OK when it ran and succeeded
 	executed bool
+	action   string // the approval step, "" for a model's call
 	detail   string // the result as JSON, or the refusal's toolerr JSON
 }
 
 // play runs the script against reg in one conversation and returns one
-// outcome per call.
-func play(ctx context.Context, reg *gate.Registry, steps []step) []outcome {
+// outcome per call and per approval step; suspend acts on book.
+func play(ctx context.Context, reg *gate.Registry, book *orderBook, steps []step) []outcome {
 	var outs []outcome
+	pending := map[string]string{} // call ID → pending ID
 	for _, s := range steps {
+		if s.action != "" {
+			if o, ok := decide(ctx, reg, book, s, pending); ok {
+				outs = append(outs, o)
+			}
+			continue
+		}
 		caller := gate.Caller{Principal: s.who, Scope: "conversation-1", RequestID: "req-" + s.calls[0].ID}
 		var results []gate.Result
 		if s.batch {
@@ -244,19 +299,56 @@ func play(ctx context.Context, reg *gate.Registry, steps []step) []outcome {
 			results = []gate.Result{res}
 		}
 		for _, r := range results {
-			o := outcome{step: s.label, callID: r.CallID, tool: r.Tool, code: gate.OK, executed: r.Executed}
-			var b []byte
-			if r.Err != nil {
-				o.code = r.Err.Code
-				b, _ = json.Marshal(r.Err)
-			} else {
-				b, _ = json.Marshal(r.Value)
+			if r.Approval != nil {
+				pending[r.CallID] = r.Approval.PendingID
 			}
-			o.detail = string(b)
-			outs = append(outs, o)
+			outs = append(outs, outcomeOf(s.label, r))
 		}
 	}
 	return outs
+}
+
+// outcomeOf is what happened to one call.
+func outcomeOf(label string, r gate.Result) outcome {
+	o := outcome{step: label, callID: r.CallID, tool: r.Tool, code: gate.OK, executed: r.Executed}
+	var b []byte
+	if r.Err != nil {
+		o.code = r.Err.Code
+		b, _ = json.Marshal(r.Err)
+	} else {
+		b, _ = json.Marshal(r.Value)
+	}
+	o.detail = string(b)
+	return o
+}
+
+// decide plays a person's step; suspend has no outcome.
+func decide(ctx context.Context, reg *gate.Registry, book *orderBook, s step, pending map[string]string) (outcome, bool) {
+	id := pending[s.of]
+	var err error
+	switch s.action {
+	case "suspend":
+		book.suspend(s.who.ID)
+		return outcome{}, false
+	case "approve":
+		err = reg.Approve(ctx, s.who, id)
+	case "reject":
+		err = reg.Reject(ctx, s.who, id, "B-7 is being refunded already")
+	case "resume":
+		res, _ := reg.Resume(ctx, id) // the error is res.Err
+		o := outcomeOf(s.label, res)
+		o.callID, o.action = s.of, s.action
+		return o, true
+	}
+	done := map[string]string{"approve": "approved", "reject": "rejected"}[s.action]
+	o := outcome{step: s.label, callID: s.of, tool: "refund_order", code: gate.OK, action: s.action, detail: `"` + done + ` by ` + s.who.ID + `"`}
+	var te *toolerr.Error
+	if errors.As(err, &te) {
+		o.code = te.Code
+		b, _ := json.Marshal(te)
+		o.detail = string(b)
+	}
+	return o, true
 }
 
 // report writes the outcomes and the final order book for a reader.
@@ -268,11 +360,21 @@ func report(w io.Writer, outs []outcome, book *orderBook) {
 			last = o.step
 		}
 		verdict := "ran: "
-		if o.code != gate.OK {
+		switch {
+		case o.code == toolerr.ApprovalRequired:
+			verdict = "awaits approval (nothing ran), relayed to the user by the model: "
+		case o.action != "" && o.code != gate.OK && !o.executed:
+			verdict = fmt.Sprintf("%s refused (%s, %s), nothing ran: ", o.action, o.code, o.code.Category())
+		case o.action == "approve" || o.action == "reject":
+			verdict = o.action + ": "
+		case o.code != gate.OK:
 			verdict = fmt.Sprintf("refused (%s, %s), sent to the model: ", o.code, o.code.Category())
 			if o.executed {
 				verdict = fmt.Sprintf("ran and failed (%s, %s), sent to the model: ", o.code, o.code.Category())
 			}
+		}
+		if o.action == "resume" && o.code == gate.OK {
+			verdict = "resumed and " + verdict
 		}
 		fmt.Fprintf(w, "  %s %q → %s%s\n", o.callID, o.tool, verdict, o.detail)
 	}
@@ -301,5 +403,5 @@ func main() {
 		names = append(names, t.Name)
 	}
 	fmt.Printf("tools exported to the support agent's model: %s\n", strings.Join(names, ", "))
-	report(os.Stdout, play(context.Background(), reg, script()), book)
+	report(os.Stdout, play(context.Background(), reg, book, script()), book)
 }

@@ -18,7 +18,7 @@ func TestRefundGateway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outs := play(context.Background(), reg, script())
+	outs := play(context.Background(), reg, book, script())
 
 	want := []struct {
 		callID   string
@@ -32,8 +32,22 @@ func TestRefundGateway(t *testing.T) {
 		{"call_3", toolerr.UnknownTool, false, "the tools you can call are: cancel_order, create_shipment, get_order_status, refund_order"},
 		{"call_4", toolerr.InvalidArguments, false, `"instancePath":"/approvedBy"`},
 		{"call_5", toolerr.InvalidJSON, false, `duplicate member name`},
-		{"call_6", toolerr.Unauthorized, false, `"category":"permission"`},
-		{"call_7", gate.OK, true, `"refundedCents":75000`},
+		{"call_6", toolerr.ApprovalRequired, false, `"category":"approval"`},
+		{"call_6b", toolerr.InvalidArguments, false, `"instancePath":"/approved"`},
+		{"call_6", toolerr.ApprovalForbidden, false, "none of the tool's approver roles"},
+		{"call_6", toolerr.ApprovalUnknown, false, "there is no pending call with that ID"},
+		{"call_6", toolerr.ApprovalPending, false, "not been approved yet"},
+		{"call_6", gate.OK, false, "approved by fay"},
+		{"call_6", gate.OK, true, `"refundedCents":75000`},
+		{"call_6", toolerr.ApprovalAlreadyResumed, false, "resumed already"},
+		{"call_7", toolerr.ApprovalRequired, false, `"pendingId"`},
+		{"call_7", toolerr.ApprovalForbidden, false, "may not approve their own call"},
+		{"call_7", gate.OK, false, "rejected by finn"},
+		{"call_7", toolerr.ApprovalRejected, false, "rejected"},
+		{"call_7b", toolerr.BatchAborted, false, "awaits approval"},
+		{"call_7c", toolerr.ApprovalRequired, false, `"argsDigest":"sha256:`},
+		{"call_7c", gate.OK, false, "approved by finn"},
+		{"call_7c", toolerr.Unauthorized, false, `"category":"permission"`},
 		{"call_8", toolerr.UnknownTool, false, "the tools you can call are: cancel_order, create_shipment, get_order_status, refund_order"},
 		{"call_9", toolerr.IncompleteCall, false, "incomplete"},
 		{"call_10", toolerr.BatchAborted, false, "none was run"},
@@ -64,7 +78,7 @@ func TestRefundGateway(t *testing.T) {
 	// The denial reason stays in the service; the hidden tool's schema
 	// never reaches the support agent's model.
 	for _, o := range outs {
-		if strings.Contains(o.detail, errOverLimit.Error()) {
+		if strings.Contains(o.detail, errSuspended.Error()) {
 			t.Errorf("%s: the policy's reason reached the model: %s", o.callID, o.detail)
 		}
 		if o.callID == "call_8" && (strings.Contains(o.detail, "order_id") || strings.Contains(o.detail, "dispatch_date")) {
@@ -73,14 +87,20 @@ func TestRefundGateway(t *testing.T) {
 	}
 
 	snap := book.snapshot()
-	if a, b, c := snap["A-19"], snap["B-7"], snap["C-3"]; a.RefundedCents != 2500 || b.RefundedCents != 75000 || c.RefundedCents != 1500 || c.Status != "refunded" {
+	if a, b, c, d := snap["A-19"], snap["B-7"], snap["C-3"], snap["D-5"]; a.RefundedCents != 2500 || b.RefundedCents != 75000 || c.RefundedCents != 1500 || c.Status != "refunded" || d.RefundedCents != 0 {
 		t.Errorf("order book %+v", snap)
 	}
 
-	// One audit line per call, with no argument value in it.
+	// One audit line per call and approval step, with no argument value
+	// in it.
 	lines := strings.Split(strings.TrimSpace(audit.String()), "\n")
 	if len(lines) != len(outs) {
-		t.Errorf("%d audit lines for %d calls", len(lines), len(outs))
+		t.Errorf("%d audit lines for %d calls and steps", len(lines), len(outs))
+	}
+	for _, kind := range []string{"approval_requested", "approval_approved", "approval_rejected", "approval_resumed"} {
+		if !strings.Contains(audit.String(), `"kind":"`+kind+`"`) {
+			t.Errorf("no %s event in the audit log", kind)
+		}
 	}
 	for _, v := range []string{"manager", `"reason":"fraudulent"`, "requested_by_customer"} {
 		if strings.Contains(audit.String(), v) {
@@ -90,40 +110,54 @@ func TestRefundGateway(t *testing.T) {
 
 	var out bytes.Buffer
 	report(&out, outs, book)
-	for _, s := range []string{"refused (unauthorized, permission)", "ran and failed (conflict, conflict)", "C-3   paid   1500  refunded   1500  refunded"} {
+	for _, s := range []string{"awaits approval (nothing ran)", "resumed and ran", "approve refused (approval_forbidden, permission)", "ran and failed (conflict, conflict)", "C-3   paid   1500  refunded   1500  refunded"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("report lacks %q:\n%s", s, out.String())
 		}
 	}
 }
 
-// TestRefundPolicy: the limit holds at the boundary and only finance passes it.
-func TestRefundPolicy(t *testing.T) {
+// TestRefundApproval: up to the limit a refund runs at once; above it, it
+// waits whoever asks, and runs once a second person of the finance role has
+// approved it; a suspended agent's refund never runs.
+func TestRefundApproval(t *testing.T) {
 	tests := []struct {
-		p      gate.Principal
-		amount string
-		code   toolerr.Code
+		p         gate.Principal
+		amount    string
+		suspended bool
+		code      toolerr.Code // the request's
+		approver  gate.Principal
+		resumed   toolerr.Code // the resume's, when approved
 	}{
-		{supportAgent, "50000", gate.OK},
-		{supportAgent, "50001", toolerr.Unauthorized},
-		{financeAgent, "50001", gate.OK},
-		{financeAgent, "100000", gate.OK},
-		{gate.Principal{ID: "x", Roles: []string{"Finance", "support"}}, "50001", toolerr.Unauthorized},
+		{supportAgent, "50000", false, gate.OK, gate.Principal{}, ""},
+		{supportAgent, "50001", false, toolerr.ApprovalRequired, financeAgent, gate.OK},
+		{financeAgent, "100000", false, toolerr.ApprovalRequired, financeLead, gate.OK},
+		{financeAgent, "100000", false, toolerr.ApprovalRequired, financeAgent, toolerr.ApprovalPending},
+		{supportAgent, "50001", false, toolerr.ApprovalRequired, gate.Principal{ID: "x", Tenant: "acme", Roles: []string{"Finance"}}, toolerr.ApprovalPending},
+		{supportAgent, "100", true, toolerr.Unauthorized, gate.Principal{}, ""},
 	}
 	for _, tt := range tests {
 		book := newOrderBook()
 		book.orders["Z-1"] = &order{PaidCents: 100000, Status: "paid"}
+		if tt.suspended {
+			book.suspend(tt.p.ID)
+		}
 		reg, err := newGateway(book, &bytes.Buffer{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		outs := play(context.Background(), reg, []step{{label: "x", who: tt.p, calls: []gate.Call{
-			call("c", "refund_order", `{"orderId":"Z-1","amountInCents":`+tt.amount+`,"reason":"duplicate"}`)}}})
-		if outs[0].code != tt.code {
-			t.Errorf("%v refunding %s: %s, want %s", tt.p.Roles, tt.amount, outs[0].code, tt.code)
+		steps := []step{{label: "x", who: tt.p, calls: []gate.Call{
+			call("c", "refund_order", `{"orderId":"Z-1","amountInCents":`+tt.amount+`,"reason":"duplicate"}`)}}}
+		if tt.resumed != "" {
+			steps = append(steps, step{label: "y", who: tt.approver, action: "approve", of: "c"}, step{label: "z", action: "resume", of: "c"})
 		}
-		if refunded := book.snapshot()["Z-1"].RefundedCents != 0; refunded != (tt.code == gate.OK) {
-			t.Errorf("%v refunding %s: refunded %v", tt.p.Roles, tt.amount, refunded)
+		outs := play(context.Background(), reg, book, steps)
+		if outs[0].code != tt.code || tt.resumed != "" && outs[2].code != tt.resumed {
+			t.Errorf("%s refunding %s, approved by %s: %+v", tt.p.ID, tt.amount, tt.approver.ID, outs)
+		}
+		ran := tt.code == gate.OK || tt.resumed == gate.OK
+		if refunded := book.snapshot()["Z-1"].RefundedCents != 0; refunded != ran {
+			t.Errorf("%s refunding %s: refunded %v", tt.p.ID, tt.amount, refunded)
 		}
 	}
 }

@@ -29,6 +29,7 @@ const descBudget = 1024
 func (c *checker) tool() {
 	c.toolName()
 	c.description()
+	c.approval()
 	if c.ti.params == nil {
 		return
 	}

@@ -119,6 +119,9 @@ func TestRules(t *testing.T) {
 		{RuleProviderFit, "only to mcp", []string{`{"name": "get_order", "description": "` + goodDesc + `", "parameters": ` + object(`"a": {"type": "string", "pattern": "^a+$", "description": "x"}`, "a") + `, "x-toolgate": {"providers": ["mcp"]}}`}, nil},
 		{RuleProviderFit, "name too long, nothing chosen", []string{tool("get_order_"+strings.Repeat("x", 60), object(""))}, []string{"/name", "/name", "/name", "/name", "/name"}},
 		{RuleProviderRefused, "name too long for a chosen provider", []string{`{"name": "get_order_` + strings.Repeat("x", 60) + `", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"providers": ["mcp", "openai-chat"]}}`}, []string{"/name"}},
+		{RuleApproval, "destructive without approval", []string{`{"name": "cancel_order", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"destructive": true}}`}, []string{"/x-toolgate/destructive"}},
+		{RuleApproval, "destructive with approval", []string{`{"name": "cancel_order", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"destructive": true, "approval": "required", "approvers": ["admin"]}}`}, nil},
+		{RuleApproval, "not destructive", []string{`{"name": "cancel_order", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"destructive": false}}`}, nil},
 		{RuleProviderRefused, "left out", []string{`{"name": "get_order_` + strings.Repeat("x", 60) + `", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"providers": ["mcp"]}}`}, nil},
 	}
 	covered := map[string]bool{RuleConfig: true}

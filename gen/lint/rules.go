@@ -38,6 +38,7 @@ const (
 	RuleTrustedIdentity  = "trusted-identity"
 	RuleProviderFit      = "provider-fit"
 	RuleProviderRefused  = "provider-refused"
+	RuleApproval         = "destructive-approval"
 )
 
 // Rules lists every rule, in the order the README documents them.
@@ -69,6 +70,7 @@ var Rules = []Rule{
 	{RuleTrustedIdentity, Error, "A parameter that should come from the session (user_id on a mutating tool, is_admin, role, approved…) is not taken from the model, unless the tool file says why in x-toolgate-lint."},
 	{RuleProviderFit, Hint, "Rules a provider the tool is exported to cannot express are listed: the gate enforces them locally."},
 	{RuleProviderRefused, Error, "Every provider the tool is exported to can carry it."},
+	{RuleApproval, Hint, "A destructive tool says in x-toolgate approval whether its calls wait for a person's approval: destructive alone approves nothing."},
 	{RuleConfig, Error, "A tool file's x-toolgate-lint entries are valid and carry a reason."},
 }
 

@@ -200,4 +200,11 @@
 // violations) and the provider's error flag where it has one (Anthropic
 // is_error, MCP isError, Gemini's "error" response key). OpenAI Chat and
 // Responses have no flag: the content is the toolerr JSON.
+//
+// A call that awaits approval (approval_required) is no failure to retry:
+// its toolerr JSON (category approval, the pending call's ID, digest and
+// expiry, and a reason telling the model to relay it to the user and not
+// send the call again) goes without the error flag — Anthropic's tool_result
+// has no is_error, Gemini's response holds it under "output" — except in
+// MCP, whose result is isError with the JSON also as structuredContent.
 package adapter

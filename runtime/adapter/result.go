@@ -5,16 +5,20 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
 // Content returns what a gate result tells the model, as JSON text: the
 // executor's value on success, the *toolerr.Error (code, category, message,
 // violations) when the call was refused or failed; isError reports the
-// latter. It fails only when the executor's value cannot be marshalled.
+// latter. A call that awaits approval (approval_required) is not an error
+// to repair or retry but news for the user: its toolerr JSON says so, and
+// isError is false. It fails only when the executor's value cannot be
+// marshalled.
 func Content(res gate.Result) (text []byte, isError bool, err error) {
 	if res.Err != nil {
 		b, err := json.Marshal(res.Err)
-		return b, true, err
+		return b, !awaitsApproval(res), err
 	}
 	b, err := json.Marshal(res.Value)
 	return b, false, err
@@ -114,7 +118,9 @@ func GeminiResults(results []gate.Result) (json.RawMessage, error) {
 // "text":"<Content>"}],"isError":true}}, with structuredContent holding a
 // successful value that is a JSON object. Every refusal, unknown_tool
 // included, is a tool result with isError rather than a JSON-RPC error, so
-// that the model sees the toolerr JSON and can correct its call.
+// that the model sees the toolerr JSON and can correct its call. A call
+// that awaits approval is an isError result too, with the toolerr JSON
+// (code approval_required) also as structuredContent.
 func MCPResult(res gate.Result) (json.RawMessage, error) {
 	type text struct {
 		Type string `json:"type"`
@@ -130,7 +136,10 @@ func MCPResult(res gate.Result) (json.RawMessage, error) {
 		return nil, err
 	}
 	r := result{Content: []text{{"text", string(out)}}, IsError: isErr}
-	if !isErr && len(out) > 0 && out[0] == '{' {
+	switch {
+	case awaitsApproval(res):
+		r.IsError, r.StructuredContent = true, out
+	case !isErr && len(out) > 0 && out[0] == '{':
 		r.StructuredContent = out
 	}
 	return json.Marshal(struct {
@@ -138,6 +147,11 @@ func MCPResult(res gate.Result) (json.RawMessage, error) {
 		ID      json.RawMessage `json:"id"`
 		Result  result          `json:"result"`
 	}{"2.0", json.RawMessage(res.CallID), r})
+}
+
+// awaitsApproval reports whether res is a call stored to await approval.
+func awaitsApproval(res gate.Result) bool {
+	return res.Err != nil && res.Err.Code == toolerr.ApprovalRequired
 }
 
 // each marshals msg(result, Content, isError) for every result.

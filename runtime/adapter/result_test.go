@@ -74,3 +74,44 @@ func TestResultUnmarshallable(t *testing.T) {
 		t.Error("a value that cannot be marshalled gave no error")
 	}
 }
+
+// TestApprovalResults: a call that awaits approval reaches the model as a
+// result to relay, not a failure: no error flag (Gemini: under output),
+// except MCP, whose isError result carries the JSON as structuredContent.
+func TestApprovalResults(t *testing.T) {
+	pending := gate.Result{CallID: "call_3", Tool: "refund_order", Err: &toolerr.Error{
+		Code: toolerr.ApprovalRequired, Tool: "refund_order", CallID: "call_3", Reason: "refund_order awaits approval",
+		Approval: &toolerr.PendingApproval{PendingID: "P1", Version: "v1", ArgsDigest: "sha256:ab", ExpiresAt: "2026-03-02T11:00:00Z"},
+	}, Approval: &gate.Ticket{PendingID: "P1"}}
+	const pj = `{"code":"approval_required","category":"approval","tool":"refund_order","callId":"call_3","message":"approval_required for tool refund_order: refund_order awaits approval","reason":"refund_order awaits approval","approval":{"pendingId":"P1","version":"v1","argsDigest":"sha256:ab","expiresAt":"2026-03-02T11:00:00Z"}}`
+	one := func(m json.RawMessage, err error) (string, error) { return string(m), err }
+	first := func(ms []json.RawMessage, err error) (string, error) { return string(ms[0]), err }
+	tests := []struct {
+		name string
+		got  func() (string, error)
+		want string
+	}{
+		{"openai chat", func() (string, error) { return first(OpenAIChatResults([]gate.Result{pending})) },
+			`{"role":"tool","tool_call_id":"call_3","content":` + js(pj) + `}`},
+		{"openai responses", func() (string, error) { return first(OpenAIResponsesResults([]gate.Result{pending})) },
+			`{"type":"function_call_output","call_id":"call_3","output":` + js(pj) + `}`},
+		{"anthropic", func() (string, error) { return one(AnthropicResults([]gate.Result{pending})) },
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_3","content":` + js(pj) + `}]}`},
+		{"gemini", func() (string, error) { return one(GeminiResults([]gate.Result{pending})) },
+			`{"role":"user","parts":[{"functionResponse":{"id":"call_3","name":"refund_order","response":{"output":` + pj + `}}}]}`},
+		{"mcp", func() (string, error) {
+			r := pending
+			r.CallID = "9"
+			return one(MCPResult(r))
+		}, `{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":` + js(pj) + `}],"structuredContent":` + pj + `,"isError":true}}`},
+	}
+	for _, tt := range tests {
+		got, err := tt.got()
+		if err != nil || got != tt.want {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", tt.name, got, err, tt.want)
+		}
+	}
+	if _, isErr, _ := Content(pending); isErr {
+		t.Error("Content flags a pending call as an error")
+	}
+}

@@ -73,6 +73,9 @@ func registry(t *testing.T, rec *callrecord.Recorder, ran *atomic.Int32) *gate.R
 	tool := gate.Bind(generated.RefundOrderSpec, gate.Binding[generated.RefundOrderArgs]{
 		Policy:  gate.AllowAll[generated.RefundOrderArgs],
 		Execute: func(context.Context, generated.RefundOrderArgs) (any, error) { ran.Add(1); return "refunded", nil },
+		// No call waits for approval: the recorder is about the decoder's
+		// outcomes.
+		NeedsApproval: func(context.Context, gate.Principal, generated.RefundOrderArgs) (bool, string) { return false, "" },
 	})
 	reg, err := gate.NewRegistry([]*gate.Tool{tool}, gate.WithAuditor(rec))
 	if err != nil {

@@ -162,7 +162,7 @@ func newFuzzer[A any](spec gate.Spec[A], target, skipLog string) (*fuzzer[A], er
 	if err != nil {
 		return nil, err
 	}
-	bound := gate.Bind(spec, gate.Binding[A]{
+	bound := gate.Bind(withoutApproval(spec), gate.Binding[A]{
 		Policy: gate.AllowAll[A],
 		Execute: func(ctx context.Context, _ A) (any, error) {
 			if n, ok := ctx.Value(spyKey{}).(*atomic.Int32); ok {

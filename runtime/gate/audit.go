@@ -47,6 +47,13 @@ type Event struct {
 	// in the tool's policy and in the executor; each is zero when its step
 	// did not run.
 	Decode, Policy, Execute time.Duration
+	// Kind is the approval step the event reports (see EventKind); empty
+	// for a call dispatched and decided without one.
+	Kind EventKind
+	// PendingID names the pending call of an approval event.
+	PendingID string
+	// Approver is the ID of the principal who approved or rejected.
+	Approver string
 }
 
 // timings are the durations of one call's steps, taken with now.
@@ -60,6 +67,28 @@ func (tm timings) executed(d time.Duration) timings {
 	tm.execute = d
 	return tm
 }
+
+// EventKind names an approval step. An event with a Kind reports that step
+// on a pending call: Code is ok when the step was done, else why it was
+// refused. Approval events never carry argument values either.
+type EventKind string
+
+// The approval steps.
+const (
+	// ApprovalRequested: a dispatched call was stored to await approval
+	// (Code approval_required).
+	ApprovalRequested EventKind = "approval_requested"
+	// ApprovalApproved: Approve.
+	ApprovalApproved EventKind = "approval_approved"
+	// ApprovalRejected: Reject.
+	ApprovalRejected EventKind = "approval_rejected"
+	// ApprovalExpired: a step found the call past its expiry and marked it
+	// expired (once per call).
+	ApprovalExpired EventKind = "approval_expired"
+	// ApprovalResumed: Resume; Code and Executed are the run's, as for a
+	// dispatched call.
+	ApprovalResumed EventKind = "approval_resumed"
+)
 
 // ViolationRef locates a violation without its message, which may quote a
 // value.
@@ -122,6 +151,12 @@ func SlogAuditor(l *slog.Logger) Auditor {
 		if e.Attempt > 1 {
 			attrs = append(attrs, slog.Int("attempt", e.Attempt))
 		}
+		if e.Kind != "" {
+			attrs = append(attrs, slog.String("kind", string(e.Kind)), slog.String("pending_id", e.PendingID))
+		}
+		if e.Approver != "" {
+			attrs = append(attrs, slog.String("approver", e.Approver))
+		}
 		for _, v := range e.Violations {
 			attrs = append(attrs, slog.Group("violation", slog.String("keyword", v.Keyword), slog.String("path", v.InstancePath)))
 		}
@@ -148,6 +183,7 @@ func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, r
 			e.Violations = append(e.Violations, ViolationRef{Keyword: v.Keyword, InstancePath: v.InstancePath})
 		}
 	}
+	approvalEvent(&e, p, res)
 	// A panicking auditor loses its event; it does not turn the call's
 	// outcome into a panic.
 	defer func() { _ = recover() }()

@@ -15,6 +15,10 @@ type prepared struct {
 	run  func(context.Context) (any, error)
 	// tm holds the decode and policy durations.
 	tm timings
+	// need says whether the call waits for approval instead of running.
+	need approvalNeed
+	// pending is the approved call Resume runs, nil for a dispatched call.
+	pending *PendingCall
 }
 
 // check runs steps 1 to 5 for one call, timing decode and policy in tm.
@@ -36,24 +40,25 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call, tm *timings) 
 			return nil, duplicate(t.Name, call.ID, "was already executed")
 		}
 	}
-	run, err := r.prepareSafely(ctx, c.Principal, t, call, tm)
+	run, need, err := r.prepareSafely(ctx, c.Principal, t, call, tm, false)
 	if err != nil {
 		return nil, asToolErr(err, t.Name, call.ID)
 	}
-	return &prepared{call: call, tool: t, run: run, tm: *tm}, nil
+	return &prepared{call: call, tool: t, run: run, tm: *tm, need: need}, nil
 }
 
-// prepareSafely decodes and authorizes call. A panic in the decoder or the
-// policy does not escape the gate: the call is refused, as a system error,
-// and nothing runs.
-func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call, tm *timings) (run func(context.Context) (any, error), err error) {
+// prepareSafely decodes and authorizes call, timing both in tm, and, unless
+// resuming, asks whether it needs approval. A panic in the decoder, the
+// policy or NeedsApproval does not escape the gate: the call is refused, as
+// a system error, and nothing runs.
+func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call, tm *timings, resuming bool) (run func(context.Context) (any, error), need approvalNeed, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			run = nil
+			run, need = nil, approvalNeed{}
 			err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the call could not be checked; nothing was run", Err: fmt.Errorf("decoder or policy panicked: %v", v)}
 		}
 	}()
-	return t.prepare(ctx, p, call, tm)
+	return t.prepare(ctx, p, call, tm, resuming)
 }
 
 func duplicate(tool, id, what string) *toolerr.Error {
@@ -137,6 +142,10 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			continue
 		}
 		preps[i] = p
+	}
+	if !failed && awaitsApproval(preps) {
+		r.request(ctx, c, calls, preps, results, start, attempt)
+		return results
 	}
 	if !failed && !r.claim(ctx, c, preps, results) {
 		failed = true

@@ -18,7 +18,10 @@
 //     null-as-absent variant for calls in the OpenAI dialects, whose strict
 //     mode sends null for an absent optional member);
 //  5. runs the tool's policy with a copy of the principal and the typed
-//     arguments;
+//     arguments, and, for a tool with an Approval, decides whether the call
+//     waits for a person's approval: then it is stored as a pending call
+//     and answered approval_required instead of running (see Approval,
+//     Registry.Approve and Registry.Resume);
 //  6. runs the executor under the context, with the tool's timeout —
 //     unless the context is already done when the executor's turn comes:
 //     the call is then reported as timeout (the context's deadline passed)
@@ -51,7 +54,7 @@
 // stable code, and never after a side effect: the executor is the only step
 // with one, and it runs last. A batch (DispatchBatch) resolves, decodes and
 // authorizes every call before the first executor starts; if any call is
-// refused, none runs.
+// refused, or awaits approval, none runs.
 //
 // Generated packages declare a Spec per tool and a Bindings struct with a
 // NewRegistry constructor, so binding is typed:
@@ -80,7 +83,9 @@ import (
 )
 
 // Principal is who a call acts for. The service fills it from its own
-// authentication; nothing in it ever comes from the model.
+// authentication; nothing in it ever comes from the model. Tenant keeps
+// tenants apart where the gate keeps state for a principal: an approver
+// sees and decides only the pending calls of its own tenant.
 type Principal struct {
 	ID     string
 	Tenant string
@@ -168,6 +173,10 @@ type Executor[A any] func(ctx context.Context, args A) (any, error)
 type Binding[A any] struct {
 	Policy  Policy[A]
 	Execute Executor[A]
+	// NeedsApproval decides, per call, whether it waits for a person's
+	// approval; it is required for a tool whose spec says ApprovalPolicy,
+	// and refused for any other (see Approval).
+	NeedsApproval NeedsApprovalFunc[A]
 }
 
 // Spec is the generated description of a tool.
@@ -183,6 +192,12 @@ type Spec[A any] struct {
 	Destructive bool
 	// Timeout bounds one execution; zero means no bound of the tool's own.
 	Timeout time.Duration
+	// Approval says which calls wait for a person's approval (x-toolgate
+	// approval); Approvers are the roles that may approve them, and
+	// SelfApproval lets the requester approve their own call.
+	Approval     Approval
+	Approvers    []string
+	SelfApproval bool
 	// Decode is the tool's generated strict decoder.
 	Decode func(data []byte) (A, error)
 	// DecodeNullAsAbsent, when not nil, is the decoder for calls in the
@@ -208,8 +223,12 @@ type Tool struct {
 	Destructive bool
 	Timeout     time.Duration
 	Definitions []provider.Definition
+	// Approval, Approvers and SelfApproval are the spec's.
+	Approval     Approval
+	Approvers    []string
+	SelfApproval bool
 
-	prepare func(ctx context.Context, p Principal, call Call, tm *timings) (run func(context.Context) (any, error), err error)
+	prepare func(ctx context.Context, p Principal, call Call, tm *timings, resuming bool) (run func(context.Context) (any, error), need approvalNeed, err error)
 	bindErr error
 }
 
@@ -220,6 +239,7 @@ func (t *Tool) clone() *Tool {
 	cp := *t
 	cp.Roles = slices.Clone(t.Roles)
 	cp.Definitions = slices.Clone(t.Definitions)
+	cp.Approvers = slices.Clone(t.Approvers)
 	return &cp
 }
 
@@ -231,6 +251,7 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		Version: spec.Version, Roles: slices.Clone(spec.Roles),
 		Destructive: spec.Destructive, Timeout: spec.Timeout,
 		Definitions: slices.Clone(spec.Definitions),
+		Approval:    spec.Approval, Approvers: slices.Clone(spec.Approvers), SelfApproval: spec.SelfApproval,
 	}
 	switch {
 	case spec.Decode == nil:
@@ -241,8 +262,10 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		t.bindErr = fmt.Errorf("gate: tool %q has no policy (use AllowAll explicitly to allow every principal)", spec.Name)
 	case b.Execute == nil:
 		t.bindErr = fmt.Errorf("gate: tool %q has no executor", spec.Name)
+	default:
+		t.bindErr = checkApproval(spec.Name, spec.Approval, spec.Approvers, b.NeedsApproval != nil)
 	}
-	t.prepare = func(ctx context.Context, p Principal, call Call, tm *timings) (func(context.Context) (any, error), error) {
+	t.prepare = func(ctx context.Context, p Principal, call Call, tm *timings, resuming bool) (func(context.Context) (any, error), approvalNeed, error) {
 		decode := spec.Decode
 		if spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
 			decode = spec.DecodeNullAsAbsent
@@ -259,14 +282,18 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 				// for the logs only.
 				err = &toolerr.Error{Code: toolerr.InvalidArguments, Tool: spec.Name, Reason: "the arguments were refused by the tool's decoder", Err: err}
 			}
-			return nil, err
+			return nil, approvalNeed{}, err
 		}
 		err = b.Policy(ctx, p.clone(), args)
 		tm.policy = tm.now().Sub(t1)
 		if err != nil {
-			return nil, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
+			return nil, approvalNeed{}, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
 		}
-		return func(ctx context.Context) (any, error) { return b.Execute(ctx, args) }, nil
+		var need approvalNeed
+		if !resuming {
+			need = needsApproval(ctx, spec.Approval, b.NeedsApproval, p, args)
+		}
+		return func(ctx context.Context) (any, error) { return b.Execute(ctx, args) }, need, nil
 	}
 	return t
 }
@@ -349,6 +376,9 @@ type Result struct {
 	Err *toolerr.Error
 	// Executed reports whether the executor was started.
 	Executed bool
+	// Approval describes the pending call: of a call stored to await
+	// approval (Err's code is approval_required), or of a resumed one.
+	Approval *Ticket
 }
 
 // Option configures a Registry.
@@ -373,6 +403,9 @@ type Registry struct {
 	replay ReplayStore
 	audit  Auditor
 	now    func() time.Time
+	// pending holds the calls that await approval, each for approvalTTL.
+	pending     PendingStore
+	approvalTTL time.Duration
 }
 
 // NewRegistry builds a registry. Every tool must be bound (policy and
@@ -406,6 +439,12 @@ func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
 	}
 	if r.audit == nil {
 		r.audit = nopAuditor{}
+	}
+	if r.pending == nil {
+		r.pending = NewMemoryPendingStore(MemoryPendingConfig{})
+	}
+	if r.approvalTTL <= 0 {
+		r.approvalTTL = DefaultApprovalTTL
 	}
 	return r, nil
 }

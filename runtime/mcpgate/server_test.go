@@ -59,6 +59,13 @@ func spy[A any](r *runs, name string) gate.Binding[A] {
 	}}
 }
 
+// withoutApproval lets a refund run without approval: refund_order asks
+// its binding whether a call needs one.
+func withoutApproval[A any](b gate.Binding[A]) gate.Binding[A] {
+	b.NeedsApproval = func(context.Context, gate.Principal, A) (bool, string) { return false, "" }
+	return b
+}
+
 // newRegistry binds the generated tools; get_order_status lets a principal
 // look up its own tenant's orders only, and echoes the order.
 func newRegistry(t testing.TB) (*gate.Registry, *runs) {
@@ -79,7 +86,7 @@ func newRegistry(t testing.TB) (*gate.Registry, *runs) {
 				return map[string]any{"orderId": a.OrderID, "status": "dispatched"}, nil
 			},
 		},
-		RefundOrder:           spy[generated.RefundOrderArgs](r, "refund_order"),
+		RefundOrder:           withoutApproval(spy[generated.RefundOrderArgs](r, "refund_order")),
 		ScheduleOrderDispatch: spy[generated.ScheduleOrderDispatchArgs](r, "schedule_order_dispatch"),
 	})
 	if err != nil {

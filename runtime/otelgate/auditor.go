@@ -15,6 +15,10 @@
 //	toolgate.late.outcomes    counter, {call}: executors that returned after the gate stopped waiting
 //	                          (gate.Event.Late), by their own outcome; such a call is counted once
 //	                          in toolgate.calls, with the gate's answer
+//	toolgate.approvals        counter, {event}: approval steps (gate.Event.Kind), toolgate.approval.step =
+//	                          approval_requested | approval_approved | approval_rejected | approval_expired
+//	                          | approval_resumed, with their outcome; a requested or resumed call is
+//	                          also counted in toolgate.calls (approved, rejected and expired are not calls)
 //
 // and a span "toolgate.dispatch" per dispatch (toolgate.batch.size), with a
 // child span "toolgate.call" per call of the batch, from the start of the
@@ -62,6 +66,8 @@ const (
 	KeyExecuted  = attribute.Key("toolgate.executed")
 	KeyAttempt   = attribute.Key("toolgate.attempt")
 	KeyBatchSize = attribute.Key("toolgate.batch.size")
+	// KeyApprovalStep is the gate.EventKind of an approval event.
+	KeyApprovalStep = attribute.Key("toolgate.approval.step")
 )
 
 // UnknownTool is the toolgate.tool value of a name that did not resolve.
@@ -76,6 +82,7 @@ type Auditor struct {
 	repairs  metric.Int64Histogram
 	replays  metric.Int64Counter
 	late     metric.Int64Counter
+	approval metric.Int64Counter
 }
 
 var (
@@ -91,7 +98,7 @@ func New(mp metric.MeterProvider, tp trace.TracerProvider) (*Auditor, error) {
 	}
 	m := mp.Meter(Scope)
 	a := &Auditor{tracer: tp.Tracer(Scope)}
-	var errs [5]error
+	var errs [6]error
 	a.calls, errs[0] = m.Int64Counter("toolgate.calls", metric.WithUnit("{call}"),
 		metric.WithDescription("Tool calls handled by the gate, by outcome."))
 	a.duration, errs[1] = m.Float64Histogram("toolgate.call.duration", metric.WithUnit("s"),
@@ -104,6 +111,8 @@ func New(mp metric.MeterProvider, tp trace.TracerProvider) (*Auditor, error) {
 		metric.WithDescription("Calls refused by the replay check: duplicate_call or replay_unavailable."))
 	a.late, errs[4] = m.Int64Counter("toolgate.late.outcomes", metric.WithUnit("{call}"),
 		metric.WithDescription("Executors that returned after the gate answered without them (a timeout), by their own outcome."))
+	a.approval, errs[5] = m.Int64Counter("toolgate.approvals", metric.WithUnit("{event}"),
+		metric.WithDescription("Approval steps on pending calls, by step and outcome."))
 	if err := errors.Join(errs[:]...); err != nil {
 		return nil, err
 	}
@@ -155,6 +164,12 @@ func (a *Auditor) Audit(ctx context.Context, e gate.Event) {
 	if e.Late {
 		a.late.Add(ctx, 1, metric.WithAttributes(all...))
 		return
+	}
+	if e.Kind != "" {
+		a.approval.Add(ctx, 1, metric.WithAttributes(append(all[:len(all):len(all)], KeyApprovalStep.String(string(e.Kind)))...))
+		if e.Kind != gate.ApprovalRequested && e.Kind != gate.ApprovalResumed {
+			return
+		}
 	}
 	a.calls.Add(ctx, 1, metric.WithAttributes(all...))
 	for _, s := range []struct {

@@ -24,6 +24,13 @@ func allow[A any]() gate.Binding[A] {
 	return gate.Binding[A]{Policy: gate.AllowAll[A], Execute: func(context.Context, A) (any, error) { return "done", nil }}
 }
 
+// withoutApproval lets a refund run without approval: refund_order asks
+// its binding whether a call needs one.
+func withoutApproval[A any](b gate.Binding[A]) gate.Binding[A] {
+	b.NeedsApproval = func(context.Context, gate.Principal, A) (bool, string) { return false, "" }
+	return b
+}
+
 func newRegistry(t *testing.T, a *Auditor, store gate.ReplayStore) *gate.Registry {
 	t.Helper()
 	opts := []gate.Option{gate.WithAuditor(a)}
@@ -32,7 +39,7 @@ func newRegistry(t *testing.T, a *Auditor, store gate.ReplayStore) *gate.Registr
 	}
 	reg, err := generated.NewRegistry(generated.Bindings{
 		CancelOrder: allow[generated.CancelOrderArgs](), CreateShipment: allow[generated.CreateShipmentArgs](),
-		GetOrderStatus: allow[generated.GetOrderStatusArgs](), RefundOrder: allow[generated.RefundOrderArgs](),
+		GetOrderStatus: allow[generated.GetOrderStatusArgs](), RefundOrder: withoutApproval(allow[generated.RefundOrderArgs]()),
 		ScheduleOrderDispatch: allow[generated.ScheduleOrderDispatchArgs](),
 	}, opts...)
 	if err != nil {
@@ -246,13 +253,13 @@ func TestLateOutcome(t *testing.T) {
 	spec := generated.RefundOrderSpec
 	spec.Timeout = time.Millisecond
 	release := make(chan struct{})
-	tool := gate.Bind(spec, gate.Binding[generated.RefundOrderArgs]{
+	tool := gate.Bind(spec, withoutApproval(gate.Binding[generated.RefundOrderArgs]{
 		Policy: gate.AllowAll[generated.RefundOrderArgs],
 		Execute: func(context.Context, generated.RefundOrderArgs) (any, error) {
 			<-release // ignores its context
 			return "done", nil
 		},
-	})
+	}))
 	reg, err := gate.NewRegistry([]*gate.Tool{tool}, gate.WithAuditor(a))
 	if err != nil {
 		t.Fatal(err)
@@ -288,5 +295,56 @@ func TestLateOutcome(t *testing.T) {
 			t.Fatalf("data points:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestApprovalSteps: a refund that waits for approval is one call
+// (approval_required); approving it is an approval step, not a call;
+// resuming it runs it, a call again.
+func TestApprovalSteps(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	a, err := New(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)), sdktrace.NewTracerProvider())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := allow[generated.RefundOrderArgs]()
+	b.NeedsApproval = func(context.Context, gate.Principal, generated.RefundOrderArgs) (bool, string) { return true, "always" }
+	reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(generated.RefundOrderSpec, b)}, gate.WithAuditor(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	caller := gate.Caller{Principal: gate.Principal{ID: "u1", Roles: []string{"support"}}, Scope: "s"}
+	res, _ := reg.Dispatch(ctx, caller, refund("c1", good, gate.Plain))
+	if res.Approval == nil {
+		t.Fatalf("dispatch: %+v, want a pending call", res)
+	}
+	if err := reg.Approve(ctx, gate.Principal{ID: "u2", Roles: []string{"finance"}}, res.Approval.PendingID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.Resume(ctx, res.Approval.PendingID); err != nil {
+		t.Fatal(err)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(ctx, &rm); err != nil {
+		t.Fatal(err)
+	}
+	v := generated.RefundOrderSpec.Version
+	tool := "toolgate.dialect=plain,"
+	var got []string
+	for _, line := range flatten(t, rm) {
+		if !strings.HasPrefix(line, "toolgate.call.duration") {
+			got = append(got, line)
+		}
+	}
+	want := []string{
+		"toolgate.approvals {event} counter {toolgate.approval.step=approval_approved,toolgate.category=none," + tool + "toolgate.outcome=ok,toolgate.tool=refund_order,toolgate.tool.version=" + v + "} = 1",
+		"toolgate.approvals {event} counter {toolgate.approval.step=approval_requested,toolgate.category=approval," + tool + "toolgate.outcome=approval_required,toolgate.tool=refund_order,toolgate.tool.version=" + v + "} = 1",
+		"toolgate.approvals {event} counter {toolgate.approval.step=approval_resumed,toolgate.category=none," + tool + "toolgate.outcome=ok,toolgate.tool=refund_order,toolgate.tool.version=" + v + "} = 1",
+		"toolgate.calls {call} counter {toolgate.category=approval," + tool + "toolgate.outcome=approval_required,toolgate.tool=refund_order,toolgate.tool.version=" + v + "} = 1",
+		"toolgate.calls {call} counter {toolgate.category=none," + tool + "toolgate.outcome=ok,toolgate.tool=refund_order,toolgate.tool.version=" + v + "} = 1",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("data points:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

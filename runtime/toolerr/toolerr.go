@@ -75,8 +75,8 @@ const (
 )
 
 // Category groups codes by who has to act: the model (validation), the
-// caller's rights (permission), the state of the world (conflict) or the
-// system itself.
+// caller's rights (permission), the state of the world (conflict), a person
+// who must approve the call (approval) or the system itself.
 type Category string
 
 // The categories.
@@ -96,6 +96,9 @@ func (c Code) Category() Category {
 		return Permission
 	case Conflict:
 		return StateConflict
+	}
+	if cat, ok := approvalCategory(c); ok {
+		return cat
 	}
 	return System
 }
@@ -142,6 +145,8 @@ type Error struct {
 	// the JSON it is also set when violations were left out to keep it
 	// within MaxJSONBytes.
 	Truncated bool `json:"truncated,omitempty"`
+	// Approval describes the pending call (ApprovalRequired only).
+	Approval *PendingApproval `json:"approval,omitempty"`
 	// Err is the underlying error (a policy's denial, an executor's
 	// failure), kept for the service's logs. It is never marshalled: what
 	// the model sees is Code, Reason and Violations.
@@ -153,15 +158,16 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // wire is the JSON form of an Error.
 type wire struct {
-	Code       Code        `json:"code"`
-	Category   Category    `json:"category"`
-	Tool       string      `json:"tool,omitempty"`
-	CallID     string      `json:"callId,omitempty"`
-	Message    string      `json:"message"`
-	Offset     *int        `json:"offset,omitempty"`
-	Reason     string      `json:"reason,omitempty"`
-	Violations []Violation `json:"violations,omitempty"`
-	Truncated  bool        `json:"truncated,omitempty"`
+	Code       Code             `json:"code"`
+	Category   Category         `json:"category"`
+	Tool       string           `json:"tool,omitempty"`
+	CallID     string           `json:"callId,omitempty"`
+	Message    string           `json:"message"`
+	Offset     *int             `json:"offset,omitempty"`
+	Reason     string           `json:"reason,omitempty"`
+	Violations []Violation      `json:"violations,omitempty"`
+	Truncated  bool             `json:"truncated,omitempty"`
+	Approval   *PendingApproval `json:"approval,omitempty"`
 }
 
 // MarshalJSON writes the error for the model: the code, the tool, a
@@ -174,7 +180,7 @@ type wire struct {
 // cut to a share of the bound, the cut marked with "…". An error that fits
 // is written in full, unchanged.
 func (e *Error) MarshalJSON() ([]byte, error) {
-	w := wire{Code: e.Code, Category: e.Code.Category(), Tool: e.Tool, CallID: e.CallID, Message: e.Error(), Reason: e.Reason, Violations: e.Violations, Truncated: e.Truncated}
+	w := wire{Code: e.Code, Category: e.Code.Category(), Tool: e.Tool, CallID: e.CallID, Message: e.Error(), Reason: e.Reason, Violations: e.Violations, Truncated: e.Truncated, Approval: e.Approval}
 	if e.Code == InvalidJSON {
 		w.Offset = &e.Offset
 	}
@@ -202,6 +208,14 @@ func (w wire) bounded() ([]byte, error) {
 	w.CallID = cutJSON(w.CallID, maxCallIDJSON)
 	w.Message = cutJSON(w.Message, maxMessageJSON)
 	w.Reason = cutJSON(w.Reason, maxReasonJSON)
+	if a := w.Approval; a != nil {
+		// The pending ID, digest and expiry are the gate's own and short;
+		// the version may come from a tool file.
+		cp := *a
+		cp.PendingID, cp.Version = cutJSON(a.PendingID, maxToolJSON), cutJSON(a.Version, maxToolJSON)
+		cp.ArgsDigest, cp.ExpiresAt = cutJSON(a.ArgsDigest, maxToolJSON), cutJSON(a.ExpiresAt, maxToolJSON)
+		w.Approval = &cp
+	}
 	w.Truncated = true
 	all := w.Violations
 	w.Violations = nil

@@ -1,0 +1,236 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+	"unicode/utf8"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// maxApprovalText bounds, in bytes, a reason or note kept with a pending
+// call.
+const maxApprovalText = 1 << 10
+
+// cutText cuts s to at most maxApprovalText bytes, on a rune boundary,
+// marking a cut with "…".
+func cutText(s string) string {
+	if len(s) <= maxApprovalText {
+		return s
+	}
+	i := maxApprovalText - len("…")
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// awaitsApproval reports whether a checked call of the batch needs
+// approval.
+func awaitsApproval(preps []*prepared) bool {
+	return slices.ContainsFunc(preps, func(p *prepared) bool { return p.need.needed })
+}
+
+// request answers a checked batch in which some calls need approval: each
+// of them is stored as a pending call (approval_required), and nothing
+// runs: the others are batch_aborted.
+func (r *Registry) request(ctx context.Context, c Caller, calls []Call, preps []*prepared, results []Result, start time.Time, attempt int) {
+	for i, p := range preps {
+		if p.need.needed {
+			results[i] = r.hold(ctx, c, p)
+			continue
+		}
+		results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: p.tool.Name, CallID: p.call.ID, Reason: "another call of the same turn awaits approval, so none was run; send this call again on its own if it should run anyway"}
+	}
+	for i := range results {
+		r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(start), attempt, preps[i].tm, false)
+	}
+}
+
+// hold stores one checked call as a pending call. Its ID is claimed in the
+// replay store first, so that a replay of the call is a duplicate_call, not
+// a second pending call.
+func (r *Registry) hold(ctx context.Context, c Caller, p *prepared) Result {
+	res := Result{CallID: p.call.ID, Tool: p.tool.Name}
+	now := r.now()
+	pc := PendingCall{
+		Ticket: Ticket{
+			PendingID: newPendingID(), Tool: p.tool.Name, Version: p.tool.Version, ArgsDigest: Digest(p.call.Args),
+			CallID: p.call.ID, Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Scope: c.Scope, RequestID: c.RequestID,
+			Reason: cutText(p.need.reason), CreatedAt: now, ExpiresAt: now.Add(r.approvalTTL),
+		},
+		Args: slices.Clone(p.call.Args), Dialect: p.call.Dialect, Roles: slices.Clone(c.Principal.Roles), State: StatePending,
+	}
+	if p.call.ID != "" {
+		ok, err := r.claimID(ctx, c.Scope, p.call.ID)
+		switch {
+		case err != nil:
+			res.Err = replayUnavailable(p.tool.Name, p.call.ID, err)
+			return res
+		case !ok:
+			res.Err = duplicate(p.tool.Name, p.call.ID, "was already executed")
+			return res
+		}
+	}
+	if err := r.createPending(ctx, pc); err != nil {
+		if p.call.ID != "" {
+			r.release(context.WithoutCancel(ctx), c.Scope, p.call.ID)
+		}
+		res.Err = pendingUnavailable(p.tool.Name, p.call.ID, err)
+		return res
+	}
+	t := pc.Ticket
+	res.Err, res.Approval = approvalRequired(pc), &t
+	return res
+}
+
+// createPending stores pc, turning a panic of the store into an error.
+func (r *Registry) createPending(ctx context.Context, pc PendingCall) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("the pending store panicked: %v", v)
+		}
+	}()
+	return r.pending.Create(ctx, pc)
+}
+
+// Resume runs an approved call: exactly its stored argument bytes, once.
+// In order, it refuses (running nothing):
+//
+//   - an unknown pending ID (approval_unknown), and one the store cannot
+//     read (approval_unavailable);
+//   - a call past its expiry (approval_expired), not approved yet
+//     (approval_pending), rejected (approval_rejected) or resumed already
+//     (approval_already_resumed);
+//   - stored bytes that no longer match their digest (approval_tampered);
+//   - a tool whose schema version changed since the request, or that is no
+//     longer bound (approval_stale): the call needs a new request and a new
+//     approval;
+//   - a call the requester may no longer make: the tool's roles and its
+//     policy are checked again, with the requester as it was when it asked
+//     (unauthorized); the bytes are decoded again with the current decoder
+//     (invalid_json, invalid_arguments).
+//
+// Then it claims the pending ID in the replay store (a second claim, from
+// this replica or another sharing the store, is approval_already_resumed;
+// a store that fails is replay_unavailable), moves the call to
+// StateResumed and runs the executor as Dispatch does, under the tool's
+// timeout, with PrincipalFrom returning the requester. The result's
+// Approval names the pending call. The error is the result's Err.
+func (r *Registry) Resume(ctx context.Context, pendingID string) (Result, error) {
+	pc, p, err := r.resumable(ctx, pendingID)
+	t := pc.Ticket
+	if err != nil {
+		res := Result{CallID: pc.CallID, Tool: pc.Tool, Err: err}
+		if pc.PendingID != "" {
+			res.Approval = &t
+		}
+		r.auditApproval(ctx, ApprovalResumed, pc, "", err)
+		return res, err
+	}
+	res := r.execute(ctx, Caller{Principal: pc.requester(), Scope: pc.Scope, RequestID: pc.RequestID}, p, 1)
+	res.Approval = &t
+	if res.Err != nil {
+		return res, res.Err
+	}
+	return res, nil
+}
+
+// resumable checks a pending call and claims it for Resume.
+func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prepared, *toolerr.Error) {
+	pc, te := r.getPending(ctx, id)
+	if te != nil {
+		return pc, nil, te
+	}
+	t := r.tools[pc.Tool]
+	if t == nil {
+		return pc, nil, approvalErr(toolerr.ApprovalStale, pc.Tool, pc.CallID, "the tool is no longer bound; nothing was run", nil)
+	}
+	if _, te := r.expireIfDue(ctx, &pc); te != nil {
+		return pc, nil, te
+	}
+	if pc.State != StateApproved {
+		return pc, nil, stateErr(pc)
+	}
+	if Digest(pc.Args) != pc.ArgsDigest {
+		return pc, nil, approvalErr(toolerr.ApprovalTampered, pc.Tool, pc.CallID, "the stored arguments do not match the digest that was approved; nothing was run", nil)
+	}
+	if pc.Version != t.Version {
+		return pc, nil, approvalErr(toolerr.ApprovalStale, pc.Tool, pc.CallID, fmt.Sprintf("the tool's schema changed since the call was requested (%s, now %s); it needs a new request and a new approval; nothing was run", pc.Version, t.Version), nil)
+	}
+	who := pc.requester()
+	call := Call{ID: pc.CallID, Name: pc.Tool, Args: pc.Args, Complete: true, Dialect: pc.Dialect}
+	if _, ok := r.lookup(who, pc.Tool, pc.Dialect); !ok {
+		return pc, nil, approvalErr(toolerr.Unauthorized, pc.Tool, pc.CallID, "the requester may no longer call "+pc.Tool+"; nothing was run", nil)
+	}
+	tm := timings{now: r.now}
+	run, _, err := r.prepareSafely(ctx, who, t, call, &tm, true)
+	if err != nil {
+		return pc, nil, asToolErr(err, pc.Tool, pc.CallID)
+	}
+	if err := ctx.Err(); err != nil {
+		e := approvalErr(toolerr.ExecutionFailed, pc.Tool, pc.CallID, "the request was cancelled before the tool ran; the call stays approved", context.Cause(ctx))
+		if errors.Is(err, context.DeadlineExceeded) {
+			e.Code, e.Reason = toolerr.Timeout, "the request's deadline passed before the tool ran; the call stays approved"
+		}
+		return pc, nil, e
+	}
+	scope := approvalScope(pc)
+	ok, err := r.claimID(ctx, scope, pc.PendingID)
+	switch {
+	case err != nil:
+		return pc, nil, replayUnavailable(pc.Tool, pc.CallID, err)
+	case !ok:
+		done := pc
+		done.State = StateResumed
+		return pc, nil, stateErr(done)
+	}
+	next := pc.clone()
+	next.State, next.ResumedAt = StateResumed, r.now()
+	if te := r.swapPending(ctx, &pc, StateApproved, next); te != nil {
+		if !movedOn(te.Code) {
+			// The store could not record the move: the call did not run,
+			// so its claim is released for a retry. Should the move have
+			// happened after all, the retry finds the call resumed.
+			r.release(context.WithoutCancel(ctx), scope, pc.PendingID)
+		}
+		return pc, nil, te
+	}
+	return next, &prepared{call: call, tool: t, run: run, tm: tm, pending: &next}, nil
+}
+
+// approvalScope is the replay scope Resume claims pending IDs in: apart
+// from every call scope, since a service's scope holds no NUL byte.
+func approvalScope(pc PendingCall) string { return "\x00approval\x00" + pc.Scope }
+
+// auditApproval reports an approval step: kind, on pc (zero when unknown),
+// by approver, refused with err or done.
+func (r *Registry) auditApproval(ctx context.Context, kind EventKind, pc PendingCall, approver string, err *toolerr.Error) {
+	e := Event{
+		RequestID: pc.RequestID, Scope: pc.Scope, Principal: pc.Principal, CallID: pc.CallID,
+		Tool: pc.Tool, Version: pc.Version, Code: OK, Attempt: 1, Dialect: pc.Dialect,
+		// A pending call names a tool of the registry; an unknown pending
+		// ID has no tool.
+		Resolved: pc.Tool != "",
+		Kind:     kind, PendingID: pc.PendingID, Approver: approver,
+	}
+	if err != nil {
+		e.Code, e.Category = err.Code, err.Code.Category()
+	}
+	defer func() { _ = recover() }()
+	r.audit.Audit(ctx, e)
+}
+
+// approvalEvent marks a call's event as an approval request (the call was
+// stored as pending) or as a resumed call.
+func approvalEvent(e *Event, p *prepared, res Result) {
+	switch {
+	case p != nil && p.pending != nil:
+		e.Kind, e.PendingID = ApprovalResumed, p.pending.PendingID
+	case res.Approval != nil && res.Err != nil && res.Err.Code == toolerr.ApprovalRequired:
+		e.Kind, e.PendingID = ApprovalRequested, res.Approval.PendingID
+	}
+}
