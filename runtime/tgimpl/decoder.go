@@ -60,10 +60,10 @@ type Decoder struct {
 	depth      int
 	violations []toolerr.Violation
 	truncated  bool
-	hidden     int      // sensitive values being read (see BeginSensitive)
-	failedOut  bool     // the reader had failed before the outermost sensitive value began
-	failedIn   bool     // the reader failed inside a sensitive value
-	hiddenSegs uint64   // bit i: path[i] is a name not shown (see hiddenName)
+	hidden     int    // sensitive values being read (see BeginSensitive)
+	failedOut  bool   // the reader had failed before the outermost sensitive value began
+	failedIn   bool   // the reader failed inside a sensitive value
+	hiddenSegs uint64 // bit i: path[i] is a name not shown (see hiddenName)
 	// The undeclared member names of the objects being read, for duplicate
 	// detection: the first len(few) in few, the others in more. A name
 	// without escapes is a slice of the input; an escaped one is copied.
@@ -71,7 +71,7 @@ type Decoder struct {
 	more     [][]byte
 	nUnknown int
 	sets     []nameSet
-	src        string // lazily made string copy of the input, for allocation-free substrings
+	src      string // lazily made string copy of the input, for allocation-free substrings
 
 	refusal            *refusal // made on the first violation (see render.go)
 	text               []byte   // the arena the violations' pointers and messages view
