@@ -290,8 +290,12 @@ func (q *sequence) greedy(s []byte) bool {
 	i := 0
 	for k := range q.steps[:q.head] {
 		st := &q.steps[k]
+		limit := len(s) - i // runes at most, and at most max
+		if st.max >= 0 && st.max < limit {
+			limit = st.max
+		}
 		n := 0
-		for (st.max < 0 || n < st.max) && i < len(s) {
+		for n < limit {
 			c := s[i]
 			if c < utf8.RuneSelf {
 				if st.ascii[c>>6]&(1<<(c&63)) == 0 {
@@ -304,6 +308,9 @@ func (q *sequence) greedy(s []byte) bool {
 					break
 				}
 				i += size
+				if len(s)-i < limit-n-1 {
+					limit = n + 1 + len(s) - i
+				}
 			}
 			n++
 		}

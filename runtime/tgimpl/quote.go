@@ -103,6 +103,13 @@ func bareName(name []byte) bool {
 		return false
 	}
 	for i := 0; i < len(name); {
+		if c := name[i]; c < utf8.RuneSelf {
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '$') {
+				return false
+			}
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(name[i:])
 		i += size
 		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '$') {

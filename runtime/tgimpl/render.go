@@ -1,6 +1,7 @@
 package tgimpl
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -13,13 +14,15 @@ import (
 // A refusal holds what a decode that records a violation allocates, in one
 // block made on the first violation: the error returned, room for the
 // first violations and the start of the text arena their pointers and
-// messages are written to. A refusal with a few short violations costs
-// this one allocation; more grow the violation list or the arena as
-// append does.
+// messages are written to. The block stays under 512 bytes, the largest
+// size the allocator serves without a type header. A refusal with one or
+// two short violations costs this one allocation; more grow the violation
+// list or the arena as append does (the arena into a block of its own,
+// which holds no pointers).
 type refusal struct {
 	err        toolerr.Error
-	violations [4]toolerr.Violation
-	text       [448]byte
+	violations [2]toolerr.Violation
+	text       [264]byte
 }
 
 // The text arena. Every pointer and message is appended to d.text and
@@ -75,12 +78,17 @@ func (d *Decoder) view(from, to int) string {
 	return unsafe.String(&d.text[from], to-from)
 }
 
-// Quote is the package's Quote written into the decoder's arena: it costs
-// no allocation of its own. It returns "" once violations are no longer
-// recorded, when the text would not be used.
+// Quote is the package's Quote for a violation method's got: it costs no
+// allocation of its own. A short plain word of the input is returned as a
+// view of the input, which the violation then copies into its message;
+// anything else is written into the decoder's arena. It returns "" once
+// violations are no longer recorded, when the text would not be used.
 func (d *Decoder) Quote(s []byte) string {
 	if !d.recording() {
 		return ""
+	}
+	if len(s) <= maxEcho && plainWord(s) && d.inInput(s) {
+		return View(s)
 	}
 	d.arena()
 	from := len(d.text)
@@ -88,10 +96,13 @@ func (d *Decoder) Quote(s []byte) string {
 	return d.view(from, len(d.text))
 }
 
-// Text is the package's Text written into the decoder's arena (see Quote).
+// Text is the package's Text for a violation method's got (see Quote).
 func (d *Decoder) Text(raw []byte) string {
 	if !d.recording() {
 		return ""
+	}
+	if len(raw) <= maxEcho && d.inInput(raw) {
+		return View(raw)
 	}
 	d.arena()
 	from := len(d.text)
@@ -153,7 +164,7 @@ func (d *Decoder) appendPointer(b []byte) []byte {
 			mark := len(b)
 			var cut bool
 			b, cut = appendName(b, d.R.Data(), int(seg), maxName)
-			if strings.ContainsAny(string(b[mark:]), "~/") {
+			if bytes.IndexAny(b[mark:], "~/") >= 0 {
 				token := strings.NewReplacer("~", "~0", "/", "~1").Replace(string(b[mark:]))
 				b = append(b[:mark], token...)
 			}
@@ -214,6 +225,17 @@ func nameAt(data []byte, off, max int) (name string, cut bool) {
 // It reads only the bytes of the runes it appends.
 func appendName(b, data []byte, off, max int) ([]byte, bool) {
 	i := off + 1
+	// A short name without escapes is copied as it is.
+	if end := min(len(data), i+max+1); i < end {
+		for j, c := range data[i:end] {
+			if c == '"' {
+				return append(b, data[i:i+j]...), false
+			}
+			if c == '\\' {
+				break
+			}
+		}
+	}
 	for n := 0; i < len(data) && data[i] != '"'; n++ {
 		if n == max {
 			return b, true
