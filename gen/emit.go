@@ -966,6 +966,9 @@ func (e *emitter) decodeArray(n *node, set setter) []jen.Code {
 	}
 	var body []jen.Code
 	body = append(body, d().Dot("PushIndex").Call(i))
+	if n.maxItems >= 0 {
+		body = append(body, jen.If(i.Clone().Op("==").Lit(int(n.maxItems))).Block(d().Dot("Drop").Call()))
+	}
 	if n.unique {
 		body = append(body, jen.Id("from").Op(":=").Add(dr().Dot("Offset").Call()))
 	}

@@ -252,6 +252,9 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				i1 := 0
 				for d.R.NextItem() {
 					d.PushIndex(i1)
+					if i1 == 50 {
+						d.Drop()
+					}
 					switch d.R.Peek() {
 					case tgjsonread.Object:
 						var o CreateShipmentLineItem

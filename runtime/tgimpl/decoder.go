@@ -73,6 +73,7 @@ type Decoder struct {
 	sets     []nameSet
 	src      string // lazily made string copy of the input, for allocation-free substrings
 
+	dropped            bool     // the call will be refused (see Drop)
 	refusal            *refusal // made on the first violation (see render.go)
 	text               []byte   // the arena the violations' pointers and messages view
 	ptrStart, msgStart int      // the violation being written: where its pointer and message start
@@ -105,6 +106,7 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.more = nil
 	d.sets = nil
 	d.src = ""
+	d.dropped = false
 	d.refusal = nil
 	d.text = nil
 }
@@ -425,11 +427,16 @@ func Own[T any](items []T) []T {
 // 900 KiB string that breaks its pattern) is not copied. Checks read s, or
 // View(s), never Value's result.
 func (d *Decoder) Value(s []byte) string {
-	if len(d.violations) > 0 || d.truncated || d.R.Err() != nil {
+	if d.dropped || len(d.violations) > 0 || d.truncated || d.R.Err() != nil {
 		return ""
 	}
 	return d.String(s)
 }
+
+// Drop notes that the call will be refused whatever follows (an array has
+// gone past its maxItems, reported when it ends), so that Value stops
+// copying the values read meanwhile.
+func (d *Decoder) Drop() { d.dropped = true }
 
 // View returns s as a string without copying, for a check that reads it
 // and keeps nothing (a format): the bytes may be the reader's scratch

@@ -86,18 +86,11 @@ func plainWord[T string | []byte](s T) bool {
 	return true
 }
 
-// showName renders a member name for a message path: bare when it is made
-// of letters, digits, '_', '-' and '$' (orderId, line_items, größe), quoted
-// otherwise ("orderId\u200b", "", "a.b", "two words"), so that a name never
-// reads as another name, as a path or as no name at all.
-func showName(s string) string {
-	if bareName([]byte(s)) {
-		return s
-	}
-	return string(AppendVisible(nil, s))
-}
-
-// bareName reports whether showName leaves name bare.
+// bareName reports whether a member name is shown bare in a message path:
+// when it is made of letters, digits, '_', '-' and '$' (orderId,
+// line_items, größe). Any other name is quoted (see AppendVisible):
+// "orderId\u200b", "", "a.b", "two words", so that a name never reads as
+// another name, as a path or as no name at all.
 func bareName(name []byte) bool {
 	if len(name) == 0 {
 		return false

@@ -177,7 +177,7 @@ func (d *Decoder) appendPointer(b []byte) []byte {
 }
 
 // appendSubject appends the current path as a message names it:
-// "line_items[0].sku", each name shown by showName and cut at maxName
+// "line_items[0].sku", each name shown as bareName decides and cut at maxName
 // runes, the whole cut at maxPathText bytes.
 func (d *Decoder) appendSubject(b []byte) []byte {
 	start := len(b)
