@@ -72,6 +72,8 @@ type Decoder struct {
 	nUnknown int
 	sets     []nameSet
 	src      string // lazily made string copy of the input, for allocation-free substrings
+	srcOff   int    // the offset in the input where src starts
+	copied   bool   // a string was copied on its own (see String)
 
 	dropped            bool     // the call will be refused (see Drop)
 	refusal            *refusal // made on the first violation (see render.go)
@@ -106,6 +108,8 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.more = nil
 	d.sets = nil
 	d.src = ""
+	d.srcOff = 0
+	d.copied = false
 	d.dropped = false
 	d.refusal = nil
 	d.text = nil
@@ -208,20 +212,28 @@ const hiddenDuplicate = "duplicate member name (not shown: the value is sensitiv
 // a large input alive.
 const sharedCopyMax = 16 << 10
 
-// String returns s as a Go string. When s is a slice of an input of at most
-// 16 KiB (a string without escapes) the result shares one copy of the whole
-// input, made on first use, so decoding many strings costs one allocation.
+// String returns s as a Go string, a copy: never a view of the input,
+// which the caller may reuse. The first string gets a copy of its own. From
+// the second one on, when s is a slice of an input of at most 16 KiB (a
+// string without escapes), the result shares one copy of the input from s
+// to its end, made then: strings are read in document order, so the ones
+// that follow lie in it too. A call with one string copies only that
+// string; one with many costs two allocations.
 func (d *Decoder) String(s []byte) string {
 	if len(s) == 0 {
 		return ""
 	}
 	data := d.R.Data()
 	if len(data) <= sharedCopyMax && d.inInput(s) {
-		if d.src == "" {
-			d.src = string(data)
-		}
 		off := int(uintptr(unsafe.Pointer(unsafe.SliceData(s))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
-		return d.src[off : off+len(s)]
+		switch {
+		case d.src != "" && off >= d.srcOff:
+			return d.src[off-d.srcOff : off-d.srcOff+len(s)]
+		case d.src == "" && d.copied:
+			d.src, d.srcOff = string(data[off:]), off
+			return d.src[:len(s)]
+		}
+		d.copied = true
 	}
 	return string(s)
 }
