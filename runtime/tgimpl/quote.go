@@ -49,6 +49,9 @@ func appendText(b, raw []byte) []byte {
 // prefixRunes returns the length in bytes of the first n runes of s,
 // reading no further.
 func prefixRunes(s []byte, n int) int {
+	if len(s) <= n {
+		return len(s) // no more runes than bytes
+	}
 	i := 0
 	for range n {
 		if i >= len(s) {
@@ -78,13 +81,21 @@ func plainWord[T string | []byte](s T) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.:/@+-", c) >= 0) {
+		if !wordByte[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// wordByte marks the bytes of a plain word: ASCII letters, digits and
+// _.:/@+-.
+var wordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.:/@+-", byte(c)) >= 0
+	}
+	return t
+}()
 
 // bareName reports whether a member name is shown bare in a message path:
 // when it is made of letters, digits, '_', '-' and '$' (orderId,

@@ -164,7 +164,7 @@ func (d *Decoder) appendPointer(b []byte) []byte {
 			mark := len(b)
 			var cut bool
 			b, cut = appendName(b, d.R.Data(), int(seg), maxName)
-			if bytes.IndexAny(b[mark:], "~/") >= 0 {
+			if needsEscape(b[mark:]) {
 				token := strings.NewReplacer("~", "~0", "/", "~1").Replace(string(b[mark:]))
 				b = append(b[:mark], token...)
 			}
@@ -227,13 +227,8 @@ func appendName(b, data []byte, off, max int) ([]byte, bool) {
 	i := off + 1
 	// A short name without escapes is copied as it is.
 	if end := min(len(data), i+max+1); i < end {
-		for j, c := range data[i:end] {
-			if c == '"' {
-				return append(b, data[i:i+j]...), false
-			}
-			if c == '\\' {
-				break
-			}
+		if j := bytes.IndexByte(data[i:end], '"'); j >= 0 && bytes.IndexByte(data[i:i+j], '\\') < 0 {
+			return append(b, data[i:i+j]...), false
 		}
 	}
 	for n := 0; i < len(data) && data[i] != '"'; n++ {
@@ -325,4 +320,15 @@ func appendArticle(b []byte, s string) []byte {
 		b = append(b, "a "...)
 	}
 	return append(b, s...)
+}
+
+// needsEscape reports whether a name holds '~' or '/', which a JSON pointer
+// token escapes.
+func needsEscape(name []byte) bool {
+	for _, c := range name {
+		if c == '~' || c == '/' {
+			return true
+		}
+	}
+	return false
 }
