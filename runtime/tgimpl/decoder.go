@@ -279,7 +279,13 @@ func (d *Decoder) Extra(start int, name []byte) bool {
 			d.DuplicateMember()
 			return false
 		}
-		set[string(name)] = struct{}{}
+		// A name in the input is keyed by a view of it: the input does not
+		// change during the decode, and the set ends with the object.
+		if d.inInput(name) {
+			set[View(name)] = struct{}{}
+		} else {
+			set[string(name)] = struct{}{}
+		}
 		return true
 	}
 	for i := start; i < d.nUnknown; i++ {
@@ -300,7 +306,7 @@ func (d *Decoder) Extra(start int, name []byte) bool {
 	if d.nUnknown-start == linearNames {
 		set := make(map[string]struct{}, 2*linearNames)
 		for i := start; i < d.nUnknown; i++ {
-			set[string(d.unknownAt(i))] = struct{}{}
+			set[View(d.unknownAt(i))] = struct{}{} // input slices or copies of their own
 		}
 		d.sets = append(d.sets, nameSet{start: start, names: set})
 	}
