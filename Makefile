@@ -60,5 +60,6 @@ bench:
 			$$t $$t "$$(cat $$f)" > $(BENCH_TOOLS)/$$t.json || exit 1; \
 	done
 	$(GO) run ./cmd/toolgate generate --schemas $(BENCH_TOOLS) --out internal/benchside/testdata/shared --package shared
-	$(GO) run ./internal/benchside/testdata/sidebyside -shared $(SHARED_BENCH) -rounds $(BENCH_ROUNDS) | tee bench-sidebyside.txt
+	$(GO) run ./internal/benchside/testdata/sidebyside -shared $(SHARED_BENCH) -rounds $(BENCH_ROUNDS) > bench-sidebyside.txt; \
+		status=$$?; cat bench-sidebyside.txt; exit $$status
 	$(GO) test ./generated -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) | tee bench-generated.txt
