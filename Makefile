@@ -54,9 +54,28 @@ integrations-test:
 		echo "== $$m"; (cd $$m && $(GO) vet ./... && $(GO) test ./...); \
 	done
 
-# Benchmarks of the generated decoders against json.Valid and the two-pass
-# path; compare runs with benchstat (go run golang.org/x/perf/cmd/benchstat).
+# The side-by-side decode table (README "Performance"): the decoders of the
+# schemas in $(SHARED_BENCH), each wrapped as a tool file and generated into
+# generated/internal/benchside/testdata/shared (not committed), and of the demo tools,
+# against encoding/json.Valid, the strict reader's skip, jsonschema two-pass
+# and encoding/json strict, as medians of per-round ratios of $(BENCH_ROUNDS)
+# interleaved rounds. Then the go test benchmarks of generated/; compare two
+# such runs with `go run golang.org/x/perf/cmd/benchstat@latest OLD NEW`.
+SHARED_BENCH ?= ../shared/bench
+BENCH_ROUNDS ?= 10
+BENCH_TOOLS := $(or $(TMPDIR),/tmp)/toolgate-bench-tools
+
 bench:
+	@test -d $(SHARED_BENCH) || { echo "bench: $(SHARED_BENCH) is missing"; exit 1; }
+	rm -rf $(BENCH_TOOLS) && mkdir -p $(BENCH_TOOLS)
+	for f in $(SHARED_BENCH)/*.schema.json; do \
+		t=$$(basename $$f .schema.json); \
+		printf '{"name":"%s","description":"Benchmark tool %s, the shared benchmark schema; use it only to measure decoders. Returns nothing.","parameters":%s}' \
+			$$t $$t "$$(cat $$f)" > $(BENCH_TOOLS)/$$t.json || exit 1; \
+	done
+	$(GO) run ./cmd/toolgate generate --schemas $(BENCH_TOOLS) --out generated/internal/benchside/testdata/shared --package shared
+	$(GO) run ./generated/internal/benchside/testdata/sidebyside -shared $(SHARED_BENCH) -rounds $(BENCH_ROUNDS) > bench-sidebyside.txt; \
+		status=$$?; cat bench-sidebyside.txt; exit $$status
 	$(GO) test ./generated -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) | tee bench-generated.txt
 
 # Every fuzz target of the core module (go test -list '^Fuzz'), one at a

@@ -544,7 +544,7 @@ func showValue(v *jsonval.Value) string {
 func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
 	raw := jen.Id("raw")
 	var checks, hugeChecks []jen.Code
-	got := e.got(n, jen.Qual(pkgTgimpl, "Text").Call(raw))
+	got := e.got(n, d().Dot("Text").Call(raw))
 	x := jen.Id("x")
 	bound := func(kw string, b *jsonval.Value, exclusive, lower bool) {
 		if b == nil {
@@ -656,7 +656,7 @@ func numCompare(raw jen.Code, bound string, exclusive, lower bool) jen.Code {
 
 func (e *emitter) decodeNumber(n *node, set setter) []jen.Code {
 	raw := jen.Id("raw")
-	got := e.got(n, jen.Qual(pkgTgimpl, "Text").Call(raw))
+	got := e.got(n, d().Dot("Text").Call(raw))
 	var checks, floatChecks []jen.Code
 	bound := func(kw string, b *jsonval.Value, exclusive, lower bool) {
 		if b == nil {
@@ -698,7 +698,7 @@ func (e *emitter) decodeNumber(n *node, set setter) []jen.Code {
 func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 	s := jen.Id("s")
 	out := []jen.Code{s.Clone().Op(":=").Add(dr().Dot("String").Call())}
-	got := e.got(n, jen.Qual(pkgTgimpl, "Quote").Call(s))
+	got := e.got(n, d().Dot("Quote").Call(s))
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		out = append(out, jen.Id("length").Op(":=").Qual(pkgTgimpl, "RuneCount").Call(s))
 		if n.minLen >= 0 {
@@ -714,14 +714,14 @@ func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 		out = append(out, jen.If(jen.Op("!").Id(e.tm.patternVars[n]).Dot("Match").Call(s)).Block(
 			d().Dot("Pattern").Call(jen.Lit(n.ptr+"/pattern"), jen.Lit(n.pattern), got)))
 	}
-	str := d().Dot("String").Call(s)
+	// The format is checked on a view of the bytes; the Go string is made
+	// last, by Value, which does not copy a refused value.
+	str := d().Dot("Value").Call(s)
 	if n.format != "" {
 		fn := formatFunc(n.format)
 		out = append(out,
-			jen.Id("str").Op(":=").Add(str),
-			jen.If(jen.Op("!").Qual(pkgFormat, fn).Call(jen.Id("str"))).Block(
+			jen.If(jen.Op("!").Qual(pkgFormat, fn).Call(jen.Qual(pkgTgimpl, "View").Call(s))).Block(
 				d().Dot("Format").Call(jen.Lit(n.ptr+"/format"), jen.Lit(format.Description(n.format)), got)))
-		str = jen.Id("str")
 	}
 	if n.enum == nil && set.discard && n.format == "" {
 		return append(out, set.value(s))
@@ -933,14 +933,40 @@ func (e *emitter) decodeArray(n *node, set setter) []jen.Code {
 	if n.tupled || n.enum != nil {
 		out = append(out, jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()))
 	}
+	// The items are collected in a buffer on the stack and copied once
+	// (tgimpl.Own); past maxItems they are still read and checked but no
+	// longer kept, since the call is refused.
+	buffered := 8
+	if n.maxItems >= 1 && n.maxItems < int64(buffered) {
+		buffered = int(n.maxItems)
+	}
 	if !n.tupled {
-		out = append(out, jen.Var().Add(items).Add(e.goType(n)))
+		elem := jen.Qual(pkgJSON, "RawMessage")
+		if n.items != nil {
+			elem = e.elemType(n.items)
+		}
+		buf := jen.Id(fmt.Sprintf("buf%d", e.depth))
+		out = append(out,
+			jen.Var().Add(buf).Index(jen.Lit(buffered)).Add(elem),
+			items.Clone().Op(":=").Add(buf).Index(jen.Empty(), jen.Lit(0)))
 	}
 	if n.unique {
-		out = append(out, jen.Var().Id("raws").Index().Index().Byte())
+		out = append(out,
+			jen.Var().Id("rawBuf").Index(jen.Lit(buffered)).Index().Byte(),
+			jen.Id("raws").Op(":=").Id("rawBuf").Index(jen.Empty(), jen.Lit(0)))
+	}
+	keep := func(x jen.Code) jen.Code {
+		add := items.Clone().Op("=").Append(items, x)
+		if n.maxItems < 0 {
+			return add
+		}
+		return jen.If(i.Clone().Op("<").Lit(int(n.maxItems))).Block(add)
 	}
 	var body []jen.Code
 	body = append(body, d().Dot("PushIndex").Call(i))
+	if n.maxItems >= 0 {
+		body = append(body, jen.If(i.Clone().Op("==").Lit(int(n.maxItems))).Block(d().Dot("Drop").Call()))
+	}
 	if n.unique {
 		body = append(body, jen.Id("from").Op(":=").Add(dr().Dot("Offset").Call()))
 	}
@@ -957,10 +983,9 @@ func (e *emitter) decodeArray(n *node, set setter) []jen.Code {
 		cases = append(cases, jen.Default().Block(rest...))
 		body = append(body, jen.Switch(i).Block(cases...))
 	case n.items == nil:
-		body = append(body, items.Clone().Op("=").Append(items, d().Dot("Raw").Call()))
+		body = append(body, keep(d().Dot("Raw").Call()))
 	default:
-		assign := func(x jen.Code) jen.Code { return items.Clone().Op("=").Append(items, x) }
-		body = append(body, e.decodeValue(n.items, e.elemSetter(n.items, assign))...)
+		body = append(body, e.decodeValue(n.items, e.elemSetter(n.items, keep))...)
 	}
 	if n.unique {
 		body = append(body, jen.Id("raws").Op("=").Append(jen.Id("raws"), dr().Dot("Capture").Call(jen.Id("from"))))
@@ -984,7 +1009,7 @@ func (e *emitter) decodeArray(n *node, set setter) []jen.Code {
 	if n.tupled {
 		return append(out, set.value(d().Dot("Capture").Call(jen.Id("start"))))
 	}
-	return append(out, set.value(items))
+	return append(out, set.value(jen.Qual(pkgTgimpl, "Own").Call(items)))
 }
 
 func (e *emitter) declareUnion(n *node) {

@@ -179,9 +179,9 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 			case tgjsonread.String:
 				s := d.R.String()
 				if !cancelOrderOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", tgimpl.Quote(s))
+					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
 				}
-				v.OrderID = d.String(s)
+				v.OrderID = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/orderId/type", "string")
 			}
@@ -201,7 +201,7 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 				if length > 500 {
 					d.MaxLength("/properties/reason/maxLength", 500, length)
 				}
-				v.Reason = d.String(s)
+				v.Reason = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/reason/type", "string")
 			}

@@ -218,9 +218,9 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			case tgjsonread.String:
 				s := d.R.String()
 				if !createShipmentOrderIDPattern.Match(s) {
-					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", tgimpl.Quote(s))
+					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
 				}
-				v.OrderID = d.String(s)
+				v.OrderID = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/order_id/type", "string")
 			}
@@ -246,16 +246,22 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			seen |= 1 << 2
 			switch d.R.Peek() {
 			case tgjsonread.Array:
-				var items1 []CreateShipmentLineItem
+				var buf1 [8]CreateShipmentLineItem
+				items1 := buf1[:0]
 				d.R.ArrayStart()
 				i1 := 0
 				for d.R.NextItem() {
 					d.PushIndex(i1)
+					if i1 == 50 {
+						d.Drop()
+					}
 					switch d.R.Peek() {
 					case tgjsonread.Object:
 						var o CreateShipmentLineItem
 						o.decode(d)
-						items1 = append(items1, o)
+						if i1 < 50 {
+							items1 = append(items1, o)
+						}
 					default:
 						d.TypeMismatch("/properties/line_items/items/type", "object")
 					}
@@ -268,7 +274,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				if i1 > 50 {
 					d.MaxItems("/properties/line_items/maxItems", 50, i1)
 				}
-				v.LineItems = items1
+				v.LineItems = tgimpl.Own(items1)
 			default:
 				d.TypeMismatch("/properties/line_items/type", "array")
 			}
@@ -289,7 +295,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				case "next_day":
 					v.Service = tgopt.Some(CreateShipmentServiceNextDay)
 				default:
-					d.Enum("/properties/service/enum", "standard, express or next_day", tgimpl.Quote(s))
+					d.Enum("/properties/service/enum", "standard, express or next_day", d.Quote(s))
 				}
 			case tgjsonread.Null:
 				if d.NullAsAbsent {
@@ -310,17 +316,17 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			case tgjsonread.Number:
 				raw := d.R.Number()
 				if tgjsonnum.Compare(raw, []byte("0")) <= 0 {
-					d.ExclusiveMinimum("/properties/insured_value/exclusiveMinimum", "0", tgimpl.Text(raw))
+					d.ExclusiveMinimum("/properties/insured_value/exclusiveMinimum", "0", d.Text(raw))
 				}
 				if tgjsonnum.Compare(raw, []byte("10000")) > 0 {
-					d.Maximum("/properties/insured_value/maximum", "10000", tgimpl.Text(raw))
+					d.Maximum("/properties/insured_value/maximum", "10000", d.Text(raw))
 				}
 				if !tgjsonnum.IsMultipleOf(raw, []byte("0.01")) {
-					d.MultipleOf("/properties/insured_value/multipleOf", "0.01", tgimpl.Text(raw))
+					d.MultipleOf("/properties/insured_value/multipleOf", "0.01", d.Text(raw))
 				}
 				if x, ok := d.ParseFloat(raw, "/properties/insured_value/type", false); ok {
 					if x <= 0 && tgjsonnum.Compare(raw, []byte("0")) > 0 {
-						d.FloatBound("exclusiveMinimum", "/properties/insured_value/exclusiveMinimum", "0", tgimpl.Text(raw), x)
+						d.FloatBound("exclusiveMinimum", "/properties/insured_value/exclusiveMinimum", "0", d.Text(raw), x)
 					}
 					v.InsuredValue = tgopt.Some(x)
 				}
@@ -457,7 +463,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				if length > 100 {
 					d.MaxLength("/$defs/address/properties/name/maxLength", 100, length)
 				}
-				v.Name = d.String(s)
+				v.Name = d.Value(s)
 			default:
 				d.TypeMismatch("/$defs/address/properties/name/type", "string")
 			}
@@ -477,7 +483,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				if length > 200 {
 					d.MaxLength("/$defs/address/properties/line1/maxLength", 200, length)
 				}
-				v.Line1 = d.String(s)
+				v.Line1 = d.Value(s)
 			default:
 				d.TypeMismatch("/$defs/address/properties/line1/type", "string")
 			}
@@ -494,7 +500,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				if length > 200 {
 					d.MaxLength("/$defs/address/properties/line2/maxLength", 200, length)
 				}
-				v.Line2 = tgopt.Some(d.String(s))
+				v.Line2 = tgopt.Some(d.Value(s))
 			case tgjsonread.Null:
 				if d.NullAsAbsent {
 					d.R.Null()
@@ -520,7 +526,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 				if length > 100 {
 					d.MaxLength("/$defs/address/properties/city/maxLength", 100, length)
 				}
-				v.City = d.String(s)
+				v.City = d.Value(s)
 			default:
 				d.TypeMismatch("/$defs/address/properties/city/type", "string")
 			}
@@ -534,9 +540,9 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 			case tgjsonread.String:
 				s := d.R.String()
 				if !createShipmentAddressPostcodePattern.Match(s) {
-					d.Pattern("/$defs/address/properties/postcode/pattern", "^[A-Z0-9][A-Z0-9 -]{1,9}$", tgimpl.Quote(s))
+					d.Pattern("/$defs/address/properties/postcode/pattern", "^[A-Z0-9][A-Z0-9 -]{1,9}$", d.Quote(s))
 				}
-				v.Postcode = d.String(s)
+				v.Postcode = d.Value(s)
 			default:
 				d.TypeMismatch("/$defs/address/properties/postcode/type", "string")
 			}
@@ -550,9 +556,9 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 			case tgjsonread.String:
 				s := d.R.String()
 				if !createShipmentAddressCountryPattern.Match(s) {
-					d.Pattern("/$defs/address/properties/country/pattern", "^[A-Z]{2}$", tgimpl.Quote(s))
+					d.Pattern("/$defs/address/properties/country/pattern", "^[A-Z]{2}$", d.Quote(s))
 				}
-				v.Country = d.String(s)
+				v.Country = d.Value(s)
 			default:
 				d.TypeMismatch("/$defs/address/properties/country/type", "string")
 			}
@@ -664,9 +670,9 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 			case tgjsonread.String:
 				s := d.R.String()
 				if !createShipmentLineItemSKUPattern.Match(s) {
-					d.Pattern("/properties/line_items/items/properties/sku/pattern", "^[A-Z0-9]{4,12}$", tgimpl.Quote(s))
+					d.Pattern("/properties/line_items/items/properties/sku/pattern", "^[A-Z0-9]{4,12}$", d.Quote(s))
 				}
-				v.SKU = d.String(s)
+				v.SKU = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/line_items/items/properties/sku/type", "string")
 			}
@@ -681,24 +687,24 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 				raw := d.R.Number()
 				if x, ok, huge := d.ParseInt(raw, "/properties/line_items/items/properties/quantity/type", false); ok {
 					if x < 1 {
-						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", tgimpl.Text(raw))
+						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", d.Text(raw))
 					}
 					if x > 99 {
-						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", tgimpl.Text(raw))
+						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", d.Text(raw))
 					}
 					v.Quantity = x
 				} else if huge {
 					broken := false
 					if tgjsonnum.Compare(raw, []byte("1")) < 0 {
-						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", tgimpl.Text(raw))
+						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", d.Text(raw))
 						broken = true
 					}
 					if tgjsonnum.Compare(raw, []byte("99")) > 0 {
-						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", tgimpl.Text(raw))
+						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", d.Text(raw))
 						broken = true
 					}
 					if !broken {
-						d.IntRange("/properties/line_items/items/properties/quantity/type", tgimpl.Text(raw))
+						d.IntRange("/properties/line_items/items/properties/quantity/type", d.Text(raw))
 					}
 				}
 			default:

@@ -163,9 +163,9 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 			case tgjsonread.String:
 				s := d.R.String()
 				if !getOrderStatusOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", tgimpl.Quote(s))
+					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
 				}
-				v.OrderID = d.String(s)
+				v.OrderID = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/orderId/type", "string")
 			}

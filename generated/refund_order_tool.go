@@ -179,9 +179,9 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 			case tgjsonread.String:
 				s := d.R.String()
 				if !refundOrderOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", tgimpl.Quote(s))
+					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
 				}
-				v.OrderID = d.String(s)
+				v.OrderID = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/orderId/type", "string")
 			}
@@ -196,24 +196,24 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 				raw := d.R.Number()
 				if x, ok, huge := d.ParseInt(raw, "/properties/amountInCents/type", false); ok {
 					if x < 1 {
-						d.Minimum("/properties/amountInCents/minimum", "1", tgimpl.Text(raw))
+						d.Minimum("/properties/amountInCents/minimum", "1", d.Text(raw))
 					}
 					if x > 100000 {
-						d.Maximum("/properties/amountInCents/maximum", "100000", tgimpl.Text(raw))
+						d.Maximum("/properties/amountInCents/maximum", "100000", d.Text(raw))
 					}
 					v.AmountInCents = x
 				} else if huge {
 					broken := false
 					if tgjsonnum.Compare(raw, []byte("1")) < 0 {
-						d.Minimum("/properties/amountInCents/minimum", "1", tgimpl.Text(raw))
+						d.Minimum("/properties/amountInCents/minimum", "1", d.Text(raw))
 						broken = true
 					}
 					if tgjsonnum.Compare(raw, []byte("100000")) > 0 {
-						d.Maximum("/properties/amountInCents/maximum", "100000", tgimpl.Text(raw))
+						d.Maximum("/properties/amountInCents/maximum", "100000", d.Text(raw))
 						broken = true
 					}
 					if !broken {
-						d.IntRange("/properties/amountInCents/type", tgimpl.Text(raw))
+						d.IntRange("/properties/amountInCents/type", d.Text(raw))
 					}
 				}
 			default:
@@ -236,7 +236,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 				case "requested_by_customer":
 					v.Reason = RefundOrderReasonRequestedByCustomer
 				default:
-					d.Enum("/properties/reason/enum", "duplicate, fraudulent or requested_by_customer", tgimpl.Quote(s))
+					d.Enum("/properties/reason/enum", "duplicate, fraudulent or requested_by_customer", d.Quote(s))
 				}
 			default:
 				d.TypeMismatch("/properties/reason/type", "string")

@@ -168,9 +168,9 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 			case tgjsonread.String:
 				s := d.R.String()
 				if !scheduleOrderDispatchOrderIDPattern.Match(s) {
-					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", tgimpl.Quote(s))
+					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
 				}
-				v.OrderID = d.String(s)
+				v.OrderID = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/order_id/type", "string")
 			}
@@ -183,11 +183,10 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 			switch d.R.Peek() {
 			case tgjsonread.String:
 				s := d.R.String()
-				str := d.String(s)
-				if !tgformat.Date(str) {
-					d.Format("/properties/dispatch_date/format", "date (RFC 3339 full-date, YYYY-MM-DD)", tgimpl.Quote(s))
+				if !tgformat.Date(tgimpl.View(s)) {
+					d.Format("/properties/dispatch_date/format", "date (RFC 3339 full-date, YYYY-MM-DD)", d.Quote(s))
 				}
-				v.DispatchDate = str
+				v.DispatchDate = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/dispatch_date/type", "string")
 			}
@@ -202,24 +201,24 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 				raw := d.R.Number()
 				if x, ok, huge := d.ParseInt(raw, "/properties/amount_pence/type", false); ok {
 					if x < 0 {
-						d.Minimum("/properties/amount_pence/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/amount_pence/minimum", "0", d.Text(raw))
 					}
 					if x > 50000 {
-						d.Maximum("/properties/amount_pence/maximum", "50000", tgimpl.Text(raw))
+						d.Maximum("/properties/amount_pence/maximum", "50000", d.Text(raw))
 					}
 					v.AmountPence = x
 				} else if huge {
 					broken := false
 					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/amount_pence/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/amount_pence/minimum", "0", d.Text(raw))
 						broken = true
 					}
 					if tgjsonnum.Compare(raw, []byte("50000")) > 0 {
-						d.Maximum("/properties/amount_pence/maximum", "50000", tgimpl.Text(raw))
+						d.Maximum("/properties/amount_pence/maximum", "50000", d.Text(raw))
 						broken = true
 					}
 					if !broken {
-						d.IntRange("/properties/amount_pence/type", tgimpl.Text(raw))
+						d.IntRange("/properties/amount_pence/type", d.Text(raw))
 					}
 				}
 			default:
@@ -240,7 +239,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 				case "EUR":
 					v.Currency = ScheduleOrderDispatchCurrencyEUR
 				default:
-					d.Enum("/properties/currency/enum", "GBP or EUR", tgimpl.Quote(s))
+					d.Enum("/properties/currency/enum", "GBP or EUR", d.Quote(s))
 				}
 			default:
 				d.TypeMismatch("/properties/currency/type", "string")
@@ -258,7 +257,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 				if length > 280 {
 					d.MaxLength("/properties/note/maxLength", 280, length)
 				}
-				v.Note = tgopt.Value(d.String(s))
+				v.Note = tgopt.Value(d.Value(s))
 			case tgjsonread.Null:
 				d.R.Null()
 				v.Note = tgopt.NullOf[string]()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind classifies a JSON value by its first byte.
@@ -522,16 +523,16 @@ func (r *Reader) skipObject(i int) {
 			} else {
 				seen = make(map[string]struct{}, 2*len(small))
 				for _, prev := range small {
-					seen[string(prev)] = struct{}{}
+					seen[view(prev)] = struct{}{}
 				}
-				seen[string(name)] = struct{}{}
+				seen[view(name)] = struct{}{}
 			}
 		} else {
 			if _, dup := seen[string(name)]; dup {
 				r.fail(nameOff, duplicateReason(name))
 				return
 			}
-			seen[string(name)] = struct{}{}
+			seen[view(name)] = struct{}{}
 		}
 		i = skipWS(data, r.pos)
 		if i >= len(data) || data[i] != ':' {
@@ -560,6 +561,13 @@ func (r *Reader) skipObject(i int) {
 			return
 		}
 	}
+}
+
+// view returns a name as a string without copying, to key the set of one
+// object's names: a name is a slice of the input or of r.arena, neither of
+// which changes while the object is read, and the set ends with it.
+func view(name []byte) string {
+	return unsafe.String(unsafe.SliceData(name), len(name))
 }
 
 // skipArray consumes the array whose '[' is at i.

@@ -27,6 +27,18 @@ func members(n int, extra string) string {
 	return b.String()
 }
 
+// escapedMembers is members with names spelled "\u0061b0", "\u0061b1", ...
+func escapedMembers(n int, extra string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := range n {
+		fmt.Fprintf(&b, `"\u0061b%d":%d,`, i, i)
+	}
+	b.WriteString(extra)
+	b.WriteByte('}')
+	return b.String()
+}
+
 func TestValid(t *testing.T) {
 	tests := []struct {
 		in     string
@@ -143,6 +155,10 @@ func TestValid(t *testing.T) {
 		{in: members(40, `"a3":0`), offset: len(members(40, "")) - 1, reason: `duplicate member name "a3"`},
 		{in: members(40, `"\u0061\u0033":0`), offset: len(members(40, "")) - 1, reason: `duplicate member name "a3"`},
 		{in: members(40, `"a40":0`)},
+		// Past 16 names the set keys views of the names, escaped ones in the
+		// arena, which must not change while the object is read.
+		{in: escapedMembers(40, `"ab7":0`), offset: len(escapedMembers(40, "")) - 1, reason: `duplicate member name "ab7"`},
+		{in: escapedMembers(40, `"ab40":0`)},
 		{in: `{"` + strings.Repeat("x", 100) + `":1,"` + strings.Repeat("x", 100) + `":2}`, offset: 106,
 			reason: `duplicate member name "` + strings.Repeat("x", 64) + `..."`},
 

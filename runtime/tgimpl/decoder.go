@@ -10,6 +10,7 @@
 package tgimpl
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -59,13 +60,25 @@ type Decoder struct {
 	depth      int
 	violations []toolerr.Violation
 	truncated  bool
-	hidden     int      // sensitive values being read (see BeginSensitive)
-	failedOut  bool     // the reader had failed before the outermost sensitive value began
-	failedIn   bool     // the reader failed inside a sensitive value
-	hiddenSegs uint64   // bit i: path[i] is a name not shown (see hiddenName)
-	unknown    []string // undeclared member names of the objects being read, for duplicate detection
-	sets       []nameSet
-	src        string // lazily made string copy of the input, for allocation-free substrings
+	hidden     int    // sensitive values being read (see BeginSensitive)
+	failedOut  bool   // the reader had failed before the outermost sensitive value began
+	failedIn   bool   // the reader failed inside a sensitive value
+	hiddenSegs uint64 // bit i: path[i] is a name not shown (see hiddenName)
+	// The undeclared member names of the objects being read, for duplicate
+	// detection: the first len(few) in few, the others in more. A name
+	// without escapes is a slice of the input; an escaped one is copied.
+	few      [4][]byte
+	more     [][]byte
+	nUnknown int
+	sets     []nameSet
+	src      string // lazily made string copy of the input, for allocation-free substrings
+	srcOff   int    // the offset in the input where src starts
+	copied   bool   // a string was copied on its own (see String)
+
+	dropped            bool     // the call will be refused (see Drop)
+	refusal            *refusal // made on the first violation (see render.go)
+	text               []byte   // the arena the violations' pointers and messages view
+	ptrStart, msgStart int      // the violation being written: where its pointer and message start
 }
 
 // nameSet indexes the undeclared member names of one object with many of
@@ -91,9 +104,15 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.failedOut = false
 	d.failedIn = false
 	d.hiddenSegs = 0
-	d.unknown = nil
+	d.nUnknown = 0
+	d.more = nil
 	d.sets = nil
 	d.src = ""
+	d.srcOff = 0
+	d.copied = false
+	d.dropped = false
+	d.refusal = nil
+	d.text = nil
 }
 
 // Object reports whether the top-level value is an object, recording an
@@ -127,7 +146,9 @@ func (d *Decoder) Finish() error {
 	if len(d.violations) == 0 {
 		return nil
 	}
-	return &toolerr.Error{Code: toolerr.InvalidArguments, Tool: d.tool, Violations: d.violations, Truncated: d.truncated}
+	e := &d.refusal.err
+	*e = toolerr.Error{Code: toolerr.InvalidArguments, Tool: d.tool, Violations: d.violations, Truncated: d.truncated}
+	return e
 }
 
 // PushName records that the value of the member just read by NextMember is
@@ -191,24 +212,28 @@ const hiddenDuplicate = "duplicate member name (not shown: the value is sensitiv
 // a large input alive.
 const sharedCopyMax = 16 << 10
 
-// String returns s as a Go string. When s is a slice of an input of at most
-// 16 KiB (a string without escapes) the result shares one copy of the whole
-// input, made on first use, so decoding many strings costs one allocation.
+// String returns s as a Go string, a copy: never a view of the input,
+// which the caller may reuse. The first string gets a copy of its own. From
+// the second one on, when s is a slice of an input of at most 16 KiB (a
+// string without escapes), the result shares one copy of the input from s
+// to its end, made then: strings are read in document order, so the ones
+// that follow lie in it too. A call with one string copies only that
+// string; one with many costs two allocations.
 func (d *Decoder) String(s []byte) string {
 	if len(s) == 0 {
 		return ""
 	}
 	data := d.R.Data()
-	if len(data) > 0 && len(data) <= sharedCopyMax {
-		base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
-		p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-		if p >= base && p+uintptr(len(s)) <= base+uintptr(len(data)) {
-			if d.src == "" {
-				d.src = string(data)
-			}
-			off := int(p - base)
-			return d.src[off : off+len(s)]
+	if len(data) <= sharedCopyMax && d.inInput(s) {
+		off := int(uintptr(unsafe.Pointer(unsafe.SliceData(s))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+		switch {
+		case d.src != "" && off >= d.srcOff:
+			return d.src[off-d.srcOff : off-d.srcOff+len(s)]
+		case d.src == "" && d.copied:
+			d.src, d.srcOff = string(data[off:]), off
+			return d.src[:len(s)]
 		}
+		d.copied = true
 	}
 	return string(s)
 }
@@ -254,36 +279,67 @@ func (d *Decoder) Extra(start int, name []byte) bool {
 			d.DuplicateMember()
 			return false
 		}
-		set[string(name)] = struct{}{}
+		// A name in the input is keyed by a view of it: the input does not
+		// change during the decode, and the set ends with the object.
+		if d.inInput(name) {
+			set[View(name)] = struct{}{}
+		} else {
+			set[string(name)] = struct{}{}
+		}
 		return true
 	}
-	for _, n := range d.unknown[start:] {
-		if n == string(name) {
+	for i := start; i < d.nUnknown; i++ {
+		if bytes.Equal(d.unknownAt(i), name) {
 			d.DuplicateMember()
 			return false
 		}
 	}
-	d.unknown = append(d.unknown, string(name))
-	if len(d.unknown)-start == linearNames {
+	if !d.inInput(name) {
+		name = bytes.Clone(name)
+	}
+	if d.nUnknown < len(d.few) {
+		d.few[d.nUnknown] = name
+	} else {
+		d.more = append(d.more, name)
+	}
+	d.nUnknown++
+	if d.nUnknown-start == linearNames {
 		set := make(map[string]struct{}, 2*linearNames)
-		for _, n := range d.unknown[start:] {
-			set[n] = struct{}{}
+		for i := start; i < d.nUnknown; i++ {
+			set[View(d.unknownAt(i))] = struct{}{} // input slices or copies of their own
 		}
 		d.sets = append(d.sets, nameSet{start: start, names: set})
 	}
 	return true
 }
 
+// unknownAt returns the i-th undeclared name noted.
+func (d *Decoder) unknownAt(i int) []byte {
+	if i < len(d.few) {
+		return d.few[i]
+	}
+	return d.more[i-len(d.few)]
+}
+
+// inInput reports whether s is a slice of the input.
+func (d *Decoder) inInput(s []byte) bool {
+	data := d.R.Data()
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	return len(data) > 0 && p >= base && p+uintptr(len(s)) <= base+uintptr(len(data))
+}
+
 // ObjectNames returns the mark to pass to Extra and EndObject for the object
 // being entered.
-func (d *Decoder) ObjectNames() int { return len(d.unknown) }
+func (d *Decoder) ObjectNames() int { return d.nUnknown }
 
 // EndObject forgets the undeclared member names of the object left.
 func (d *Decoder) EndObject(start int) {
 	if n := len(d.sets); n > 0 && d.sets[n-1].start == start {
 		d.sets = d.sets[:n-1]
 	}
-	d.unknown = d.unknown[:start]
+	d.nUnknown = start
+	d.more = d.more[:max(0, start-len(d.few))]
 }
 
 // ParseInt parses an integer from number text. ok reports an integer
@@ -301,7 +357,7 @@ func (d *Decoder) ParseInt(raw []byte, sp string, sensitive bool) (x int64, ok, 
 	case isInt:
 		return 0, false, true
 	}
-	d.add("type", sp, shown(raw, sensitive), " must be an integer", false)
+	d.add("type", sp, d.shown(raw, sensitive), " must be an integer")
 	return 0, false, false
 }
 
@@ -309,7 +365,7 @@ func (d *Decoder) ParseInt(raw []byte, sp string, sensitive bool) (x int64, ok, 
 // schema's bounds (there are none, or they are beyond int64 too): the
 // generated type cannot hold it. sp is the type keyword's pointer.
 func (d *Decoder) IntRange(sp, got string) {
-	d.add("type", sp, got, " must be an integer between -9223372036854775808 and 9223372036854775807", false)
+	d.add("type", sp, got, " must be an integer between -9223372036854775808 and 9223372036854775807")
 }
 
 // ParseFloat converts number text to float64, recording a violation when it
@@ -319,7 +375,7 @@ func (d *Decoder) IntRange(sp, got string) {
 func (d *Decoder) ParseFloat(raw []byte, sp string, sensitive bool) (float64, bool) {
 	f := jsonnum.Float64(raw)
 	if math.IsInf(f, 0) {
-		d.add("type", sp, shown(raw, sensitive), " must be a number within the 64-bit floating-point range", false)
+		d.add("type", sp, d.shown(raw, sensitive), " must be a number within the 64-bit floating-point range")
 		return 0, false
 	}
 	return f, true
@@ -334,7 +390,7 @@ func (d *Decoder) FloatBound(kw, sp, bound, got string, x float64) {
 	if got != "" {
 		got += ", which is " + strconv.FormatFloat(x, 'g', -1, 64) + " as a 64-bit float"
 	}
-	d.add(kw, sp, got, " must be "+boundRule[kw]+" "+bound+" also as a 64-bit floating-point number", false)
+	d.add(kw, sp, got, " must be ", boundRule[kw], " ", bound, " also as a 64-bit floating-point number")
 }
 
 // boundRule phrases each bound keyword for FloatBound.
@@ -345,14 +401,14 @@ var boundRule = map[string]string{
 	"exclusiveMaximum": "less than",
 }
 
-// shown is the received value as a message shows it: "" (not shown) for a
-// sensitive member, otherwise cut to what is shown. It is called only on a
-// violation.
-func shown(raw []byte, sensitive bool) string {
+// shown is the received number as a message shows it: "" (not shown) for
+// a sensitive member, otherwise cut to what is shown (see Decoder.Text).
+// It is called only on a violation.
+func (d *Decoder) shown(raw []byte, sensitive bool) string {
 	if sensitive {
 		return ""
 	}
-	return Text(raw)
+	return d.Text(raw)
 }
 
 // RuneCount is the length of s in Unicode code points, as minLength and
@@ -371,4 +427,38 @@ func article(s string) string {
 		return "an " + s
 	}
 	return "a " + s
+}
+
+// Own returns a copy of items in an array of their own, nil for none:
+// generated decoders collect an array's items in a buffer on the stack and
+// keep this one copy, rather than growing a slice by doubling.
+func Own[T any](items []T) []T {
+	if len(items) == 0 {
+		return nil
+	}
+	return append([]T(nil), items...)
+}
+
+// Value returns s as a Go string for the result, like String, except that
+// once the decode has recorded a violation or failed it returns "" without
+// copying: the result of a refused call is dropped, so a refused value (a
+// 900 KiB string that breaks its pattern) is not copied. Checks read s, or
+// View(s), never Value's result.
+func (d *Decoder) Value(s []byte) string {
+	if d.dropped || len(d.violations) > 0 || d.truncated || d.R.Err() != nil {
+		return ""
+	}
+	return d.String(s)
+}
+
+// Drop notes that the call will be refused whatever follows (an array has
+// gone past its maxItems, reported when it ends), so that Value stops
+// copying the values read meanwhile.
+func (d *Decoder) Drop() { d.dropped = true }
+
+// View returns s as a string without copying, for a check that reads it
+// and keeps nothing (a format): the bytes may be the reader's scratch
+// buffer, valid until the next read.
+func View(s []byte) string {
+	return unsafe.String(unsafe.SliceData(s), len(s))
 }

@@ -64,6 +64,11 @@ type sequence struct {
 	steps                  []step
 	anchorStart, anchorEnd bool
 	re                     *regexp.Regexp // the same pattern, for long inputs
+	// split is set when the greedy scan is exact (see greedySplit): steps
+	// [0, head) are matched greedily forward, steps [tail, len) backward
+	// from the end, and a step between them, if any, takes what is left.
+	split      bool
+	head, tail int
 }
 
 // maxSequenceInput bounds the inputs the sequence matcher takes (in bytes);
@@ -96,7 +101,71 @@ func compileSequence(expr string) (*sequence, bool) {
 			seq.steps = append(seq.steps, steps...)
 		}
 	}
+	seq.head, seq.tail, seq.split = greedySplit(seq.steps, seq.anchorStart, seq.anchorEnd)
 	return seq, true
+}
+
+// greedySplit decides whether the steps can be matched by one greedy scan,
+// without trying alternatives: a step that takes as many characters of its
+// class as it may (up to its maximum) takes exactly what every match takes
+// when its count is fixed, or when its class shares no character with the
+// classes that can follow it (the next step's, and the one after while the
+// steps in between may be empty): the character that stops it then cannot
+// belong to it in any match. With ^ and $, the fixed-count steps at the end
+// are matched backward from the end of the string, and one step of any
+// kind may sit between the greedy head and that tail, taking what is left.
+// Without ^ the match may start anywhere and the general matcher is used.
+func greedySplit(steps []step, anchorStart, anchorEnd bool) (head, tail int, ok bool) {
+	if !anchorStart {
+		return 0, 0, false
+	}
+	tail = len(steps)
+	if anchorEnd {
+		for tail > 0 && steps[tail-1].min == steps[tail-1].max {
+			tail--
+		}
+	}
+	head = 0
+	for head < tail && greedyExact(steps, head) {
+		head++
+	}
+	switch {
+	case head == tail:
+		return head, tail, true
+	case head == tail-1 && anchorEnd:
+		return head, tail, true
+	}
+	return 0, 0, false
+}
+
+// greedyExact reports whether steps[i], taken greedily, takes what every
+// match takes (see greedySplit).
+func greedyExact(steps []step, i int) bool {
+	st := &steps[i]
+	if st.min == st.max {
+		return true
+	}
+	for j := i + 1; j < len(steps); j++ {
+		if overlaps(st, &steps[j]) {
+			return false
+		}
+		if steps[j].min > 0 {
+			break
+		}
+	}
+	return true
+}
+
+// overlaps reports whether two steps' classes share a character.
+func overlaps(a, b *step) bool {
+	for i := 0; i+1 < len(a.ranges); i += 2 {
+		for j := 0; j+1 < len(b.ranges); j += 2 {
+			if a.ranges[i] <= b.ranges[j+1] && b.ranges[j] <= a.ranges[i+1] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sequenceSteps turns one element of a concatenation into steps.
@@ -141,6 +210,9 @@ func sequenceSteps(re *syntax.Regexp) ([]step, bool) {
 // Match reports whether s contains a match: the set of rune positions the
 // steps can reach is carried forward step by step.
 func (q *sequence) Match(s []byte) bool {
+	if q.split {
+		return q.greedy(s)
+	}
 	if len(s) > maxSequenceInput {
 		return q.re.Match(s)
 	}
@@ -210,4 +282,71 @@ func (q *sequence) match(n int, at func(int) rune) bool {
 		}
 	}
 	return false
+}
+
+// greedy matches s in one scan when greedySplit allows it: linear in s,
+// whatever its length.
+func (q *sequence) greedy(s []byte) bool {
+	i := 0
+	for k := range q.steps[:q.head] {
+		st := &q.steps[k]
+		limit := len(s) - i // runes at most, and at most max
+		if st.max >= 0 && st.max < limit {
+			limit = st.max
+		}
+		n := 0
+		for n < limit {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if st.ascii[c>>6]&(1<<(c&63)) == 0 {
+					break
+				}
+				i++
+			} else {
+				r, size := utf8.DecodeRune(s[i:])
+				if !st.has(r) {
+					break
+				}
+				i += size
+				if len(s)-i < limit-n-1 {
+					limit = n + 1 + len(s) - i
+				}
+			}
+			n++
+		}
+		if n < st.min {
+			return false
+		}
+	}
+	if q.tail == len(q.steps) && q.head == q.tail {
+		return !q.anchorEnd || i == len(s)
+	}
+	end := len(s)
+	for k := len(q.steps) - 1; k >= q.tail; k-- {
+		st := &q.steps[k]
+		for range st.min {
+			if end <= i {
+				return false
+			}
+			r, size := utf8.DecodeLastRune(s[i:end])
+			if !st.has(r) {
+				return false
+			}
+			end -= size
+		}
+	}
+	if q.head == q.tail {
+		return i == end
+	}
+	st := &q.steps[q.head]
+	n := 0
+	for i < end {
+		r, size := utf8.DecodeRune(s[i:end])
+		if !st.has(r) {
+			return false
+		}
+		i += size
+		n++
+	}
+	return n >= st.min && (st.max < 0 || n <= st.max)
 }

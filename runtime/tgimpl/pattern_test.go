@@ -1,6 +1,7 @@
 package tgimpl
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -59,6 +60,123 @@ func TestPatternMatchesLikeRegexp(t *testing.T) {
 	}
 }
 
+// TestGreedySplit: which sequences the one-scan greedy matcher takes (the
+// others use the position-set matcher), and that both answer as regexp on
+// inputs built from the patterns' own characters, where greedy choices
+// matter.
+func TestGreedySplit(t *testing.T) {
+	for _, tc := range []struct {
+		expr   string
+		greedy bool
+	}{
+		{`^[A-Z][A-Z0-9-]{2,31}$`, true},           // variable last step, then $
+		{`^ORD-[0-9]{6,12}$`, true},                // literals, then digits
+		{`^[A-Z]{3}-[0-9]{4,8}$`, true},            // disjoint neighbours
+		{`^[A-Z0-9][A-Z0-9 ]{2,8}[A-Z0-9]$`, true}, // overlap before a fixed tail
+		{`^[a-c]*[b-d]*c$`, false},                 // two overlapping variable steps
+		{`^a*[ab]$`, true},                         // overlap, fixed tail
+		{`^a*b?a$`, false},                         // a* overlaps a, b? between them
+		{`^a*b?a+$`, false},                        // no fixed tail, a* overlaps a+
+		{`^a*b?c$`, true},                          // a* disjoint from b and c
+		{`^a*b?a`, false},                          // no $: no backward tail
+		{`^[0-9]+x`, true},                         // greedy head, no $
+		{`[0-9]+x$`, false},                        // no ^
+		{`^$`, true},
+		{`^.{2,3}$`, true},
+	} {
+		seq, ok := compileSequence(tc.expr)
+		if !ok {
+			t.Fatalf("%q: not a sequence", tc.expr)
+		}
+		if seq.split != tc.greedy {
+			t.Errorf("%q: greedy %v, want %v", tc.expr, seq.split, tc.greedy)
+		}
+		re := regexp.MustCompile(tc.expr)
+		m := MustPattern(tc.expr)
+		for _, in := range sequenceInputs(tc.expr, 2000) {
+			if got, want := m.Match([]byte(in)), re.MatchString(in); got != want {
+				t.Errorf("%q on %q: %v, regexp says %v", tc.expr, in, got, want)
+			}
+		}
+	}
+}
+
+// sequenceInputs returns n strings made of the characters a pattern names
+// (and a few others), of lengths around its counts.
+func sequenceInputs(expr string, n int) []string {
+	alphabet := []rune("aAbcz09- é😀\xff")
+	for _, r := range expr {
+		if r != '^' && r != '$' && r != '[' && r != ']' && r != '{' && r != '}' {
+			alphabet = append(alphabet, r)
+		}
+	}
+	rng := rand.New(rand.NewPCG(uint64(len(expr)), 7))
+	out := []string{"", "ORD-00482913", "NW1 6XE", "A-19", "ORD-20250314-0042", "\xff\xfe", "a\xc3"}
+	for range n {
+		var b strings.Builder
+		for range rng.IntN(16) {
+			b.WriteRune(alphabet[rng.IntN(len(alphabet))])
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// FuzzGreedy builds sequence patterns from the fuzzer's bytes (classes of a
+// small alphabet with counts, optional anchors) and checks the matcher
+// against regexp on the fuzzer's string.
+func FuzzGreedy(f *testing.F) {
+	f.Add([]byte{3, 0x11, 2, 5, 0x22, 0, 0xff}, "ab-1")
+	f.Add([]byte{1, 0x07, 1, 1, 0x0f, 2, 8, 0x07, 1, 1}, "AB 1C")
+	f.Fuzz(func(t *testing.T, spec []byte, in string) {
+		expr := specPattern(spec)
+		re := regexp.MustCompile(expr)
+		if got, want := MustPattern(expr).Match([]byte(in)), re.MatchString(in); got != want {
+			t.Errorf("%q on %q: %v, regexp says %v", expr, in, got, want)
+		}
+	})
+}
+
+// specPattern turns bytes into a pattern: the first byte's low bits choose
+// the anchors, then each triple is a class (a bitmap over "ab-1 é"), a
+// minimum and a span (0xff: unbounded).
+func specPattern(spec []byte) string {
+	chars := []string{"a", "b", `\-`, "1", " ", "é"}
+	var b strings.Builder
+	if len(spec) == 0 {
+		return ""
+	}
+	anchors := spec[0]
+	if anchors&1 != 0 {
+		b.WriteByte('^')
+	}
+	for k := 1; k+2 < len(spec) && k < 3*6; k += 3 {
+		b.WriteByte('[')
+		any := false
+		for i, c := range chars {
+			if spec[k]&(1<<i) != 0 {
+				b.WriteString(c)
+				any = true
+			}
+		}
+		if !any {
+			b.WriteByte('a')
+		}
+		b.WriteByte(']')
+		lo := int(spec[k+1] % 4)
+		switch span := spec[k+2]; {
+		case span == 0xff:
+			fmt.Fprintf(&b, "{%d,}", lo)
+		default:
+			fmt.Fprintf(&b, "{%d,%d}", lo, lo+int(span%4))
+		}
+	}
+	if anchors&2 != 0 {
+		b.WriteByte('$')
+	}
+	return b.String()
+}
+
 func FuzzPattern(f *testing.F) {
 	f.Add(`^[A-Z][A-Z0-9-]{2,31}$`, "A-19")
 	f.Add(`a+b?c`, "xaac")
@@ -75,17 +193,24 @@ func FuzzPattern(f *testing.F) {
 }
 
 func BenchmarkPattern(b *testing.B) {
-	in := []byte("A-19")
-	b.Run("sequence", func(b *testing.B) {
-		m := MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
-		for b.Loop() {
-			m.Match(in)
-		}
-	})
-	b.Run("regexp", func(b *testing.B) {
-		m := regexp.MustCompile(`^[A-Z][A-Z0-9-]{2,31}$`)
-		for b.Loop() {
-			m.Match(in)
-		}
-	})
+	for _, tc := range []struct{ expr, in string }{
+		{`^[A-Z][A-Z0-9-]{2,31}$`, "ORD-20250314-0042"},
+		{`^ORD-[0-9]{6,12}$`, "ORD-00482913"},
+		{`^[A-Z0-9][A-Z0-9 ]{2,8}[A-Z0-9]$`, "NW1 6XE"},
+		{`^[a-c]*[b-d]*c$`, "abcbcdc"},
+	} {
+		in := []byte(tc.in)
+		b.Run(tc.expr+"/toolgate", func(b *testing.B) {
+			m := MustPattern(tc.expr)
+			for b.Loop() {
+				m.Match(in)
+			}
+		})
+		b.Run(tc.expr+"/regexp", func(b *testing.B) {
+			m := regexp.MustCompile(tc.expr)
+			for b.Loop() {
+				m.Match(in)
+			}
+		})
+	}
 }

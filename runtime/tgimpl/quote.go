@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxEcho bounds, in runes, how much of a received value a message
@@ -14,26 +15,43 @@ const maxEcho = 64
 // Quote renders a received string value for a message (see Show), cut
 // after maxEcho runes; a cut value is followed by "…", outside the quotes
 // when it is quoted.
-func Quote(s []byte) string {
+func Quote(s []byte) string { return string(appendQuote(nil, s)) }
+
+// appendQuote appends Quote(s) to b.
+func appendQuote(b, s []byte) []byte {
 	cut := prefixRunes(s, maxEcho)
-	if cut == len(s) {
-		return Show(string(s))
+	shown := s[:cut]
+	if plainWord(shown) {
+		b = append(b, shown...)
+	} else {
+		// AppendVisible only reads the string it is given.
+		b = AppendVisible(b, unsafe.String(unsafe.SliceData(shown), len(shown)))
 	}
-	return Show(string(s[:cut])) + "…"
+	if cut < len(s) {
+		b = append(b, "…"...)
+	}
+	return b
 }
 
 // Text renders received number text for a message, cut after maxEcho
 // bytes (number text is ASCII) and then followed by "…".
-func Text(raw []byte) string {
+func Text(raw []byte) string { return string(appendText(nil, raw)) }
+
+// appendText appends Text(raw) to b.
+func appendText(b, raw []byte) []byte {
 	if len(raw) <= maxEcho {
-		return string(raw)
+		return append(b, raw...)
 	}
-	return string(raw[:maxEcho]) + "…"
+	b = append(b, raw[:maxEcho]...)
+	return append(b, "…"...)
 }
 
 // prefixRunes returns the length in bytes of the first n runes of s,
 // reading no further.
 func prefixRunes(s []byte, n int) int {
+	if len(s) <= n {
+		return len(s) // no more runes than bytes
+	}
 	i := 0
 	for range n {
 		if i >= len(s) {
@@ -50,32 +68,59 @@ func prefixRunes(s []byte, n int) int {
 // (see AppendVisible), so that whitespace, case, empty strings and
 // invisible characters stay visible.
 func Show(s string) string {
-	if s == "" {
-		return `""`
+	if plainWord(s) {
+		return s
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.:/@+-", c) >= 0) {
-			return string(AppendVisible(make([]byte, 0, len(s)+2), s))
-		}
-	}
-	return s
+	return string(AppendVisible(make([]byte, 0, len(s)+2), s))
 }
 
-// showName renders a member name for a message path: bare when it is made
-// of letters, digits, '_', '-' and '$' (orderId, line_items, größe), quoted
-// otherwise ("orderId\u200b", "", "a.b", "two words"), so that a name never
-// reads as another name, as a path or as no name at all.
-func showName(s string) string {
-	if s == "" {
-		return `""`
+// plainWord reports whether Show leaves s bare: a non-empty run of ASCII
+// letters, digits and _.:/@+-.
+func plainWord[T string | []byte](s T) bool {
+	if len(s) == 0 {
+		return false
 	}
-	for _, r := range s {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '$') {
-			return string(AppendVisible(nil, s))
+	for i := 0; i < len(s); i++ {
+		if !wordByte[s[i]] {
+			return false
 		}
 	}
-	return s
+	return true
+}
+
+// wordByte marks the bytes of a plain word: ASCII letters, digits and
+// _.:/@+-.
+var wordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.:/@+-", byte(c)) >= 0
+	}
+	return t
+}()
+
+// bareName reports whether a member name is shown bare in a message path:
+// when it is made of letters, digits, '_', '-' and '$' (orderId,
+// line_items, größe). Any other name is quoted (see AppendVisible):
+// "orderId\u200b", "", "a.b", "two words", so that a name never reads as
+// another name, as a path or as no name at all.
+func bareName(name []byte) bool {
+	if len(name) == 0 {
+		return false
+	}
+	for i := 0; i < len(name); {
+		if c := name[i]; c < utf8.RuneSelf {
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '$') {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(name[i:])
+		i += size
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '$') {
+			return false
+		}
+	}
+	return true
 }
 
 // AppendVisible appends s to b as a JSON string in which every character

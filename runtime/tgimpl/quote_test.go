@@ -53,8 +53,12 @@ func TestShowName(t *testing.T) {
 		{"e\u0301", "\"e\u0301\""}, // a combining mark shows, on the e
 	}
 	for _, tt := range tests {
-		if got := showName(tt.in); got != tt.want {
-			t.Errorf("showName(%q) = %q, want %q", tt.in, got, tt.want)
+		name, _ := json.Marshal(tt.in)
+		vs := violations(t, `{`+string(name)+`:"v"}`, func(d *Decoder) {
+			d.Pattern("/p", "^x$", d.Quote(d.R.String()))
+		})
+		if len(vs) != 1 || !strings.HasPrefix(vs[0].Message, tt.want+" must match") {
+			t.Errorf("name %q shown in %v, want %q", tt.in, vs, tt.want)
 		}
 	}
 }

@@ -147,14 +147,14 @@ func TestSensitiveNumbers(t *testing.T) {
 		{"IntRange sensitive", "99999999999999999999", func(d *Decoder, raw []byte) bool {
 			_, ok, huge := d.ParseInt(raw, "/p/type", true)
 			if huge {
-				d.IntRange("/p/type", shown(raw, true))
+				d.IntRange("/p/type", d.shown(raw, true))
 			}
 			return ok
 		}, false},
 		{"IntRange", "99999999999999999999", func(d *Decoder, raw []byte) bool {
 			_, ok, huge := d.ParseInt(raw, "/p/type", false)
 			if huge {
-				d.IntRange("/p/type", shown(raw, false))
+				d.IntRange("/p/type", d.shown(raw, false))
 			}
 			return ok
 		}, true},
