@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 // checker lints one tool.
@@ -88,24 +89,6 @@ func significant(ws []string) []string {
 	return out
 }
 
-// types returns the type names a schema allows ("" for none written).
-func types(s *jsonval.Value) []string {
-	t := s.Get("type")
-	switch {
-	case t == nil:
-		return nil
-	case t.Kind == jsonval.String:
-		return []string{t.Str}
-	case t.Kind == jsonval.Array:
-		var out []string
-		for _, it := range t.Items {
-			out = append(out, it.Str)
-		}
-		return out
-	}
-	return nil
-}
-
 func has(s *jsonval.Value, keys ...string) bool {
 	for _, k := range keys {
 		if s.Has(k) {
@@ -120,7 +103,7 @@ func (c *checker) schema(s *jsonval.Value, ptr string) {
 	if s.Kind != jsonval.Object {
 		return
 	}
-	ts := types(s)
+	ts := provider.TypeNames(s)
 	isObject := slices.Contains(ts, "object") || (ts == nil && has(s, "properties"))
 	if isObject {
 		c.object(s, ptr)
@@ -246,7 +229,7 @@ func (c *checker) property(name string, ps *jsonval.Value, ptr string, required 
 	if desc == "" {
 		c.add(RuleParamDesc, ptr, "parameter %q has no description", name)
 	}
-	ts := types(target)
+	ts := provider.TypeNames(target)
 	ws := words(name)
 	numeric := slices.Contains(ts, "number") || slices.Contains(ts, "integer")
 	if numeric {
@@ -289,7 +272,7 @@ func (c *checker) property(name string, ps *jsonval.Value, ptr string, required 
 }
 
 func nullable(s *jsonval.Value) bool {
-	if slices.Contains(types(s), "null") {
+	if slices.Contains(provider.TypeNames(s), "null") {
 		return true
 	}
 	if e := s.Get("enum"); e != nil {
@@ -302,7 +285,7 @@ func nullable(s *jsonval.Value) bool {
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if list := s.Get(k); list != nil {
 			for _, it := range list.Items {
-				if slices.Equal(types(it), []string{"null"}) {
+				if slices.Equal(provider.TypeNames(it), []string{"null"}) {
 					return true
 				}
 			}
@@ -331,17 +314,6 @@ func (c *checker) enum(s *jsonval.Value, ptr string) {
 	}
 }
 
-func rat(v *jsonval.Value) *big.Rat {
-	if v == nil || v.Kind != jsonval.Number {
-		return nil
-	}
-	r, ok := new(big.Rat).SetString(v.Str)
-	if !ok {
-		return nil
-	}
-	return r
-}
-
 // bounds flags a lower bound above its upper bound.
 func (c *checker) bounds(s *jsonval.Value, ptr string) {
 	type bound struct {
@@ -350,10 +322,10 @@ func (c *checker) bounds(s *jsonval.Value, ptr string) {
 		exclusive bool
 	}
 	pick := func(incl, excl string) (b bound) {
-		if r := rat(s.Get(excl)); r != nil {
+		if r := s.Get(excl).Rat(); r != nil {
 			b = bound{excl, r, true}
 		}
-		if r := rat(s.Get(incl)); r != nil && b.v == nil {
+		if r := s.Get(incl).Rat(); r != nil && b.v == nil {
 			b = bound{incl, r, false}
 		}
 		return b
@@ -365,7 +337,7 @@ func (c *checker) bounds(s *jsonval.Value, ptr string) {
 		}
 	}
 	for _, p := range [][2]string{{"minLength", "maxLength"}, {"minItems", "maxItems"}, {"minProperties", "maxProperties"}} {
-		a, b := rat(s.Get(p[0])), rat(s.Get(p[1]))
+		a, b := s.Get(p[0]).Rat(), s.Get(p[1]).Rat()
 		if a != nil && b != nil && a.Cmp(b) > 0 {
 			c.add(RuleBoundsInverted, ptr+"/"+p[0], "%s %s is above %s %s", p[0], s.Get(p[0]).Str, p[1], s.Get(p[1]).Str)
 		}

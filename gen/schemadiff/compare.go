@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 // Change is one classified change of one tool.
@@ -198,22 +199,6 @@ func deref(root, s *jsonval.Value, ptr string) (*jsonval.Value, string) {
 	return s, ptr
 }
 
-// typeSet returns the types a schema allows; nil means any.
-func typeSet(s *jsonval.Value) []string {
-	t := s.Get("type")
-	switch {
-	case t == nil:
-		return nil
-	case t.Kind == jsonval.String:
-		return []string{t.Str}
-	}
-	var out []string
-	for _, it := range t.Items {
-		out = append(out, it.Str)
-	}
-	return out
-}
-
 func allows(types []string, t string) bool {
 	return types == nil || slices.Contains(types, t) || (t == "integer" && slices.Contains(types, "number"))
 }
@@ -267,7 +252,7 @@ func (w *walker) schema(old, new *jsonval.Value, ptr, oldAt, newAt string) {
 }
 
 func (w *walker) types(old, new *jsonval.Value, ptr string) {
-	a, b := typeSet(old), typeSet(new)
+	a, b := provider.TypeNames(old), provider.TypeNames(new)
 	var lost, gained []string
 	for _, t := range []string{"null", "boolean", "integer", "number", "string", "array", "object"} {
 		switch {
@@ -324,17 +309,6 @@ func (w *walker) enum(old, new *jsonval.Value, ptr string) {
 	}
 }
 
-func rat(v *jsonval.Value) *big.Rat {
-	if v == nil || v.Kind != jsonval.Number {
-		return nil
-	}
-	r, ok := new(big.Rat).SetString(v.Str)
-	if !ok {
-		return nil
-	}
-	return r
-}
-
 // bound is one side of a range: a value and whether it is exclusive.
 type bound struct {
 	kw        string
@@ -346,10 +320,10 @@ type bound struct {
 // keyword when it is as strict as the inclusive one or stricter.
 func pick(s *jsonval.Value, incl, excl string, lower bool) bound {
 	var b bound
-	if r := rat(s.Get(incl)); r != nil {
+	if r := s.Get(incl).Rat(); r != nil {
 		b = bound{incl, r, false}
 	}
-	if r := rat(s.Get(excl)); r != nil {
+	if r := s.Get(excl).Rat(); r != nil {
 		if b.v == nil || (lower && r.Cmp(b.v) >= 0) || (!lower && r.Cmp(b.v) <= 0) {
 			b = bound{excl, r, true}
 		}
@@ -399,7 +373,7 @@ func (w *walker) bounds(o, n *jsonval.Value, ptr string) {
 		w.compareBound(pick(o, p[0], "", true), pick(n, p[0], "", true), true, ptr)
 		w.compareBound(pick(o, p[1], "", false), pick(n, p[1], "", false), false, ptr)
 	}
-	a, b := rat(o.Get("multipleOf")), rat(n.Get("multipleOf"))
+	a, b := o.Get("multipleOf").Rat(), n.Get("multipleOf").Rat()
 	switch {
 	case a == nil && b == nil, a != nil && b != nil && a.Cmp(b) == 0:
 	case b == nil, a != nil && new(big.Rat).Quo(a, b).IsInt():

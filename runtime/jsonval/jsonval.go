@@ -8,6 +8,7 @@ package jsonval
 import (
 	"bytes"
 	"fmt"
+	"math/big"
 	"net/url"
 	"slices"
 	"strconv"
@@ -155,6 +156,19 @@ func Equal(a, b *Value) bool {
 		}
 	}
 	return true
+}
+
+// Rat returns the exact value of a number, or nil when v is nil or not a
+// number.
+func (v *Value) Rat() *big.Rat {
+	if v == nil || v.Kind != Number {
+		return nil
+	}
+	r, ok := new(big.Rat).SetString(v.Str)
+	if !ok {
+		return nil
+	}
+	return r
 }
 
 // Get returns the member named key of an object, or nil.
