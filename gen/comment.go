@@ -67,6 +67,11 @@ func escapeText(s string, unsafe func(rune) bool) string {
 	return b.String()
 }
 
+// Printable returns s with the runes that can hide or reorder text on a
+// terminal (see unsafeRune) and invalid UTF-8 written as Go escapes, for
+// messages that may hold a string from a tool file or a file name.
+func Printable(s string) string { return escapeText(s, unsafeRune) }
+
 // unsafeOrNewline is unsafeRune for text that must stay on one line.
 func unsafeOrNewline(r rune) bool { return r == '\n' || unsafeRune(r) }
 

@@ -148,7 +148,7 @@ func configExit(err error) int {
 func lintErrors(cmd string, fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool, providers []provider.Provider, stderr io.Writer) int {
 	cfg, err := lintConfig(fl, cfgPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolgate %s: %v\n", cmd, err)
+		fmt.Fprintf(stderr, "toolgate %s: %s\n", cmd, gen.Printable(err.Error()))
 		return configExit(err)
 	}
 	res, err := lint.Run(tools, lint.Options{Config: cfg, Providers: providers, MinSeverity: lint.Error})

@@ -342,7 +342,9 @@ func reportLoad(cmd string, err error, stderr io.Writer) int {
 	code := exitInvalid
 	errs := list.Flat()
 	for _, e := range errs {
-		fmt.Fprintf(stderr, "%v\n", e)
+		// A *gen.Error escapes itself; an I/O error may name a file
+		// whose name holds anything.
+		fmt.Fprintln(stderr, gen.Printable(e.Error()))
 		var ge *gen.Error
 		if !errors.As(e, &ge) {
 			code = exitFailure

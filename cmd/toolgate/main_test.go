@@ -235,3 +235,23 @@ func TestHostileTextIsAnInvalidDefinition(t *testing.T) {
 		})
 	}
 }
+
+// TestIOErrorNamesAreEscaped: an I/O error names the file, and a file name
+// can hold anything; stderr shows its control characters escaped.
+func TestIOErrorNamesAreEscaped(t *testing.T) {
+	dir := workspace(t, map[string]string{"schemas/ok.json": toolFile})
+	// A dangling link named like a tool file: reading it fails.
+	if err := os.Symlink("missing", filepath.Join(dir, "schemas", "t\x1b[2J\u202e.json")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runIn(t, dir, "generate")
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d\nstderr: %q", code, exitFailure, errOut)
+	}
+	if !strings.Contains(errOut, `t\x1b[2J\u202e.json`) {
+		t.Errorf("stderr does not name the file escaped: %q", errOut)
+	}
+	if strings.ContainsAny(errOut, "\x1b\u202e") {
+		t.Errorf("stderr holds a raw control character: %q", errOut)
+	}
+}
