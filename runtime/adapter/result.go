@@ -8,13 +8,17 @@ import (
 )
 
 // Content returns what a gate result tells the model, as JSON text: the
-// executor's value on success, the *toolerr.Error (code, category, message,
+// executor's value on success (for a tool with a result schema, the
+// checked bytes of its typed result, gate.Result.JSON), the *toolerr.Error (code, category, message,
 // violations) when the call was refused or failed; isError reports the
 // latter. It fails only when the executor's value cannot be marshalled.
 func Content(res gate.Result) (text []byte, isError bool, err error) {
 	if res.Err != nil {
 		b, err := json.Marshal(res.Err)
 		return b, true, err
+	}
+	if res.JSON != nil {
+		return res.JSON, false, nil // a typed result, checked against its schema
 	}
 	b, err := json.Marshal(res.Value)
 	return b, false, err

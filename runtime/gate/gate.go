@@ -208,6 +208,9 @@ type Tool struct {
 	Destructive bool
 	Timeout     time.Duration
 	Definitions []provider.Definition
+	// OutputSchema is the effective JSON Schema of the tool's result, ""
+	// for a tool without one (see BindTyped).
+	OutputSchema string
 
 	prepare func(ctx context.Context, p Principal, call Call, tm *timings) (run func(context.Context) (any, error), err error)
 	bindErr error
@@ -343,8 +346,12 @@ func Conflict(reason string) error {
 type Result struct {
 	CallID string
 	Tool   string
-	// Value is what the executor returned, when it ran and succeeded.
+	// Value is what the executor returned, when it ran and succeeded; for a
+	// tool with a result schema, the checked <Tool>Result.
 	Value any
+	// JSON is, for a tool with a result schema, the checked encoding of
+	// Value: the bytes to send (see BindTyped). It is nil otherwise.
+	JSON []byte
 	// Err is the refusal or failure, nil on success.
 	Err *toolerr.Error
 	// Executed reports whether the executor was started.
