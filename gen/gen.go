@@ -203,6 +203,7 @@ func testFiles(opts Options, models []*toolModel) ([]File, error) {
 			MCP:         strconv.Quote(tm.projected.MCP),
 			OpenObjects: opts.OpenObjects,
 			Providers:   providerList(tm.exported()),
+			Result:      tm.result != nil,
 		})
 	}
 	var out []File

@@ -39,6 +39,9 @@ type ContractTool struct {
 	// Providers is the Go slice literal of the providers the tool is
 	// exported to.
 	Providers string
+	// Result is set for a tool with a result schema: its contract covers
+	// it too (contract.WithResult with GoName+"ResultSpec").
+	Result bool
 }
 
 // Catalog renders the Markdown catalog of the tools. Its data is
