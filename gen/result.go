@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
 )
 
@@ -101,4 +102,14 @@ func (tm *toolModel) resultNames() []string {
 	}
 	r := tm.result.goName
 	return []string{r, "Decode" + r, tm.goName + "ResultSchema", tm.goName + "ResultSpec"}
+}
+
+// ResultSchema returns the effective schema of a tool's result (its
+// outputSchema with every implied closure written out), or nil when the
+// tool declares none. The tool must have passed Schema or Generate.
+func ResultSchema(t *Tool, opts Options) *jsonval.Value {
+	if t.output == nil {
+		return nil
+	}
+	return provider.Effective(t.output, opts.OpenObjects)
 }

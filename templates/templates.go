@@ -96,7 +96,11 @@ type CatalogTool struct {
 	Destructive                        bool
 	Timeout                            string
 	Params                             []CatalogParam
-	Providers                          []CatalogProvider
+	// HasResult is set for a tool with a result schema (outputSchema),
+	// whose members, at any depth, are Result.
+	HasResult bool
+	Result    []CatalogParam
+	Providers []CatalogProvider
 }
 
 // CatalogParam is one parameter, at any depth: Path is "address.line1" or
