@@ -661,7 +661,8 @@ func (e *emitter) emitEntryPoints() {
 }
 
 // version is the tool's schema version: its x-toolgate version, else a
-// content hash of what the model sees and the gate enforces.
+// content hash of what the model sees and the gate enforces (the result
+// schema included, when there is one).
 func (tm *toolModel) version() string {
 	if tm.t.Meta.Version != "" {
 		return tm.t.Meta.Version
@@ -669,6 +670,12 @@ func (tm *toolModel) version() string {
 	h := sha256.New()
 	for _, part := range []string{tm.t.Name, tm.t.Description, tm.projected.Schema} {
 		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	if tm.resultSchema != "" {
+		// A result schema is part of what the tool promises; tools without
+		// one keep the versions they had.
+		h.Write([]byte(tm.resultSchema))
 		h.Write([]byte{0})
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]

@@ -120,7 +120,7 @@ var GetOrderStatusSpec = tggate.Spec[GetOrderStatusArgs]{
 	Name:               GetOrderStatusToolName,
 	Description:        GetOrderStatusDescription,
 	Schema:             GetOrderStatusSchema,
-	Version:            "sha256:75b127a9d4d7c4a1",
+	Version:            "sha256:2bf6d9371a54c85b",
 	Decode:             DecodeGetOrderStatusArgs,
 	DecodeNullAsAbsent: DecodeGetOrderStatusArgsNullAsAbsent,
 	Definitions:        GetOrderStatusDefinitions,
