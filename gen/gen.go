@@ -2,7 +2,9 @@
 // each parameters schema (santhosh-tekuri/jsonschema compiles it first),
 // derives the effective schema (every implied object closure written out),
 // builds a model of every rule, and emits Go: typed argument structs, strict
-// single-pass decoders and encoders, and the embedded effective schemas.
+// single-pass decoders and encoders, and the embedded effective schemas. A
+// tool's outputSchema, when it has one, goes the same way and becomes a
+// typed <Tool>Result with its own strict decoder and encoder (result.go).
 //
 // It has no CLI code; cmd/toolgate drives it.
 package gen
