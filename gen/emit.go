@@ -201,7 +201,7 @@ func (e *emitter) declareStruct(n *node) {
 			doc += "\n\n" + d
 		}
 	} else if n == e.tm.result {
-		doc = e.resultDoc(n)
+		doc = e.resultDoc(n, n.goName)
 	} else if doc == "" {
 		doc = fmt.Sprintf("%s is the object at %s.", n.goName, e.where(n))
 	} else {

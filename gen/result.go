@@ -70,10 +70,12 @@ func (tm *toolModel) modelResult(opts Options) error {
 	closed := provider.Closed(t.output, opts.OpenObjects)
 	b := &builder{tool: t, root: closed, draft7: draft7, opts: opts, nodes: map[string]*node{}, result: true}
 	tm.result = b.build("", closed, tm.goName+"Result")
-	if tm.result.kind != kindObject || tm.result.nullable {
-		b.fail("", "type", "the outputSchema must have \"type\": \"object\" (MCP's structuredContent is an object)")
+	switch r := tm.result; {
+	case r.nullable || r.kind == kindNull || r.kind == kindNever:
+		b.fail("", "type", "a result that may be null (or can never be valid) is not supported: the outputSchema's root needs one type other than null")
+	case r.kind == kindObject:
+		r.hasStruct = true
 	}
-	tm.result.hasStruct = true
 	b.checkDefaults(compiler)
 	if len(b.errs) > 0 {
 		return b.errs
@@ -100,8 +102,18 @@ func (tm *toolModel) resultNames() []string {
 	if tm.result == nil {
 		return nil
 	}
-	r := tm.result.goName
+	r := tm.resultType()
 	return []string{r, "Decode" + r, tm.goName + "ResultSchema", tm.goName + "ResultSpec"}
+}
+
+// resultType is the Go name of the tool's result type: the struct of an
+// object result, the enum type of a string enum, else a defined type over
+// the Go type of the root (type ListUsersResult []ListUsersResultItem).
+func (tm *toolModel) resultType() string {
+	if tm.result.goName != "" {
+		return tm.result.goName
+	}
+	return tm.goName + "Result"
 }
 
 // ResultSchema returns the effective schema of a tool's result (its

@@ -134,7 +134,7 @@ func MCPResult(res gate.Result) (json.RawMessage, error) {
 		return nil, err
 	}
 	r := result{Content: []text{{"text", string(out)}}, IsError: isErr}
-	if !isErr && len(out) > 0 && out[0] == '{' {
+	if !isErr && (res.JSON != nil || len(out) > 0 && out[0] == '{') {
 		r.StructuredContent = out
 	}
 	return json.Marshal(struct {

@@ -132,7 +132,7 @@ func checkResult(t *testing.T, tool Tool) {
 // and round-trips every accepted instance.
 func resultDifferential(tool Tool) (errs, logs []string) {
 	r := tool.result
-	instances, err := Instances([]byte(r.schema), maxInstances)
+	instances, err := ValueInstances([]byte(r.schema), maxInstances)
 	if err != nil {
 		return []string{fmt.Sprintf("tool %s: deriving result instances: %v", tool.Name, err)}, nil
 	}
