@@ -23,7 +23,10 @@
 //     unless the context is already done when the executor's turn comes:
 //     the call is then reported as timeout (the context's deadline passed)
 //     or execution_failed (it was cancelled), with Executed false, and its
-//     ID's claim is released, so that a retry can run it.
+//     ID's claim is released, so that a retry can run it;
+//  7. for a tool bound with BindTyped (it declares a result schema),
+//     checks the executor's result against it before returning it
+//     (invalid_result otherwise; see BindTyped).
 //
 // The executor runs in a goroutine of its own (or in the dispatching one
 // when the context can never end and the tool has no timeout: there is
