@@ -116,7 +116,8 @@ func GeminiResults(results []gate.Result) (json.RawMessage, error) {
 // MCPResult returns the JSON-RPC response to a tools/call request read by
 // ParseMCP: {"jsonrpc":"2.0","id":<id>,"result":{"content":[{"type":"text",
 // "text":"<Content>"}],"isError":true}}, with structuredContent holding a
-// successful value that is a JSON object. Every refusal, unknown_tool
+// successful value that is a JSON object, or any typed result (checked
+// against the tool's outputSchema, Result.JSON). Every refusal, unknown_tool
 // included, is a tool result with isError rather than a JSON-RPC error, so
 // that the model sees the toolerr JSON and can correct its call.
 func MCPResult(res gate.Result) (json.RawMessage, error) {
