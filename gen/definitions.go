@@ -13,11 +13,20 @@ import (
 )
 
 // newProviderTool is what the provider projections start from: the tool's
-// name, description, effective schema and other MCP members.
-func newProviderTool(t *Tool, effective *jsonval.Value) provider.Tool {
+// name, description, effective schema and other MCP members, the
+// outputSchema among them as its effective schema (what the gate checks
+// results against).
+func newProviderTool(t *Tool, effective *jsonval.Value, open bool) provider.Tool {
 	pt := provider.Tool{Name: t.Name, Description: t.Description, Schema: string(effective.Marshal())}
 	if len(t.mcpExtras) > 0 {
-		pt.MCP = string((&jsonval.Value{Kind: jsonval.Object, Members: t.mcpExtras}).Marshal())
+		extras := make([]jsonval.Member, len(t.mcpExtras))
+		for i, m := range t.mcpExtras {
+			if m.Key == "outputSchema" {
+				m.Value = provider.Effective(m.Value, open)
+			}
+			extras[i] = m
+		}
+		pt.MCP = string((&jsonval.Value{Kind: jsonval.Object, Members: extras}).Marshal())
 	}
 	return pt
 }

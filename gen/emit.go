@@ -200,6 +200,8 @@ func (e *emitter) declareStruct(n *node) {
 		if d := e.tm.t.Description; d != "" {
 			doc += "\n\n" + d
 		}
+	} else if n == e.tm.result {
+		doc = e.resultDoc(n, n.goName)
 	} else if doc == "" {
 		doc = fmt.Sprintf("%s is the object at %s.", n.goName, e.where(n))
 	} else {

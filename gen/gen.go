@@ -2,7 +2,9 @@
 // each parameters schema (santhosh-tekuri/jsonschema compiles it first),
 // derives the effective schema (every implied object closure written out),
 // builds a model of every rule, and emits Go: typed argument structs, strict
-// single-pass decoders and encoders, and the embedded effective schemas.
+// single-pass decoders and encoders, and the embedded effective schemas. A
+// tool's outputSchema, when it has one, goes the same way and becomes a
+// typed <Tool>Result with its own strict decoder and encoder (result.go).
 //
 // It has no CLI code; cmd/toolgate drives it.
 package gen
@@ -90,8 +92,12 @@ type toolModel struct {
 	patternVars map[*node]string
 	unionFuncs  map[*node]string
 	root        *node
-	goName      string
-	fileName    string
+	// result is the root of the result's schema (outputSchema), nil when
+	// the tool declares none; resultSchema is its effective schema as JSON.
+	result       *node
+	resultSchema string
+	goName       string
+	fileName     string
 }
 
 const (
@@ -199,6 +205,7 @@ func testFiles(opts Options, models []*toolModel) ([]File, error) {
 			MCP:         strconv.Quote(tm.projected.MCP),
 			OpenObjects: opts.OpenObjects,
 			Providers:   providerList(tm.exported()),
+			Result:      tm.result != nil,
 		})
 	}
 	var out []File
@@ -243,7 +250,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	}
 	// The effective schema (embedded, projected) leaves toolgate's own x-
 	// metadata out; the model is built from the same closure with it kept.
-	tm.projected = newProviderTool(t, provider.Effective(t.params, opts.OpenObjects))
+	tm.projected = newProviderTool(t, provider.Effective(t.params, opts.OpenObjects), opts.OpenObjects)
 	closed := provider.Closed(t.params, opts.OpenObjects)
 	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}}
 	tm.root = b.build("", closed, tm.goName+"Args")
@@ -261,6 +268,9 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		return nil, &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey, Message: err.Error()}
 	}
 	if !opts.ValueRoots {
+		if err := tm.modelResult(opts); err != nil {
+			return nil, err
+		}
 		if err := tm.project(opts); err != nil {
 			return nil, err
 		}
@@ -271,14 +281,18 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 // compileCheck compiles the canonical schema with santhosh-tekuri/jsonschema,
 // which validates it against its meta-schema and resolves every $ref.
 func compileCheck(t *Tool, draft7 bool) (*jsonschema.Compiler, error) {
+	return compileAt(schemaURL(t), t.params, draft7)
+}
+
+// compileAt compiles schema s under url.
+func compileAt(url string, s *jsonval.Value, draft7 bool) (*jsonschema.Compiler, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	if draft7 {
 		c.Draft = jsonschema.Draft7
 	}
 	c.AssertFormat = true
-	url := schemaURL(t)
-	if err := c.AddResource(url, bytes.NewReader(t.params.Marshal())); err != nil {
+	if err := c.AddResource(url, bytes.NewReader(s.Marshal())); err != nil {
 		return nil, err
 	}
 	_, err := c.Compile(url)
@@ -288,14 +302,20 @@ func compileCheck(t *Tool, draft7 bool) (*jsonschema.Compiler, error) {
 // schemaError turns a compile error of santhosh-tekuri/jsonschema into a
 // generation error at the deepest failing keyword of the schema.
 func schemaError(t *Tool, err error) error {
-	e := &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey}
+	return schemaErrorAt(t, t.paramsKey, t.params, schemaURL(t), err)
+}
+
+// schemaErrorAt is schemaError for the schema s of the tool's member key,
+// compiled under url.
+func schemaErrorAt(t *Tool, key string, s *jsonval.Value, url string, err error) error {
+	e := &Error{File: t.File, Pointer: t.Pointer + "/" + key}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		var se *jsonschema.SchemaError
 		if errors.As(err, &se) && se.Err != nil {
 			err = se.Err
 		}
-		e.Message = "invalid schema: " + strings.ReplaceAll(err.Error(), schemaURL(t), "")
+		e.Message = "invalid schema: " + strings.ReplaceAll(err.Error(), url, "")
 		return e
 	}
 	for len(ve.Causes) > 0 {
@@ -307,7 +327,7 @@ func schemaError(t *Tool, err error) error {
 	}
 	e.Message = "invalid schema: " + ve.Message
 	if e.Keyword == "pattern" {
-		if p := jsonval.Resolve(t.params, ve.InstanceLocation); p != nil && p.Kind == jsonval.String {
+		if p := jsonval.Resolve(s, ve.InstanceLocation); p != nil && p.Kind == jsonval.String {
 			if _, rerr := regexp.Compile(p.Str); rerr != nil {
 				e.Message = fmt.Sprintf("Go's regexp cannot compile %q: %v", p.Str, rerr)
 			}
@@ -485,10 +505,9 @@ func emitBindings(f *jen.File, models []*toolModel) {
 	f.Comment("unbound.")
 	var fields, binds []jen.Code
 	for _, tm := range models {
-		args := tm.root.goName
 		fields = append(fields, jen.Comment(fmt.Sprintf("%s binds the %s tool.", tm.goName, tm.t.Name)))
-		fields = append(fields, jen.Id(tm.goName).Qual(pkgGate, "Binding").Types(jen.Id(args)))
-		binds = append(binds, jen.Qual(pkgGate, "Bind").Call(jen.Id(tm.goName+"Spec"), jen.Id("b").Dot(tm.goName)))
+		fields = append(fields, jen.Id(tm.goName).Add(bindingType(tm)))
+		binds = append(binds, bindCall(tm))
 	}
 	f.Type().Id("Bindings").Struct(fields...)
 	f.Line()
@@ -587,6 +606,7 @@ func emitTool(tm *toolModel, opts Options) emitted {
 		e.emitSpec()
 	}
 	e.declare(tm.root)
+	e.emitResult()
 	if len(e.errs) > 0 {
 		return emitted{claims: e.claims, err: e.errs}
 	}
@@ -643,7 +663,8 @@ func (e *emitter) emitEntryPoints() {
 }
 
 // version is the tool's schema version: its x-toolgate version, else a
-// content hash of what the model sees and the gate enforces.
+// content hash of what the model sees and the gate enforces (the result
+// schema included, when there is one).
 func (tm *toolModel) version() string {
 	if tm.t.Meta.Version != "" {
 		return tm.t.Meta.Version
@@ -651,6 +672,12 @@ func (tm *toolModel) version() string {
 	h := sha256.New()
 	for _, part := range []string{tm.t.Name, tm.t.Description, tm.projected.Schema} {
 		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	if tm.resultSchema != "" {
+		// A result schema is part of what the tool promises; tools without
+		// one keep the versions they had.
+		h.Write([]byte(tm.resultSchema))
 		h.Write([]byte{0})
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]

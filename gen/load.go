@@ -31,6 +31,7 @@ type Tool struct {
 
 	params    *jsonval.Value // the parameters (or MCP inputSchema) schema
 	paramsKey string         // "parameters" or "inputSchema"
+	output    *jsonval.Value // the result's schema (outputSchema), or nil
 	mcpExtras []jsonval.Member
 }
 
@@ -218,6 +219,9 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 			}
 			t.params, t.paramsKey = m.Value, m.Key
 		case "title", "annotations", "outputSchema", "_meta", "icons", "execution":
+			if m.Key == "outputSchema" {
+				t.output = m.Value
+			}
 			t.mcpExtras = append(t.mcpExtras, m)
 		case "x-toolgate":
 			meta, err := parseMeta(m.Value)
@@ -241,6 +245,11 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 	}
 	if err := checkSchemaText(path, ptr+"/"+t.paramsKey, t.params); err != nil {
 		return nil, err
+	}
+	if t.output != nil {
+		if err := checkSchemaText(path, ptr+"/outputSchema", t.output); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
 }

@@ -141,10 +141,12 @@ type builder struct {
 	opts   Options
 	nodes  map[string]*node // by schema pointer, so refs share nodes and recursion ends
 	errs   ErrorList
+	// result is set for the builder of the result's schema (outputSchema).
+	result bool
 }
 
 func (b *builder) fail(ptr, keyword, format string, args ...any) {
-	b.errs = append(b.errs, &Error{File: b.tool.File, Pointer: b.tool.Pointer + "/" + b.tool.paramsKey + ptr, Keyword: keyword, Message: fmt.Sprintf(format, args...)})
+	b.errs = append(b.errs, &Error{File: b.tool.File, Pointer: b.tool.Pointer + "/" + b.key() + ptr, Keyword: keyword, Message: fmt.Sprintf(format, args...)})
 }
 
 // annotations are keywords that never make a value invalid.
@@ -236,7 +238,7 @@ func (b *builder) buildRef(ptr string, s *jsonval.Value, name string) *node {
 	if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
 		defName = unescapePointer(ptr[i+1:])
 	}
-	t := b.build(ptr, s, b.tool.goName()+goIdent(defName))
+	t := b.build(ptr, s, b.base()+goIdent(defName))
 	for _, p := range chain {
 		b.nodes[p] = t
 	}
@@ -736,7 +738,7 @@ func (b *builder) checkDefaults(c *jsonschema.Compiler) {
 	}
 	sort.Strings(ptrs)
 	for _, ptr := range ptrs {
-		s, err := c.Compile(schemaURL(b.tool) + "#" + ptr)
+		s, err := c.Compile(b.url() + "#" + ptr)
 		if err != nil {
 			continue // a subschema santhosh cannot address alone is checked nowhere else either
 		}
@@ -765,7 +767,7 @@ func (b *builder) checkDefaults(c *jsonschema.Compiler) {
 // not RefundOrderArgsReason).
 func (b *builder) childBase(ptr, name string) string {
 	if ptr == "" {
-		return b.tool.goName()
+		return b.base()
 	}
 	return name
 }

@@ -126,6 +126,7 @@ func (tm *toolModel) ownNames(opts Options) []string {
 		return append(names, "Validate"+g)
 	}
 	names = append(names, "Decode"+args, g+"Definitions", g+"Spec")
+	names = append(names, tm.resultNames()...)
 	if tm.nullAsAbsent() {
 		names = append(names, "Decode"+args+"NullAsAbsent", "decode"+args)
 	}
@@ -144,35 +145,39 @@ func assignNames(models []*toolModel, opts Options) {
 		for _, name := range tm.ownNames(opts) {
 			taken[name] = true
 		}
-		walkNodes(tm.root, func(n *node) {
-			if n.fixed && declaresType(n) {
-				taken[n.goName] = true
-			}
-		})
+		for _, root := range tm.roots() {
+			walkNodes(root, func(n *node) {
+				if n.fixed && declaresType(n) {
+					taken[n.goName] = true
+				}
+			})
+		}
 	}
 	for _, tm := range models {
 		tm.patternVars, tm.unionFuncs = map[*node]string{}, map[*node]string{}
-		walkNodes(tm.root, func(n *node) {
-			if declaresType(n) && !n.fixed && n != tm.root {
-				suffix := "Object"
-				if n.kind == kindString {
-					suffix = "Enum"
+		for _, root := range tm.roots() {
+			walkNodes(root, func(n *node) {
+				if declaresType(n) && !n.fixed && n != root {
+					suffix := "Object"
+					if n.kind == kindString {
+						suffix = "Enum"
+					}
+					n.goName = pickName(n.goName, suffix, taken)
 				}
-				n.goName = pickName(n.goName, suffix, taken)
-			}
-			if n.kind == kindObject && n.hasStruct {
-				nameFields(n)
-			}
-			if n.kind == kindString && n.goName != "" {
-				n.enumConsts = enumConstNames(n.goName, n.enum, taken)
-			}
-			if n.pattern != "" {
-				tm.patternVars[n] = pickName(lowerIdent(n.name)+"Pattern", "", taken)
-			}
-			if n.kind == kindUnion {
-				tm.unionFuncs[n] = pickName("decode"+n.name, "", taken)
-			}
-		})
+				if n.kind == kindObject && n.hasStruct {
+					nameFields(n)
+				}
+				if n.kind == kindString && n.goName != "" {
+					n.enumConsts = enumConstNames(n.goName, n.enum, taken)
+				}
+				if n.pattern != "" {
+					tm.patternVars[n] = pickName(lowerIdent(n.name)+"Pattern", "", taken)
+				}
+				if n.kind == kindUnion {
+					tm.unionFuncs[n] = pickName("decode"+n.name, "", taken)
+				}
+			})
+		}
 	}
 }
 

@@ -27,8 +27,11 @@ func exportRegistry(t *testing.T, executed *int) *gate.Registry {
 	reg, err := generated.NewRegistry(generated.Bindings{
 		CancelOrder:    gate.Binding[generated.CancelOrderArgs]{Policy: gate.AllowAll[generated.CancelOrderArgs], Execute: func(ctx context.Context, _ generated.CancelOrderArgs) (any, error) { count(ctx); return nil, nil }},
 		CreateShipment: gate.Binding[generated.CreateShipmentArgs]{Policy: gate.AllowAll[generated.CreateShipmentArgs], Execute: func(ctx context.Context, _ generated.CreateShipmentArgs) (any, error) { count(ctx); return nil, nil }},
-		GetOrderStatus: gate.Binding[generated.GetOrderStatusArgs]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: func(ctx context.Context, _ generated.GetOrderStatusArgs) (any, error) { count(ctx); return nil, nil }},
-		RefundOrder:    gate.Binding[generated.RefundOrderArgs]{Policy: gate.AllowAll[generated.RefundOrderArgs], Execute: func(ctx context.Context, _ generated.RefundOrderArgs) (any, error) { count(ctx); return nil, nil }, NeedsApproval: noApproval[generated.RefundOrderArgs]},
+		GetOrderStatus: gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: func(ctx context.Context, a generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
+			count(ctx)
+			return statusResult(a.OrderID), nil
+		}},
+		RefundOrder: gate.Binding[generated.RefundOrderArgs]{Policy: gate.AllowAll[generated.RefundOrderArgs], Execute: func(ctx context.Context, _ generated.RefundOrderArgs) (any, error) { count(ctx); return nil, nil }, NeedsApproval: noApproval[generated.RefundOrderArgs]},
 		ScheduleOrderDispatch: gate.Binding[generated.ScheduleOrderDispatchArgs]{Policy: gate.AllowAll[generated.ScheduleOrderDispatchArgs], Execute: func(ctx context.Context, _ generated.ScheduleOrderDispatchArgs) (any, error) {
 			count(ctx)
 			return nil, nil

@@ -108,6 +108,30 @@ func spyBinding[A any](h *harness, name string) gate.Binding[A] {
 	}
 }
 
+// statusResult is a valid result of get_order_status for order id.
+func statusResult(id string) generated.GetOrderStatusResult {
+	return generated.GetOrderStatusResult{OrderID: id, Status: generated.GetOrderStatusResultStatusDispatched, UpdatedAt: "2026-01-02T03:04:05Z"}
+}
+
+// typedStatus adapts a binding of get_order_status to its typed result: a
+// value that is not a GetOrderStatusResult becomes a valid one.
+func typedStatus(b gate.Binding[generated.GetOrderStatusArgs]) gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult] {
+	t := gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{Policy: b.Policy}
+	if b.Execute != nil {
+		t.Execute = func(ctx context.Context, a generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
+			v, err := b.Execute(ctx, a)
+			if err != nil {
+				return generated.GetOrderStatusResult{}, err
+			}
+			if r, ok := v.(generated.GetOrderStatusResult); ok {
+				return r, nil
+			}
+			return statusResult(a.OrderID), nil
+		}
+	}
+	return t
+}
+
 // spyBind binds spec with its decoder wrapped to count decodes.
 func spyBind[A any](h *harness, spec gate.Spec[A]) *gate.Tool {
 	s, inner := h.spies[spec.Name], spec.Decode
@@ -165,7 +189,7 @@ func (h *harness) bindings() generated.Bindings {
 	return generated.Bindings{
 		CancelOrder:           spyBinding[generated.CancelOrderArgs](h, cancelT),
 		CreateShipment:        spyBinding[generated.CreateShipmentArgs](h, shipT),
-		GetOrderStatus:        spyBinding[generated.GetOrderStatusArgs](h, statusT),
+		GetOrderStatus:        typedStatus(spyBinding[generated.GetOrderStatusArgs](h, statusT)),
 		RefundOrder:           withNoApproval(spyBinding[generated.RefundOrderArgs](h, refundT)),
 		ScheduleOrderDispatch: spyBinding[generated.ScheduleOrderDispatchArgs](h, dispatchT),
 	}
@@ -1339,7 +1363,7 @@ func BenchmarkDispatch(b *testing.B) {
 		reg, err := generated.NewRegistry(generated.Bindings{
 			CancelOrder:           gate.Binding[generated.CancelOrderArgs]{Policy: gate.AllowAll[generated.CancelOrderArgs], Execute: func(context.Context, generated.CancelOrderArgs) (any, error) { return nil, nil }},
 			CreateShipment:        gate.Binding[generated.CreateShipmentArgs]{Policy: gate.AllowAll[generated.CreateShipmentArgs], Execute: func(context.Context, generated.CreateShipmentArgs) (any, error) { return nil, nil }},
-			GetOrderStatus:        gate.Binding[generated.GetOrderStatusArgs]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: func(context.Context, generated.GetOrderStatusArgs) (any, error) { return nil, nil }},
+			GetOrderStatus:        typedStatus(gate.Binding[generated.GetOrderStatusArgs]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: func(context.Context, generated.GetOrderStatusArgs) (any, error) { return nil, nil }}),
 			RefundOrder:           gate.Binding[generated.RefundOrderArgs]{Policy: gate.AllowAll[generated.RefundOrderArgs], Execute: func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil }, NeedsApproval: noApproval[generated.RefundOrderArgs]},
 			ScheduleOrderDispatch: gate.Binding[generated.ScheduleOrderDispatchArgs]{Policy: gate.AllowAll[generated.ScheduleOrderDispatchArgs], Execute: func(context.Context, generated.ScheduleOrderDispatchArgs) (any, error) { return nil, nil }},
 		}, opts...)

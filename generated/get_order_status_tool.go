@@ -3,6 +3,7 @@
 package generated
 
 import (
+	tgformat "github.com/toolgate/toolgate/runtime/format"
 	tggate "github.com/toolgate/toolgate/runtime/gate"
 	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
@@ -27,7 +28,7 @@ const GetOrderStatusSchema = `{"type":"object","properties":{"orderId":{"type":"
 // of its bytes at generation.
 const (
 	GetOrderStatusSource       = "../schemas/get_order_status.json"
-	GetOrderStatusSourceSHA256 = "58e30bcbe23fd2a9a24bef1a07ff1fd0f62009dd2256701f53cd3d2fd88840f8"
+	GetOrderStatusSourceSHA256 = "f71e788ee4b19f6f545ee43f4daa1c2c2fbaa53f598cb2b39c446d7e5b635810"
 )
 
 // DecodeGetOrderStatusArgs reads the arguments of a get_order_status call from
@@ -109,7 +110,7 @@ var GetOrderStatusDefinitions = []tgprovider.Definition{
 	},
 	{
 		Provider: tgprovider.MCP,
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default.","default":false}},"required":["orderId"],"additionalProperties":false}}`,
+		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default.","default":false}},"required":["orderId"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order looked up, as it was asked for.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"status":{"type":"string","description":"Where the order is now.","enum":["paid","packed","dispatched","delivered","cancelled","refunded"]},"updatedAt":{"type":"string","description":"When the status last changed.","format":"date-time"},"carrier":{"type":"string","description":"The carrier the order travels with; left out until it is dispatched.","enum":["royal_mail","dpd","evri","ups"]},"trackingRef":{"type":"string","description":"The carrier's tracking reference; left out until it is dispatched.","minLength":6,"maxLength":40,"pattern":"^[A-Z0-9]+$"}},"required":["orderId","status","updatedAt"],"additionalProperties":false}}`,
 	},
 }
 
@@ -119,7 +120,7 @@ var GetOrderStatusSpec = tggate.Spec[GetOrderStatusArgs]{
 	Name:               GetOrderStatusToolName,
 	Description:        GetOrderStatusDescription,
 	Schema:             GetOrderStatusSchema,
-	Version:            "sha256:75b127a9d4d7c4a1",
+	Version:            "sha256:2bf6d9371a54c85b",
 	Decode:             DecodeGetOrderStatusArgs,
 	DecodeNullAsAbsent: DecodeGetOrderStatusArgsNullAsAbsent,
 	Definitions:        GetOrderStatusDefinitions,
@@ -230,3 +231,282 @@ func (v *GetOrderStatusArgs) IncludeHistoryOrDefault() bool {
 // getOrderStatusOrderIDPattern is the pattern of get_order_status (schema
 // /properties/orderId).
 var getOrderStatusOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
+
+// GetOrderStatusResultSchema is the effective JSON Schema of the
+// get_order_status tool's result (its outputSchema, every implied closure
+// written out): what the gate checks every result against before it leaves,
+// and what MCP clients are sent.
+const GetOrderStatusResultSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order looked up, as it was asked for.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"status":{"type":"string","description":"Where the order is now.","enum":["paid","packed","dispatched","delivered","cancelled","refunded"]},"updatedAt":{"type":"string","description":"When the status last changed.","format":"date-time"},"carrier":{"type":"string","description":"The carrier the order travels with; left out until it is dispatched.","enum":["royal_mail","dpd","evri","ups"]},"trackingRef":{"type":"string","description":"The carrier's tracking reference; left out until it is dispatched.","minLength":6,"maxLength":40,"pattern":"^[A-Z0-9]+$"}},"required":["orderId","status","updatedAt"],"additionalProperties":false}`
+
+// DecodeGetOrderStatusResult reads a result of the get_order_status tool from
+// data in one pass, checking every rule of GetOrderStatusResultSchema as it
+// goes: the gate checks each result with it, and a client of the tool gets the
+// same typed value back. It returns a *toolerr.Error with code invalid_json or
+// invalid_arguments (every violation, in document order, up to
+// toolerr.MaxViolations).
+func DecodeGetOrderStatusResult(data []byte) (GetOrderStatusResult, error) {
+	var v GetOrderStatusResult
+	var d tgimpl.Decoder
+	d.Reset(GetOrderStatusToolName, data)
+	if d.Object() {
+		v.decode(&d)
+	}
+	if err := d.Finish(); err != nil {
+		return GetOrderStatusResult{}, err
+	}
+	return v, nil
+}
+
+// GetOrderStatusResultSpec describes the get_order_status tool's result to a
+// gate registry (gate.BindTyped): its schema, encoder and decoder.
+var GetOrderStatusResultSpec = tggate.ResultSpec[GetOrderStatusResult]{
+	Schema: GetOrderStatusResultSchema,
+	Encode: GetOrderStatusResult.MarshalJSON,
+	Decode: DecodeGetOrderStatusResult,
+}
+
+// GetOrderStatusResult is the result of the get_order_status tool: what its
+// executor returns. The gate encodes it (MarshalJSON: exactly the members set)
+// and checks the bytes with DecodeGetOrderStatusResult before they leave; a
+// result that breaks GetOrderStatusResultSchema is withheld (invalid_result).
+type GetOrderStatusResult struct {
+	// OrderID is the order looked up, as it was asked for.
+	OrderID string `json:"orderId"`
+	// Status is where the order is now.
+	Status GetOrderStatusResultStatus `json:"status"`
+	// UpdatedAt is when the status last changed.
+	UpdatedAt string `json:"updatedAt"`
+	// Carrier is the carrier the order travels with; left out until it is
+	// dispatched.
+	Carrier tgopt.Optional[GetOrderStatusResultCarrier] `json:"carrier"`
+	// TrackingRef is the carrier's tracking reference; left out until it is
+	// dispatched.
+	TrackingRef tgopt.Optional[string] `json:"trackingRef"`
+}
+
+// UnmarshalJSON decodes v with the strict, single-pass checks of the
+// get_order_status decoder.
+func (v *GetOrderStatusResult) UnmarshalJSON(data []byte) error {
+	var x GetOrderStatusResult
+	var d tgimpl.Decoder
+	d.Reset(GetOrderStatusToolName, data)
+	if d.Object() {
+		x.decode(&d)
+	}
+	if err := d.Finish(); err != nil {
+		return err
+	}
+	*v = x
+	return nil
+}
+
+// decode reads a GetOrderStatusResult from d, which is at an object.
+func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
+	mark := d.ObjectNames()
+	var seen uint64
+	d.R.ObjectStart()
+	for {
+		name, ok := d.R.NextMember()
+		if !ok {
+			break
+		}
+		d.PushName()
+		switch string(name) {
+		case "orderId":
+			if seen&(1<<0) != 0 {
+				d.DuplicateMember()
+				break
+			}
+			seen |= 1 << 0
+			switch d.R.Peek() {
+			case tgjsonread.String:
+				s := d.R.String()
+				if !getOrderStatusResultOrderIDPattern.Match(s) {
+					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
+				}
+				v.OrderID = d.Value(s)
+			default:
+				d.TypeMismatch("/properties/orderId/type", "string")
+			}
+		case "status":
+			if seen&(1<<1) != 0 {
+				d.DuplicateMember()
+				break
+			}
+			seen |= 1 << 1
+			switch d.R.Peek() {
+			case tgjsonread.String:
+				s := d.R.String()
+				switch string(s) {
+				case "paid":
+					v.Status = GetOrderStatusResultStatusPaid
+				case "packed":
+					v.Status = GetOrderStatusResultStatusPacked
+				case "dispatched":
+					v.Status = GetOrderStatusResultStatusDispatched
+				case "delivered":
+					v.Status = GetOrderStatusResultStatusDelivered
+				case "cancelled":
+					v.Status = GetOrderStatusResultStatusCancelled
+				case "refunded":
+					v.Status = GetOrderStatusResultStatusRefunded
+				default:
+					d.Enum("/properties/status/enum", "paid, packed, dispatched, delivered, cancelled or refunded", d.Quote(s))
+				}
+			default:
+				d.TypeMismatch("/properties/status/type", "string")
+			}
+		case "updatedAt":
+			if seen&(1<<2) != 0 {
+				d.DuplicateMember()
+				break
+			}
+			seen |= 1 << 2
+			switch d.R.Peek() {
+			case tgjsonread.String:
+				s := d.R.String()
+				if !tgformat.DateTime(tgimpl.View(s)) {
+					d.Format("/properties/updatedAt/format", "date-time (RFC 3339, e.g. 2006-01-02T15:04:05Z)", d.Quote(s))
+				}
+				v.UpdatedAt = d.Value(s)
+			default:
+				d.TypeMismatch("/properties/updatedAt/type", "string")
+			}
+		case "carrier":
+			if seen&(1<<3) != 0 {
+				d.DuplicateMember()
+				break
+			}
+			seen |= 1 << 3
+			switch d.R.Peek() {
+			case tgjsonread.String:
+				s := d.R.String()
+				switch string(s) {
+				case "royal_mail":
+					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierRoyalMail)
+				case "dpd":
+					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierDpd)
+				case "evri":
+					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierEvri)
+				case "ups":
+					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierUps)
+				default:
+					d.Enum("/properties/carrier/enum", "royal_mail, dpd, evri or ups", d.Quote(s))
+				}
+			case tgjsonread.Null:
+				if d.NullAsAbsent {
+					d.R.Null()
+				} else {
+					d.TypeMismatch("/properties/carrier/type", "string")
+				}
+			default:
+				d.TypeMismatch("/properties/carrier/type", "string")
+			}
+		case "trackingRef":
+			if seen&(1<<4) != 0 {
+				d.DuplicateMember()
+				break
+			}
+			seen |= 1 << 4
+			switch d.R.Peek() {
+			case tgjsonread.String:
+				s := d.R.String()
+				length := tgimpl.RuneCount(s)
+				if length < 6 {
+					d.MinLength("/properties/trackingRef/minLength", 6, length)
+				}
+				if length > 40 {
+					d.MaxLength("/properties/trackingRef/maxLength", 40, length)
+				}
+				if !getOrderStatusResultTrackingRefPattern.Match(s) {
+					d.Pattern("/properties/trackingRef/pattern", "^[A-Z0-9]+$", d.Quote(s))
+				}
+				v.TrackingRef = tgopt.Some(d.Value(s))
+			case tgjsonread.Null:
+				if d.NullAsAbsent {
+					d.R.Null()
+				} else {
+					d.TypeMismatch("/properties/trackingRef/type", "string")
+				}
+			default:
+				d.TypeMismatch("/properties/trackingRef/type", "string")
+			}
+		default:
+			d.Additional("/additionalProperties", mark, name, "orderId, status, updatedAt, carrier, trackingRef")
+		}
+		d.Pop()
+	}
+	d.EndObject(mark)
+	if seen&0x7 != 0x7 {
+		if seen&(1<<0) == 0 {
+			d.Required("/required", "orderId")
+		}
+		if seen&(1<<1) == 0 {
+			d.Required("/required", "status")
+		}
+		if seen&(1<<2) == 0 {
+			d.Required("/required", "updatedAt")
+		}
+	}
+}
+
+// appendJSON appends v to b as JSON: exactly the members that are set, in
+// schema order.
+func (v *GetOrderStatusResult) appendJSON(b []byte) []byte {
+	start := len(b)
+	b = append(b, '{')
+	b = tgimpl.Member(b, start, "orderId")
+	b = tgimpl.AppendString(b, v.OrderID)
+	b = tgimpl.Member(b, start, "status")
+	b = tgimpl.AppendString(b, string(v.Status))
+	b = tgimpl.Member(b, start, "updatedAt")
+	b = tgimpl.AppendString(b, v.UpdatedAt)
+	if x, ok := v.Carrier.Get(); ok {
+		b = tgimpl.Member(b, start, "carrier")
+		b = tgimpl.AppendString(b, string(x))
+	}
+	if x, ok := v.TrackingRef.Get(); ok {
+		b = tgimpl.Member(b, start, "trackingRef")
+		b = tgimpl.AppendString(b, x)
+	}
+	return append(b, '}')
+}
+
+// MarshalJSON writes v as JSON: a missing member stays missing and a null
+// stays null.
+func (v GetOrderStatusResult) MarshalJSON() ([]byte, error) {
+	return v.appendJSON(nil), nil
+}
+
+// getOrderStatusResultOrderIDPattern is the pattern of get_order_status
+// (schema /properties/orderId).
+var getOrderStatusResultOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
+
+// GetOrderStatusResultStatus is where the order is now.
+type GetOrderStatusResultStatus string
+
+// The values of GetOrderStatusResultStatus.
+const (
+	GetOrderStatusResultStatusPaid       GetOrderStatusResultStatus = "paid"
+	GetOrderStatusResultStatusPacked     GetOrderStatusResultStatus = "packed"
+	GetOrderStatusResultStatusDispatched GetOrderStatusResultStatus = "dispatched"
+	GetOrderStatusResultStatusDelivered  GetOrderStatusResultStatus = "delivered"
+	GetOrderStatusResultStatusCancelled  GetOrderStatusResultStatus = "cancelled"
+	GetOrderStatusResultStatusRefunded   GetOrderStatusResultStatus = "refunded"
+)
+
+// GetOrderStatusResultCarrier is the carrier the order travels with; left out
+// until it is dispatched.
+type GetOrderStatusResultCarrier string
+
+// The values of GetOrderStatusResultCarrier.
+const (
+	GetOrderStatusResultCarrierRoyalMail GetOrderStatusResultCarrier = "royal_mail"
+	GetOrderStatusResultCarrierDpd       GetOrderStatusResultCarrier = "dpd"
+	GetOrderStatusResultCarrierEvri      GetOrderStatusResultCarrier = "evri"
+	GetOrderStatusResultCarrierUps       GetOrderStatusResultCarrier = "ups"
+)
+
+// getOrderStatusResultTrackingRefPattern is the pattern of get_order_status
+// (schema /properties/trackingRef).
+var getOrderStatusResultTrackingRefPattern = tgimpl.MustPattern(`^[A-Z0-9]+$`)

@@ -24,7 +24,7 @@ type Bindings struct {
 	// CreateShipment binds the create_shipment tool.
 	CreateShipment tggate.Binding[CreateShipmentArgs]
 	// GetOrderStatus binds the get_order_status tool.
-	GetOrderStatus tggate.Binding[GetOrderStatusArgs]
+	GetOrderStatus tggate.TypedBinding[GetOrderStatusArgs, GetOrderStatusResult]
 	// RefundOrder binds the refund_order tool.
 	RefundOrder tggate.Binding[RefundOrderArgs]
 	// ScheduleOrderDispatch binds the schedule_order_dispatch tool.
@@ -38,7 +38,7 @@ func NewRegistry(b Bindings, opts ...tggate.Option) (*tggate.Registry, error) {
 	return tggate.NewRegistry([]*tggate.Tool{
 		tggate.Bind(CancelOrderSpec, b.CancelOrder),
 		tggate.Bind(CreateShipmentSpec, b.CreateShipment),
-		tggate.Bind(GetOrderStatusSpec, b.GetOrderStatus),
+		tggate.BindTyped(GetOrderStatusSpec, GetOrderStatusResultSpec, b.GetOrderStatus),
 		tggate.Bind(RefundOrderSpec, b.RefundOrder),
 		tggate.Bind(ScheduleOrderDispatchSpec, b.ScheduleOrderDispatch),
 	}, opts...)

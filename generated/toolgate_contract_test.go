@@ -14,7 +14,8 @@ import (
 // enforces: the canonical file is unchanged since generation, the embedded
 // definitions are the projections of the embedded effective schema, their
 // structure matches, the decoders agree with santhosh-tekuri/jsonschema on a
-// boundary matrix of instances, and no refused instance runs an executor.
+// boundary matrix of instances, and no refused instance runs an executor;
+// for a tool with a result schema, the same of its results.
 // See package github.com/toolgate/toolgate/runtime/contract.
 func TestToolContracts(t *testing.T) {
 	tgcontract.Run(t,
@@ -22,8 +23,8 @@ func TestToolContracts(t *testing.T) {
 			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
 		tgcontract.For(CreateShipmentSpec, CreateShipmentSource, CreateShipmentSourceSHA256, "", false, CreateShipmentDefinitions,
 			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
-		tgcontract.For(GetOrderStatusSpec, GetOrderStatusSource, GetOrderStatusSourceSHA256, "", false, GetOrderStatusDefinitions,
-			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
+		tgcontract.WithResult(tgcontract.For(GetOrderStatusSpec, GetOrderStatusSource, GetOrderStatusSourceSHA256, "{\"outputSchema\":{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\",\"description\":\"The order looked up, as it was asked for.\",\"pattern\":\"^[A-Z][A-Z0-9-]{2,31}$\"},\"status\":{\"type\":\"string\",\"description\":\"Where the order is now.\",\"enum\":[\"paid\",\"packed\",\"dispatched\",\"delivered\",\"cancelled\",\"refunded\"]},\"updatedAt\":{\"type\":\"string\",\"description\":\"When the status last changed.\",\"format\":\"date-time\"},\"carrier\":{\"type\":\"string\",\"description\":\"The carrier the order travels with; left out until it is dispatched.\",\"enum\":[\"royal_mail\",\"dpd\",\"evri\",\"ups\"]},\"trackingRef\":{\"type\":\"string\",\"description\":\"The carrier's tracking reference; left out until it is dispatched.\",\"minLength\":6,\"maxLength\":40,\"pattern\":\"^[A-Z0-9]+$\"}},\"required\":[\"orderId\",\"status\",\"updatedAt\"],\"additionalProperties\":false}}", false, GetOrderStatusDefinitions,
+			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}), GetOrderStatusResultSpec),
 		tgcontract.For(RefundOrderSpec, RefundOrderSource, RefundOrderSourceSHA256, "", false, RefundOrderDefinitions,
 			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
 		tgcontract.For(ScheduleOrderDispatchSpec, ScheduleOrderDispatchSource, ScheduleOrderDispatchSourceSHA256, "", false, ScheduleOrderDispatchDefinitions,

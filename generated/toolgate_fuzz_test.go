@@ -35,6 +35,14 @@ func FuzzDecodeGetOrderStatusArgs(f *testing.F) {
 	tgcontract.Fuzz(f, GetOrderStatusSpec)
 }
 
+// FuzzDecodeGetOrderStatusResult checks DecodeGetOrderStatusResult against
+// santhosh-tekuri/jsonschema on GetOrderStatusResultSchema, re-encodes every
+// value it accepts, and has a gate send it: exactly the encoding. See
+// tgcontract.FuzzResult.
+func FuzzDecodeGetOrderStatusResult(f *testing.F) {
+	tgcontract.FuzzResult(f, GetOrderStatusToolName, GetOrderStatusResultSpec)
+}
+
 // FuzzDecodeRefundOrderArgs checks DecodeRefundOrderArgs against
 // santhosh-tekuri/jsonschema on RefundOrderSchema, re-encodes every value it
 // accepts, and dispatches every input through a gate whose executor is a spy:

@@ -39,6 +39,9 @@ type ContractTool struct {
 	// Providers is the Go slice literal of the providers the tool is
 	// exported to.
 	Providers string
+	// Result is set for a tool with a result schema: its contract covers
+	// it too (contract.WithResult with GoName+"ResultSpec").
+	Result bool
 }
 
 // Catalog renders the Markdown catalog of the tools. Its data is
@@ -99,7 +102,11 @@ type CatalogTool struct {
 	Approvers    []string
 	SelfApproval bool
 	Params       []CatalogParam
-	Providers    []CatalogProvider
+	// HasResult is set for a tool with a result schema (outputSchema),
+	// whose members, at any depth, are Result.
+	HasResult bool
+	Result    []CatalogParam
+	Providers []CatalogProvider
 }
 
 // CatalogParam is one parameter, at any depth: Path is "address.line1" or

@@ -50,11 +50,11 @@ func newAgent() (*agent, error) {
 	a := &agent{caller: gate.Caller{Principal: gate.Principal{ID: "agent-7", Tenant: "shop-1", Roles: []string{"support"}}, Scope: "conversation-42"}}
 	record := func(what string) { a.ran = append(a.ran, what) }
 	reg, err := generated.NewRegistry(generated.Bindings{
-		GetOrderStatus: gate.Binding[generated.GetOrderStatusArgs]{
+		GetOrderStatus: gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{
 			Policy: gate.AllowAll[generated.GetOrderStatusArgs],
-			Execute: func(_ context.Context, args generated.GetOrderStatusArgs) (any, error) {
+			Execute: func(_ context.Context, args generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
 				record("get_order_status " + args.OrderID)
-				return map[string]string{"orderId": args.OrderID, "status": "shipped"}, nil
+				return generated.GetOrderStatusResult{OrderID: args.OrderID, Status: generated.GetOrderStatusResultStatusDispatched, UpdatedAt: "2026-01-02T09:30:00Z"}, nil
 			},
 		},
 		RefundOrder: gate.Binding[generated.RefundOrderArgs]{

@@ -16,7 +16,7 @@ func TestOpenAITurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"role":"tool","tool_call_id":"call_1","content":"{\"orderId\":\"A-19\",\"status\":\"shipped\"}"}`
+	want := `{"role":"tool","tool_call_id":"call_1","content":"{\"orderId\":\"A-19\",\"status\":\"dispatched\",\"updatedAt\":\"2026-01-02T09:30:00Z\"}"}`
 	if len(msgs) != 1 || string(msgs[0]) != want {
 		t.Errorf("tool messages = %s, want [%s]", msgs, want)
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/toolgate/toolgate/generated"
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/mcpgate"
+	"github.com/toolgate/toolgate/runtime/opt"
 )
 
 // principals are the demo bearer tokens. A real service verifies its own
@@ -98,9 +99,12 @@ func bindings() generated.Bindings {
 			Execute: func(_ context.Context, a generated.CreateShipmentArgs) (any, error) {
 				return map[string]any{"orderId": a.OrderID, "shipment": "SH-" + a.OrderID}, nil
 			}},
-		GetOrderStatus: gate.Binding[generated.GetOrderStatusArgs]{Policy: gate.AllowAll[generated.GetOrderStatusArgs],
-			Execute: func(_ context.Context, a generated.GetOrderStatusArgs) (any, error) {
-				return map[string]any{"orderId": a.OrderID, "status": "dispatched"}, nil
+		GetOrderStatus: gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{Policy: gate.AllowAll[generated.GetOrderStatusArgs],
+			Execute: func(_ context.Context, a generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
+				return generated.GetOrderStatusResult{
+					OrderID: a.OrderID, Status: generated.GetOrderStatusResultStatusDispatched, UpdatedAt: "2026-01-02T09:30:00Z",
+					Carrier: opt.Some(generated.GetOrderStatusResultCarrierDpd), TrackingRef: opt.Some("DPD0042"),
+				}, nil
 			}},
 		RefundOrder: gate.Binding[generated.RefundOrderArgs]{Policy: gate.AllowAll[generated.RefundOrderArgs],
 			Execute: func(_ context.Context, a generated.RefundOrderArgs) (any, error) {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,7 +46,7 @@ func TestDemoServer(t *testing.T) {
 			t.Errorf("%s: %v, %d tools, want %d", token, err, len(res.Tools), want)
 		}
 		call, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_order_status", Arguments: json.RawMessage(`{"orderId":"A-19"}`)})
-		if err != nil || call.IsError || call.Content[0].(*mcp.TextContent).Text != `{"orderId":"A-19","status":"dispatched"}` {
+		if err != nil || call.IsError || call.Content[0].(*mcp.TextContent).Text != statusJSON || !sameJSON(t, call.StructuredContent, statusJSON) {
 			t.Errorf("%s: get_order_status: %v %+v", token, err, call)
 		}
 		cs.Close()
@@ -54,4 +55,19 @@ func TestDemoServer(t *testing.T) {
 		cs.Close()
 		t.Error("an unknown token connected")
 	}
+}
+
+// statusJSON is the demo's get_order_status result for A-19: the typed
+// result as the gate checked it, both as text and as structured content.
+const statusJSON = `{"orderId":"A-19","status":"dispatched","updatedAt":"2026-01-02T09:30:00Z","carrier":"dpd","trackingRef":"DPD0042"}`
+
+// sameJSON reports whether v (the client's decoded structured content)
+// holds the same JSON value as want.
+func sameJSON(t *testing.T, v any, want string) bool {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	return reflect.DeepEqual(v, w)
 }

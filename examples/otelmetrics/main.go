@@ -66,9 +66,12 @@ func setup() (http.Handler, *gate.Registry, error) {
 		return nil, nil, err
 	}
 	reg, err := generated.NewRegistry(generated.Bindings{
-		CancelOrder:           ok[generated.CancelOrderArgs](),
-		CreateShipment:        ok[generated.CreateShipmentArgs](),
-		GetOrderStatus:        ok[generated.GetOrderStatusArgs](),
+		CancelOrder:    ok[generated.CancelOrderArgs](),
+		CreateShipment: ok[generated.CreateShipmentArgs](),
+		GetOrderStatus: gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{Policy: gate.AllowAll[generated.GetOrderStatusArgs],
+			Execute: func(_ context.Context, a generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
+				return generated.GetOrderStatusResult{OrderID: a.OrderID, Status: generated.GetOrderStatusResultStatusPaid, UpdatedAt: "2026-01-02T09:30:00Z"}, nil
+			}},
 		RefundOrder:           withApproval(ok[generated.RefundOrderArgs]()),
 		ScheduleOrderDispatch: ok[generated.ScheduleOrderDispatchArgs](),
 	}, gate.WithAuditor(audit))

@@ -19,6 +19,11 @@
 //     cents waits for a second person of the finance role, who approves it
 //     (reg.Approve) before the service resumes it (reg.Resume);
 //   - an executor per tool: refunding an order twice is a gate.Conflict;
+//     get_order_status returns the typed generated.GetOrderStatusResult
+//     (its tool file declares an outputSchema), which the gate checks
+//     before it leaves: a result that breaks the schema (here a tracking
+//     reference from a carrier feed in the wrong form) is withheld as
+//     invalid_result, and the model reads a generic failure;
 //   - generated.NewRegistry, which refuses to build with any tool unbound;
 //   - gate.SlogAuditor for the audit events.
 package main
@@ -37,6 +42,7 @@ import (
 
 	"github.com/toolgate/toolgate/generated"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/opt"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -49,6 +55,9 @@ type order struct {
 	PaidCents     int64
 	RefundedCents int64
 	Status        string // paid, packed, dispatched, cancelled, refunded
+	UpdatedAt     string // RFC 3339
+	Carrier       string // once dispatched
+	TrackingRef   string // once dispatched, as the carrier's feed spells it
 }
 
 // orderBook is the fake back end: an in-memory set of orders.
@@ -61,10 +70,14 @@ type orderBook struct {
 
 func newOrderBook() *orderBook {
 	return &orderBook{orders: map[string]*order{
-		"A-19": {PaidCents: 4200, Status: "paid"},
-		"B-7":  {PaidCents: 90000, Status: "paid"},
-		"C-3":  {PaidCents: 1500, Status: "packed"},
-		"D-5":  {PaidCents: 80000, Status: "paid"},
+		"A-19": {PaidCents: 4200, Status: "paid", UpdatedAt: "2026-03-01T09:00:00Z"},
+		"B-7":  {PaidCents: 90000, Status: "paid", UpdatedAt: "2026-03-01T09:05:00Z"},
+		"C-3":  {PaidCents: 1500, Status: "packed", UpdatedAt: "2026-03-01T10:00:00Z"},
+		"D-4":  {PaidCents: 2200, Status: "dispatched", UpdatedAt: "2026-03-02T08:15:00Z", Carrier: "dpd", TrackingRef: "DPD15501234"},
+		"D-5":  {PaidCents: 80000, Status: "paid", UpdatedAt: "2026-03-02T08:18:00Z"},
+		// The carrier's feed sent this tracking reference in lower case,
+		// with a space: the schema's pattern refuses it.
+		"E-5": {PaidCents: 3100, Status: "dispatched", UpdatedAt: "2026-03-02T08:20:00Z", Carrier: "evri", TrackingRef: "evri 4471"},
 	}, suspended: map[string]bool{}}
 }
 
@@ -98,14 +111,23 @@ func (b *orderBook) refund(_ context.Context, a generated.RefundOrderArgs) (any,
 	return refundReceipt{OrderID: a.OrderID, RefundedCents: a.AmountInCents, NotifyCustomer: a.NotifyCustomerOrDefault()}, nil
 }
 
-func (b *orderBook) status(_ context.Context, a generated.GetOrderStatusArgs) (any, error) {
+// status is get_order_status's executor. Its result is typed: the gate
+// encodes it and checks it against the tool's outputSchema before it
+// leaves. The conversions from the book's strings are not checked here;
+// the gate checks them.
+func (b *orderBook) status(_ context.Context, a generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	o, ok := b.orders[a.OrderID]
 	if !ok {
-		return nil, fmt.Errorf("no order %s", a.OrderID)
+		return generated.GetOrderStatusResult{}, fmt.Errorf("no order %s", a.OrderID)
 	}
-	return map[string]string{"orderId": a.OrderID, "status": o.Status}, nil
+	r := generated.GetOrderStatusResult{OrderID: a.OrderID, Status: generated.GetOrderStatusResultStatus(o.Status), UpdatedAt: o.UpdatedAt}
+	if o.Carrier != "" {
+		r.Carrier = opt.Some(generated.GetOrderStatusResultCarrier(o.Carrier))
+		r.TrackingRef = opt.Some(o.TrackingRef)
+	}
+	return r, nil
 }
 
 func (b *orderBook) cancel(_ context.Context, a generated.CancelOrderArgs) (any, error) {
@@ -180,7 +202,7 @@ func newGateway(b *orderBook, audit io.Writer) (*gate.Registry, error) {
 	logger := slog.New(slog.NewJSONHandler(audit, nil))
 	return generated.NewRegistry(generated.Bindings{
 		RefundOrder:           gate.Binding[generated.RefundOrderArgs]{Policy: b.refundPolicy, Execute: b.refund, NeedsApproval: refundNeedsApproval},
-		GetOrderStatus:        gate.Binding[generated.GetOrderStatusArgs]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: b.status},
+		GetOrderStatus:        gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{Policy: gate.AllowAll[generated.GetOrderStatusArgs], Execute: b.status},
 		CancelOrder:           gate.Binding[generated.CancelOrderArgs]{Policy: gate.AllowAll[generated.CancelOrderArgs], Execute: b.cancel},
 		CreateShipment:        gate.Binding[generated.CreateShipmentArgs]{Policy: gate.AllowAll[generated.CreateShipmentArgs], Execute: b.ship},
 		ScheduleOrderDispatch: gate.Binding[generated.ScheduleOrderDispatchArgs]{Policy: gate.AllowAll[generated.ScheduleOrderDispatchArgs], Execute: b.schedule},
@@ -264,6 +286,10 @@ func script() []step {
 		{label: "the corrected batch", who: supportAgent, batch: true, calls: []gate.Call{
 			call("call_15", "get_order_status", `{"orderId":"C-3"}`),
 			call("call_16", "refund_order", `{"orderId":"C-3","amountInCents":1500,"reason":"duplicate"}`)}},
+		{label: "the status of a dispatched order: a typed result, checked", who: supportAgent, calls: []gate.Call{
+			call("call_17", "get_order_status", `{"orderId":"D-4"}`)}},
+		{label: "a result that breaks its schema is withheld", who: supportAgent, calls: []gate.Call{
+			call("call_18", "get_order_status", `{"orderId":"E-5"}`)}},
 	}
 }
 
@@ -315,6 +341,8 @@ func outcomeOf(label string, r gate.Result) outcome {
 	if r.Err != nil {
 		o.code = r.Err.Code
 		b, _ = json.Marshal(r.Err)
+	} else if r.JSON != nil {
+		b = r.JSON // a typed result: the checked bytes
 	} else {
 		b, _ = json.Marshal(r.Value)
 	}

@@ -58,6 +58,8 @@ func TestRefundGateway(t *testing.T) {
 		{"call_14", toolerr.DuplicateCall, false, "twice in one batch"},
 		{"call_15", gate.OK, true, `"status":"packed"`}, // not cancelled by the aborted batch
 		{"call_16", gate.OK, true, `"refundedCents":1500`},
+		{"call_17", gate.OK, true, `{"orderId":"D-4","status":"dispatched","updatedAt":"2026-03-02T08:15:00Z","carrier":"dpd","trackingRef":"DPD15501234"}`},
+		{"call_18", toolerr.InvalidResult, true, `"category":"system"`},
 	}
 	if len(outs) != len(want) {
 		t.Fatalf("%d outcomes, want %d: %+v", len(outs), len(want), outs)
@@ -102,7 +104,15 @@ func TestRefundGateway(t *testing.T) {
 			t.Errorf("no %s event in the audit log", kind)
 		}
 	}
-	for _, v := range []string{"manager", `"reason":"fraudulent"`, "requested_by_customer"} {
+	// The withheld result reaches neither the model nor the audit log; the
+	// audit line names the broken rule.
+	if d := outs[len(outs)-1].detail; strings.Contains(d, "evri") || strings.Contains(d, "4471") || strings.Contains(d, "pattern") {
+		t.Errorf("the withheld result leaked to the model: %s", d)
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, "invalid_result") || !strings.Contains(last, "/trackingRef") || !strings.Contains(last, "pattern") {
+		t.Errorf("the audit line of the withheld result does not name the violation: %s", last)
+	}
+	for _, v := range []string{"manager", `"reason":"fraudulent"`, "requested_by_customer", "evri 4471"} {
 		if strings.Contains(audit.String(), v) {
 			t.Errorf("audit log contains argument value %s", v)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/toolgate/toolgate/generated"
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/mcpgate"
+	"github.com/toolgate/toolgate/runtime/opt"
 	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
@@ -31,6 +32,20 @@ var supportOnly = gate.Principal{ID: "agent-2", Tenant: "t1", Roles: []string{"s
 type spies struct {
 	mu   sync.Mutex
 	runs map[string]int
+	// statusResult, when set, is what get_order_status returns.
+	statusResult func(generated.GetOrderStatusArgs) generated.GetOrderStatusResult
+}
+
+// status is get_order_status's result: a dispatched order with its
+// carrier and tracking reference, unless statusResult says otherwise.
+func (s *spies) status(a generated.GetOrderStatusArgs) generated.GetOrderStatusResult {
+	if s.statusResult != nil {
+		return s.statusResult(a)
+	}
+	return generated.GetOrderStatusResult{
+		OrderID: a.OrderID, Status: generated.GetOrderStatusResultStatusDispatched, UpdatedAt: "2026-01-02T09:30:00Z",
+		Carrier: opt.Some(generated.GetOrderStatusResultCarrierDpd), TrackingRef: opt.Some("DPD0042"),
+	}
 }
 
 func (s *spies) count() map[string]int {
@@ -62,9 +77,17 @@ func newSpiedRegistry(t *testing.T) (*gate.Registry, *spies) {
 	t.Helper()
 	s := &spies{runs: map[string]int{}}
 	reg, err := generated.NewRegistry(generated.Bindings{
-		CancelOrder:           spy[generated.CancelOrderArgs](s, "cancel_order"),
-		CreateShipment:        spy[generated.CreateShipmentArgs](s, "create_shipment"),
-		GetOrderStatus:        spy[generated.GetOrderStatusArgs](s, "get_order_status"),
+		CancelOrder:    spy[generated.CancelOrderArgs](s, "cancel_order"),
+		CreateShipment: spy[generated.CreateShipmentArgs](s, "create_shipment"),
+		GetOrderStatus: gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{
+			Policy: gate.AllowAll[generated.GetOrderStatusArgs],
+			Execute: func(_ context.Context, a generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
+				s.mu.Lock()
+				s.runs["get_order_status"]++
+				s.mu.Unlock()
+				return s.status(a), nil
+			},
+		},
 		RefundOrder:           noApproval(spy[generated.RefundOrderArgs](s, "refund_order")),
 		ScheduleOrderDispatch: spy[generated.ScheduleOrderDispatchArgs](s, "schedule_order_dispatch"),
 	})

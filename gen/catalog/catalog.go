@@ -63,6 +63,11 @@ func tool(t *gen.Tool, opts gen.Options, path string) (templates.CatalogTool, er
 	p := &params{root: schema}
 	p.object(schema, "", 0)
 	ct.Params = p.out
+	if rs := gen.ResultSchema(t, opts); rs != nil {
+		r := &params{root: rs}
+		r.object(rs, "", 0)
+		ct.Result, ct.HasResult = r.out, true
+	}
 	for _, pv := range provider.All {
 		defs, leftOut, err := gen.Export([]*gen.Tool{t}, opts, pv)
 		if err != nil {

@@ -61,10 +61,12 @@ func (r *Report) Count(c Class) (n, allowed int) {
 	return n, allowed
 }
 
-// side is one tool's effective schema and version.
+// side is one tool's effective schema, effective result schema (nil when
+// it has none) and version.
 type side struct {
 	t       *gen.Tool
 	schema  *jsonval.Value
+	result  *jsonval.Value
 	version string
 }
 
@@ -77,7 +79,7 @@ func index(tools []*gen.Tool, opts gen.Options) (map[string]side, error) {
 			errs = append(errs, err)
 			continue
 		}
-		out[t.Name] = side{t, s, v}
+		out[t.Name] = side{t, s, gen.ResultSchema(t, opts), v}
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -127,6 +129,9 @@ func Compare(old, new []*gen.Tool, opts gen.Options, cfg Config) (*Report, error
 			w.oldRoot, w.newRoot = a.schema, b.schema
 			w.seen = map[[2]string]bool{}
 			w.schema(a.schema, b.schema, "", "", "")
+			if ra, rb := marshal(a.result), marshal(b.result); ra != rb {
+				w.add(ResultChanged, "/outputSchema", ra, rb)
+			}
 		}
 		for i := range w.out {
 			w.out[i].Allowed = cfg.allows(w.out[i])

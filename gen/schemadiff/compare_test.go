@@ -57,6 +57,7 @@ func TestChangeKinds(t *testing.T) {
 	}{
 		{ToolRemoved, []string{tool("a", obj("", "")), tool("b", obj("", ""))}, []string{tool("a", obj("", ""))}, []string{"tool-removed "}},
 		{ToolAdded, []string{tool("a", obj("", ""))}, []string{tool("a", obj("", "")), tool("b", obj("", ""))}, []string{"tool-added "}},
+		{ResultChanged, []string{tool("a", obj("", ""))}, []string{`{"name": "a", "description": "d", "parameters": ` + obj("", "") + `, "outputSchema": ` + obj(s, "") + `}`}, []string{"result-changed /outputSchema"}},
 		{DescriptionChanged, []string{tool("a", obj(s, ""))}, []string{`{"name": "a", "description": "other", "parameters": ` + obj(`"s": {"type": "string", "maxLength": 10, "description": "x"}`, "") + `}`}, []string{"description-changed ", "description-changed /properties/s/description"}},
 		{PropertyRemoved, []string{tool("a", obj(n+","+s, ""))}, []string{tool("a", obj(n, ""))}, []string{"property-removed /properties/s"}},
 		{PropertyAdded, []string{tool("a", obj(n, ""))}, []string{tool("a", obj(n+","+s, ""))}, []string{"property-added /properties/s"}},

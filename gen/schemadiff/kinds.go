@@ -56,6 +56,7 @@ const (
 	SchemaChanged      = "schema-changed"
 	RolesNarrowed      = "roles-narrowed"
 	RolesWidened       = "roles-widened"
+	ResultChanged      = "result-changed"
 )
 
 // Kinds lists every change kind.
@@ -87,6 +88,7 @@ var Kinds = []Kind{
 	{RolesNarrowed, Breaking, Breaking, "x-toolgate roles lose a role, or a tool open to every principal gets roles: principals that could call it are refused."},
 	{RolesWidened, Widening, Compatible, "x-toolgate roles gain a role, or lose them all: more principals may call the tool."},
 	{SchemaChanged, Breaking, Breaking, "A subschema changed in a way toolgate does not classify (an applicator such as anyOf): reviewed as breaking."},
+	{ResultChanged, Breaking, Breaking, "The result schema (outputSchema) is added, removed or changed: clients that read results, and executors built against the old one, are reviewed as broken."},
 }
 
 // KindByID returns the kind with the ID, or nil.

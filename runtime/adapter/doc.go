@@ -195,7 +195,11 @@
 // # Results
 //
 // The builders render each gate.Result as the provider's tool-result
-// message. A success carries the executor's value as JSON; a refusal or
+// message. A success carries the executor's value as JSON — for a tool
+// with a result schema, the bytes the gate checked against it
+// (gate.Result.JSON), never a second encoding; MCP also gets them as
+// structuredContent. An invalid_result carries no violation and no value
+// of the withheld result. A refusal or
 // failure carries the *toolerr.Error JSON (code, category, message,
 // violations) and the provider's error flag where it has one (Anthropic
 // is_error, MCP isError, Gemini's "error" response key). OpenAI Chat and

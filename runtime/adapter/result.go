@@ -9,7 +9,8 @@ import (
 )
 
 // Content returns what a gate result tells the model, as JSON text: the
-// executor's value on success, the *toolerr.Error (code, category, message,
+// executor's value on success (for a tool with a result schema, the
+// checked bytes of its typed result, gate.Result.JSON), the *toolerr.Error (code, category, message,
 // violations) when the call was refused or failed; isError reports the
 // latter. A call that awaits approval (approval_required) is not an error
 // to repair or retry but news for the user: its toolerr JSON says so, and
@@ -19,6 +20,9 @@ func Content(res gate.Result) (text []byte, isError bool, err error) {
 	if res.Err != nil {
 		b, err := json.Marshal(res.Err)
 		return b, !awaitsApproval(res), err
+	}
+	if res.JSON != nil {
+		return res.JSON, false, nil // a typed result, checked against its schema
 	}
 	b, err := json.Marshal(res.Value)
 	return b, false, err
@@ -116,7 +120,8 @@ func GeminiResults(results []gate.Result) (json.RawMessage, error) {
 // MCPResult returns the JSON-RPC response to a tools/call request read by
 // ParseMCP: {"jsonrpc":"2.0","id":<id>,"result":{"content":[{"type":"text",
 // "text":"<Content>"}],"isError":true}}, with structuredContent holding a
-// successful value that is a JSON object. Every refusal, unknown_tool
+// successful value that is a JSON object, or any typed result (checked
+// against the tool's outputSchema, Result.JSON). Every refusal, unknown_tool
 // included, is a tool result with isError rather than a JSON-RPC error, so
 // that the model sees the toolerr JSON and can correct its call. A call
 // that awaits approval is an isError result too, with the toolerr JSON
@@ -139,7 +144,7 @@ func MCPResult(res gate.Result) (json.RawMessage, error) {
 	switch {
 	case awaitsApproval(res):
 		r.IsError, r.StructuredContent = true, out
-	case !isErr && len(out) > 0 && out[0] == '{':
+	case !isErr && (res.JSON != nil || len(out) > 0 && out[0] == '{'):
 		r.StructuredContent = out
 	}
 	return json.Marshal(struct {

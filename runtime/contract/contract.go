@@ -83,6 +83,7 @@ type Tool struct {
 	Providers []provider.Provider
 
 	decode             func([]byte) error
+	result             *result // see WithResult
 	decodeNullAsAbsent func([]byte) error
 	bind               func(execute func()) *gate.Tool
 }
@@ -125,6 +126,9 @@ func Run(t *testing.T, tools ...Tool) {
 			t.Run("projection", func(t *testing.T) { checkProjection(t, tool) })
 			t.Run("structure", func(t *testing.T) { checkStructure(t, tool) })
 			t.Run("differential", func(t *testing.T) { checkDifferential(t, tool) })
+			if tool.result != nil {
+				checkResult(t, tool)
+			}
 		})
 	}
 }

@@ -58,6 +58,17 @@ type Instance struct {
 // schema for which no valid instance can be built (a contradiction, or a required member that can only
 // be satisfied by an infinite recursion).
 func Instances(schema []byte, max int) ([]Instance, error) {
+	return instances(schema, max, true)
+}
+
+// ValueInstances is Instances for a schema whose root may describe any JSON
+// value, not only an object: the result schema of a tool (its
+// outputSchema) may be an array, a scalar or a union.
+func ValueInstances(schema []byte, max int) ([]Instance, error) {
+	return instances(schema, max, false)
+}
+
+func instances(schema []byte, max int, objectRoot bool) ([]Instance, error) {
 	if max < 1 {
 		return nil, fmt.Errorf("contract: Instances: max must be at least 1, got %d", max)
 	}
@@ -75,11 +86,11 @@ func Instances(schema []byte, max int) ([]Instance, error) {
 	if err := d.scan(root, ""); err != nil {
 		return nil, err
 	}
-	if t := root.Get("type"); t != nil && !slices.Contains(typeList(t), "object") {
+	if t := root.Get("type"); objectRoot && t != nil && !slices.Contains(typeList(t), "object") {
 		return nil, errors.New("contract: schema root is not an object schema: its type does not include object")
 	}
 	base, err := d.synth(root, "", nil, 0)
-	if err == nil && base.Kind != jsonval.Object {
+	if err == nil && objectRoot && base.Kind != jsonval.Object {
 		err = errors.New("the schema admits no object")
 	}
 	if err == nil {

@@ -151,6 +151,9 @@ func (r *Registry) run(ctx context.Context, p *prepared) (o outcome) {
 // as conflict or execution_failed.
 func own(p *prepared, o outcome) Result {
 	res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true}
+	if ownChecked(&res, o) {
+		return res
+	}
 	switch {
 	case o.err == nil:
 		res.Value = o.value

@@ -26,7 +26,10 @@
 //     unless the context is already done when the executor's turn comes:
 //     the call is then reported as timeout (the context's deadline passed)
 //     or execution_failed (it was cancelled), with Executed false, and its
-//     ID's claim is released, so that a retry can run it.
+//     ID's claim is released, so that a retry can run it;
+//  7. for a tool bound with BindTyped (it declares a result schema),
+//     checks the executor's result against it before returning it
+//     (invalid_result otherwise; see BindTyped).
 //
 // The executor runs in a goroutine of its own (or in the dispatching one
 // when the context can never end and the tool has no timeout: there is
@@ -227,6 +230,9 @@ type Tool struct {
 	Approval     Approval
 	Approvers    []string
 	SelfApproval bool
+	// OutputSchema is the effective JSON Schema of the tool's result, ""
+	// for a tool without one (see BindTyped).
+	OutputSchema string
 
 	prepare func(ctx context.Context, p Principal, call Call, tm *timings, resuming bool) (run func(context.Context) (any, error), need approvalNeed, err error)
 	bindErr error
@@ -370,8 +376,12 @@ func Conflict(reason string) error {
 type Result struct {
 	CallID string
 	Tool   string
-	// Value is what the executor returned, when it ran and succeeded.
+	// Value is what the executor returned, when it ran and succeeded; for a
+	// tool with a result schema, the checked <Tool>Result.
 	Value any
+	// JSON is, for a tool with a result schema, the checked encoding of
+	// Value: the bytes to send (see BindTyped). It is nil otherwise.
+	JSON []byte
 	// Err is the refusal or failure, nil on success.
 	Err *toolerr.Error
 	// Executed reports whether the executor was started.

@@ -25,7 +25,12 @@
 //     Invalid arguments, refusals and failures are isError results
 //     (SEP-1303), so that the model can read and repair them: the
 //     *toolerr.Error as JSON, both as the text content and as structured
-//     content. A success is the executor's value as JSON text.
+//     content. A success is the executor's value as JSON text; for a tool
+//     with an outputSchema, the typed result the gate checked against it,
+//     as structuredContent and as its text serialization in content. The
+//     outputSchema is sent in tools/list, byte for byte, like the input
+//     schema. A result that broke it is an isError invalid_result, without
+//     the withheld values.
 //
 // The server answers both methods itself, in a receiving middleware, for
 // two reasons: the tool set depends on the request's principal, and the
@@ -186,12 +191,16 @@ func MCPTool(def string) (*mcp.Tool, error) {
 		return nil, fmt.Errorf("mcpgate: MCP definition: %w", err)
 	}
 	var raw struct {
-		InputSchema json.RawMessage `json:"inputSchema"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
 	}
 	if err := json.Unmarshal([]byte(def), &raw); err != nil {
 		return nil, fmt.Errorf("mcpgate: MCP definition: %w", err)
 	}
 	tool.InputSchema = raw.InputSchema
+	if raw.OutputSchema != nil {
+		tool.OutputSchema = raw.OutputSchema
+	}
 	return &tool, nil
 }
 
@@ -214,6 +223,12 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 			return nil, merr
 		}
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: json.RawMessage(text)}, nil
+	}
+	if res.JSON != nil {
+		// A typed result, checked against the tool's outputSchema: its
+		// bytes as structured content and, for clients that read only
+		// text, as the text content too.
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}}, StructuredContent: json.RawMessage(res.JSON)}, nil
 	}
 	text, err := json.Marshal(res.Value)
 	if err != nil {

@@ -74,16 +74,16 @@ func newRegistry(t testing.TB) (*gate.Registry, *runs) {
 	reg, err := generated.NewRegistry(generated.Bindings{
 		CancelOrder:    spy[generated.CancelOrderArgs](r, "cancel_order"),
 		CreateShipment: spy[generated.CreateShipmentArgs](r, "create_shipment"),
-		GetOrderStatus: gate.Binding[generated.GetOrderStatusArgs]{
+		GetOrderStatus: gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{
 			Policy: func(_ context.Context, p gate.Principal, a generated.GetOrderStatusArgs) error {
 				if !strings.HasPrefix(a.OrderID, p.Tenant+"-") {
 					return errors.New("another tenant's order")
 				}
 				return nil
 			},
-			Execute: func(_ context.Context, a generated.GetOrderStatusArgs) (any, error) {
+			Execute: func(_ context.Context, a generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
 				r.add("get_order_status")
-				return map[string]any{"orderId": a.OrderID, "status": "dispatched"}, nil
+				return generated.GetOrderStatusResult{OrderID: a.OrderID, Status: generated.GetOrderStatusResultStatusDispatched, UpdatedAt: "2026-01-02T09:30:00Z"}, nil
 			},
 		},
 		RefundOrder:           withoutApproval(spy[generated.RefundOrderArgs](r, "refund_order")),
@@ -378,7 +378,7 @@ func client(cs *mcp.ClientSession, i int, tok string, p gate.Principal, wantName
 	if err != nil || res.IsError {
 		return fmt.Errorf("client %d (%s): own order: %v %+v", i, tok, err, res)
 	}
-	if text := res.Content[0].(*mcp.TextContent).Text; text != fmt.Sprintf(`{"orderId":%q,"status":"dispatched"}`, own) {
+	if text := res.Content[0].(*mcp.TextContent).Text; text != fmt.Sprintf(`{"orderId":%q,"status":"dispatched","updatedAt":"2026-01-02T09:30:00Z"}`, own) {
 		return fmt.Errorf("client %d (%s): got another client's result %s", i, tok, text)
 	}
 	other := "ZED-1"

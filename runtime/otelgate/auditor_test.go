@@ -39,7 +39,11 @@ func newRegistry(t *testing.T, a *Auditor, store gate.ReplayStore) *gate.Registr
 	}
 	reg, err := generated.NewRegistry(generated.Bindings{
 		CancelOrder: allow[generated.CancelOrderArgs](), CreateShipment: allow[generated.CreateShipmentArgs](),
-		GetOrderStatus: allow[generated.GetOrderStatusArgs](), RefundOrder: withoutApproval(allow[generated.RefundOrderArgs]()),
+		GetOrderStatus: gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{Policy: gate.AllowAll[generated.GetOrderStatusArgs],
+			Execute: func(_ context.Context, a generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
+				return generated.GetOrderStatusResult{OrderID: a.OrderID, Status: generated.GetOrderStatusResultStatusPaid, UpdatedAt: "2026-01-02T09:30:00Z"}, nil
+			}},
+		RefundOrder:           withoutApproval(allow[generated.RefundOrderArgs]()),
 		ScheduleOrderDispatch: allow[generated.ScheduleOrderDispatchArgs](),
 	}, opts...)
 	if err != nil {

@@ -72,6 +72,12 @@ const (
 	// could not check or record its ID (the store is full, failed or
 	// panicked). Category System: the call may be retried later.
 	ReplayUnavailable Code = "replay_unavailable"
+	// InvalidResult: the executor ran, but its result broke the tool's
+	// result schema (outputSchema) and was withheld. Category System: the
+	// tool is at fault, not the call. The Violations are kept for the
+	// service and its auditor; the JSON for the model leaves them out (they
+	// describe the withheld values), and so does Error.
+	InvalidResult Code = "invalid_result"
 )
 
 // Category groups codes by who has to act: the model (validation), the
@@ -181,6 +187,9 @@ type wire struct {
 // is written in full, unchanged.
 func (e *Error) MarshalJSON() ([]byte, error) {
 	w := wire{Code: e.Code, Category: e.Code.Category(), Tool: e.Tool, CallID: e.CallID, Message: e.Error(), Reason: e.Reason, Violations: e.Violations, Truncated: e.Truncated, Approval: e.Approval}
+	if e.Code == InvalidResult {
+		w.Violations, w.Truncated = nil, false
+	}
 	if e.Code == InvalidJSON {
 		w.Offset = &e.Offset
 	}
@@ -301,7 +310,7 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Reason)
 	}
-	if n := len(e.Violations); n > 0 {
+	if n := len(e.Violations); n > 0 && e.Code != InvalidResult {
 		b.WriteString(": ")
 		b.WriteString(e.Violations[0].Message)
 		if n > 1 || e.Truncated {

@@ -139,3 +139,33 @@ func TestCutJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidResultWithholdsViolations: an invalid_result is a system
+// error whose JSON and message leave its violations out (they describe the
+// withheld result), while the Go value keeps them for the auditor; the same
+// violations on invalid_arguments are shown.
+func TestInvalidResultWithholdsViolations(t *testing.T) {
+	vs := []Violation{{Keyword: "enum", InstancePath: "/status", SchemaPath: "/properties/status/enum", Message: "status must be one of paid or packed; received lost"}}
+	for _, tt := range []struct {
+		code  Code
+		cat   Category
+		shown bool
+	}{
+		{InvalidResult, System, false},
+		{InvalidArguments, Validation, true},
+	} {
+		e := &Error{Code: tt.code, Tool: "t", Reason: "r", Violations: vs, Truncated: true}
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []string{string(b), e.Error()} {
+			if strings.Contains(s, "received lost") != tt.shown {
+				t.Errorf("%s: %s shows the violation: %v, want %v", tt.code, s, !tt.shown, tt.shown)
+			}
+		}
+		if strings.Contains(string(b), `"truncated"`) != tt.shown || !strings.Contains(string(b), `"category":"`+string(tt.cat)+`"`) || len(e.Violations) != 1 {
+			t.Errorf("%s: %s", tt.code, b)
+		}
+	}
+}
