@@ -61,7 +61,7 @@ var errToolTimeout = errors.New("the tool's timeout expired")
 // interrupted answer, and the executor's own outcome is audited as a late
 // event (see the package documentation).
 func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt int) Result {
-	start := r.now()
+	start := r.clock()
 	if p.tool.Timeout <= 0 && ctx.Done() == nil {
 		// The context can never end and the tool has no timeout: there is
 		// no point where the gate would stop waiting, so the executor runs
@@ -93,7 +93,7 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 			// emitted under mu, so the late one cannot come before it.
 			x.abandoned = true
 			res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, context.Cause(xctx))}
-			d := r.now().Sub(x.start)
+			d := r.since(x.start)
 			r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
 			x.mu.Unlock()
 			return res
@@ -141,7 +141,7 @@ func (r *Registry) run(ctx context.Context, p *prepared) (o outcome) {
 		if v := recover(); v != nil {
 			o = outcome{err: fmt.Errorf("executor panicked: %v", v), panicked: true}
 		}
-		o.end = r.now()
+		o.end = r.clock()
 	}()
 	v, err := p.run(ctx)
 	return outcome{value: v, err: err}
