@@ -20,32 +20,42 @@ type prepared struct {
 	need approvalNeed
 	// pending is the approved call Resume runs, nil for a dispatched call.
 	pending *PendingCall
+	// x is the call's execution, held here so that one allocation serves
+	// the whole call.
+	x execution
 }
 
-// check runs steps 1 to 5 for one call, timing decode and policy in tm.
-// c.Principal is the gate's own copy; the policy gets another.
-func (r *Registry) check(ctx context.Context, c Caller, call Call, tm *timings) (*prepared, *toolerr.Error) {
+// newPrepared returns the state of one call, its timings taken when an
+// auditor wants them.
+func (r *Registry) newPrepared() *prepared {
+	return &prepared{tm: timings{now: r.timer()}}
+}
+
+// check runs steps 1 to 5 for one call into p, timing decode and policy
+// in p.tm. c.Principal is the gate's own copy; the policy gets another.
+func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) *toolerr.Error {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
-		return nil, r.unknownTool(c.Principal, call)
+		return r.unknownTool(c.Principal, call)
 	}
 	if !call.Complete {
-		return nil, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
+		return &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
 	}
 	if call.ID != "" {
 		seen, err := r.seen(ctx, c.Scope, call.ID)
 		if err != nil {
-			return nil, replayUnavailable(t.Name, call.ID, err)
+			return replayUnavailable(t.Name, call.ID, err)
 		}
 		if seen {
-			return nil, duplicate(t.Name, call.ID, "was already executed")
+			return duplicate(t.Name, call.ID, "was already executed")
 		}
 	}
-	run, need, err := r.prepareSafely(ctx, c.Principal, t, call, tm, false)
+	run, need, err := r.prepareSafely(ctx, c.Principal, t, call, &p.tm, false)
 	if err != nil {
-		return nil, asToolErr(err, t.Name, call.ID)
+		return asToolErr(err, t.Name, call.ID)
 	}
-	return &prepared{call: call, tool: t, run: run, tm: *tm, need: need}, nil
+	p.call, p.tool, p.run, p.need = call, t, run, need
+	return nil
 }
 
 // prepareSafely decodes and authorizes call, timing both in tm, and, unless
@@ -125,11 +135,10 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 	ctx, end := r.startDispatch(ctx, c, 1)
 	defer end()
 	start := r.clock()
-	tm := timings{now: r.timer()}
-	p, err := r.check(ctx, c, call, &tm)
-	if err != nil {
+	p := r.newPrepared()
+	if err := r.check(ctx, c, call, p); err != nil {
 		res := Result{CallID: call.ID, Tool: call.Name, Err: err}
-		r.emit(ctx, c, call, nil, res, r.since(start), attempt, tm, false)
+		r.emit(ctx, c, call, nil, res, r.since(start), attempt, p.tm, false)
 		return res
 	}
 	if p.need.needed {
@@ -143,14 +152,14 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 			if err != nil {
 				res.Err = replayUnavailable(p.tool.Name, call.ID, err)
 			}
-			r.emit(ctx, c, call, p, res, r.since(start), attempt, tm, false)
+			r.emit(ctx, c, call, p, res, r.since(start), attempt, p.tm, false)
 			return res
 		}
 	}
 	if ctx.Err() != nil {
 		t0 := r.clock()
 		res := r.cancelled(ctx, c, p)
-		r.emit(ctx, c, call, p, res, r.since(t0), attempt, tm, false)
+		r.emit(ctx, c, call, p, res, r.since(t0), attempt, p.tm, false)
 		return res
 	}
 	return r.execute(ctx, c, p, attempt)
@@ -203,8 +212,9 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			continue
 		}
 		ids[call.ID] = i
-		tms[i].now = r.timer()
-		p, err := r.check(ctx, c, call, &tms[i])
+		p := r.newPrepared()
+		err := r.check(ctx, c, call, p)
+		tms[i] = p.tm
 		if err != nil {
 			results[i].Err = err
 			failed = true

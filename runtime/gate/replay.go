@@ -173,17 +173,18 @@ func key(s string) string {
 	return "\x00" + string(sum[:])
 }
 
-// Seen implements ReplayStore.
+// Seen implements ReplayStore. It reads the clock only for an ID it
+// holds: one past its age is not seen (Claim forgets it).
 func (s *MemoryReplayStore) Seen(_ context.Context, scope, callID string) (bool, error) {
+	scope, callID = key(scope), key(callID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.expire()
-	sc := s.scopes[key(scope)]
+	sc := s.scopes[scope]
 	if sc == nil {
 		return false, nil
 	}
-	_, ok := sc.ids[key(callID)]
-	return ok, nil
+	e, ok := sc.ids[callID]
+	return ok && e.at.After(s.now().Add(-s.cfg.MaxAge)), nil
 }
 
 // Claim implements ReplayStore. It fails with an error wrapping
