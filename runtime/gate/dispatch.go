@@ -20,9 +20,9 @@ type prepared struct {
 	need approvalNeed
 	// pending is the approved call Resume runs, nil for a dispatched call.
 	pending *PendingCall
-	// x is the call's execution, held here so that one allocation serves
-	// the whole call.
-	x execution
+	// pctx is the executor's context when it runs in the dispatching
+	// goroutine, held here to save an allocation.
+	pctx principalCtx
 }
 
 // newPrepared returns the state of one call, its timings taken when an

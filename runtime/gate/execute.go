@@ -19,9 +19,8 @@ type outcome struct {
 }
 
 // execution is one executor run. When the gate may stop waiting for it,
-// it runs in a goroutine of its own. It lives in its call's prepared: one
-// allocation holds it all, the executor's context (with the principal)
-// included.
+// it runs in a goroutine of its own. One allocation holds it all, the
+// executor's context (with the principal) included.
 type execution struct {
 	pctx    principalCtx    // the executor's context, before the tool's timeout
 	xctx    context.Context // the executor's context
@@ -67,15 +66,13 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 		// The context can never end and the tool has no timeout: there is
 		// no point where the gate would stop waiting, so the executor runs
 		// here.
-		p.x.pctx = principalCtx{Context: ctx, p: c.Principal}
-		o := r.run(&p.x.pctx, p)
+		p.pctx = principalCtx{Context: ctx, p: c.Principal}
+		o := r.run(&p.pctx, p)
 		res := own(p, o)
 		r.emit(ctx, c, p.call, p, res, o.end.Sub(start), attempt, p.tm.executed(o.end.Sub(start)), false)
 		return res
 	}
-	x := &p.x
-	x.pctx = principalCtx{Context: ctx, p: c.Principal}
-	x.r, x.c, x.p, x.attempt, x.start = r, c, p, attempt, start
+	x := &execution{pctx: principalCtx{Context: ctx, p: c.Principal}, r: r, c: c, p: p, attempt: attempt, start: start}
 	x.xctx = &x.pctx
 	if p.tool.Timeout > 0 {
 		var cancel context.CancelFunc
