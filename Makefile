@@ -4,7 +4,7 @@ BENCH_COUNT ?= 10
 FUZZTIME ?= 10s
 FUZZPARALLEL ?= 1
 
-.PHONY: all generate check lint calls test vet fmt-check unit examples-test integrations-test bench bench-redis fuzz
+.PHONY: all generate check lint calls test vet fmt-check unit examples-test integrations-test bench bench-gate bench-redis fuzz
 
 # Integrations: each is its own Go module (its dependencies never enter the
 # core module's go.mod), so the root's ./... skips them; they are vetted
@@ -77,6 +77,16 @@ bench:
 	$(GO) run ./generated/internal/benchside/testdata/sidebyside -shared $(SHARED_BENCH) -rounds $(BENCH_ROUNDS) > bench-sidebyside.txt; \
 		status=$$?; cat bench-sidebyside.txt; exit $$status
 	$(GO) test ./generated -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) | tee bench-generated.txt
+
+# The gate's cost beyond the bare decoder (generated BenchmarkDispatch):
+# the decoder and the dispatch variants interleave in one run; prints each
+# variant's median ns/op and its ratio to the decoder's median.
+bench-gate:
+	$(GO) test ./generated -run '^$$' -bench '^BenchmarkDispatch$$' -benchmem -count $(BENCH_COUNT) | tee bench-gate.txt | \
+	awk '/^BenchmarkDispatch\// {split($$1, f, "/"); v = f[3]; sub(/-[0-9]+$$/, "", v); if (!(v in n)) order[++k] = v; x[v, ++n[v]] = $$3} {print} \
+	function median(v,  i, j, t, a) {for (i = 1; i <= n[v]; i++) {a[i] = x[v, i]; for (j = i; j > 1 && a[j-1] > a[j]; j--) {t = a[j]; a[j] = a[j-1]; a[j-1] = t}} \
+		return n[v] % 2 ? a[(n[v]+1)/2] : (a[n[v]/2] + a[n[v]/2+1]) / 2} \
+	END {d = median("decode"); for (i = 1; i <= k; i++) printf "%-16s %8.0f ns/op  %5.2fx decode\n", order[i], median(order[i]), median(order[i]) / d}'
 
 # Every fuzz target of the core module (go test -list '^Fuzz'), one at a
 # time, for FUZZTIME each with FUZZPARALLEL workers. Fails when any target

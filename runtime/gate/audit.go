@@ -56,10 +56,19 @@ type Event struct {
 	Approver string
 }
 
-// timings are the durations of one call's steps, taken with now.
+// timings are the durations of one call's steps, taken with now; they stay
+// zero when now is nil (no auditor wants them).
 type timings struct {
 	now                     func() time.Time
 	decode, policy, execute time.Duration
+}
+
+// clock returns now(), or the zero time when now is nil.
+func (tm *timings) clock() time.Time {
+	if tm.now == nil {
+		return time.Time{}
+	}
+	return tm.now()
 }
 
 // executed returns tm with the executor's duration d.
@@ -166,16 +175,18 @@ func SlogAuditor(l *slog.Logger) Auditor {
 
 // emit reports one call's outcome.
 func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, res Result, d time.Duration, attempt int, tm timings, late bool) {
+	if r.quiet {
+		return
+	}
 	e := Event{
 		RequestID: c.RequestID, Scope: c.Scope, Principal: c.Principal.ID,
 		CallID: call.ID, Tool: call.Name, Code: OK, Executed: res.Executed, Duration: d, Attempt: attempt, Late: late,
 		Dialect: call.Dialect, Model: c.Model, Decode: tm.decode, Policy: tm.policy, Execute: tm.execute,
 	}
-	if t, ok := r.lookup(c.Principal, call.Name, call.Dialect); ok {
-		e.Version, e.Resolved = t.Version, true
-	}
 	if p != nil {
 		e.Version, e.Resolved = p.tool.Version, true
+	} else if t, ok := r.lookup(c.Principal, call.Name, call.Dialect); ok {
+		e.Version, e.Resolved = t.Version, true
 	}
 	if res.Err != nil {
 		e.Code, e.Category = res.Err.Code, res.Err.Code.Category()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
@@ -19,32 +20,42 @@ type prepared struct {
 	need approvalNeed
 	// pending is the approved call Resume runs, nil for a dispatched call.
 	pending *PendingCall
+	// pctx is the executor's context when it runs in the dispatching
+	// goroutine, held here to save an allocation.
+	pctx principalCtx
 }
 
-// check runs steps 1 to 5 for one call, timing decode and policy in tm.
-// c.Principal is the gate's own copy; the policy gets another.
-func (r *Registry) check(ctx context.Context, c Caller, call Call, tm *timings) (*prepared, *toolerr.Error) {
+// newPrepared returns the state of one call, its timings taken when an
+// auditor wants them.
+func (r *Registry) newPrepared() *prepared {
+	return &prepared{tm: timings{now: r.timer()}}
+}
+
+// check runs steps 1 to 5 for one call into p, timing decode and policy
+// in p.tm. c.Principal is the gate's own copy; the policy gets another.
+func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) *toolerr.Error {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
-		return nil, r.unknownTool(c.Principal, call)
+		return r.unknownTool(c.Principal, call)
 	}
 	if !call.Complete {
-		return nil, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
+		return &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
 	}
 	if call.ID != "" {
 		seen, err := r.seen(ctx, c.Scope, call.ID)
 		if err != nil {
-			return nil, replayUnavailable(t.Name, call.ID, err)
+			return replayUnavailable(t.Name, call.ID, err)
 		}
 		if seen {
-			return nil, duplicate(t.Name, call.ID, "was already executed")
+			return duplicate(t.Name, call.ID, "was already executed")
 		}
 	}
-	run, need, err := r.prepareSafely(ctx, c.Principal, t, call, tm, false)
+	run, need, err := r.prepareSafely(ctx, c.Principal, t, call, &p.tm, false)
 	if err != nil {
-		return nil, asToolErr(err, t.Name, call.ID)
+		return asToolErr(err, t.Name, call.ID)
 	}
-	return &prepared{call: call, tool: t, run: run, tm: *tm, need: need}, nil
+	p.call, p.tool, p.run, p.need = call, t, run, need
+	return nil
 }
 
 // prepareSafely decodes and authorizes call, timing both in tm, and, unless
@@ -85,11 +96,11 @@ func asToolErr(err error, tool, callID string) *toolerr.Error {
 // Dispatch checks one call and, when every check passes, runs its executor.
 // The error, when not nil, is the *toolerr.Error of the result.
 func (r *Registry) Dispatch(ctx context.Context, c Caller, call Call) (Result, error) {
-	res := r.DispatchBatch(ctx, c, []Call{call}, BatchOptions{})
-	if res[0].Err != nil {
-		return res[0], res[0].Err
+	res := r.dispatchOne(ctx, c, call, 1)
+	if res.Err != nil {
+		return res, res.Err
 	}
-	return res[0], nil
+	return res, nil
 }
 
 // BatchOptions configure DispatchBatch.
@@ -106,12 +117,79 @@ type BatchOptions struct {
 // that outlives its timeout does not hold back the others: the gate stops
 // waiting for it (see the package documentation).
 func (r *Registry) DispatchBatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions) []Result {
+	if len(calls) == 1 {
+		return []Result{r.dispatchOne(ctx, c, calls[0], 1)}
+	}
 	return r.dispatch(ctx, c, calls, opts, 1)
 }
 
 // dispatchAttempt dispatches one call as the given attempt of a repair loop.
 func (r *Registry) dispatchAttempt(ctx context.Context, c Caller, call Call, attempt int) Result {
-	return r.dispatch(ctx, c, []Call{call}, BatchOptions{}, attempt)[0]
+	return r.dispatchOne(ctx, c, call, attempt)
+}
+
+// dispatchOne is dispatch for a batch of one call, without the batch's
+// bookkeeping: it decides exactly as dispatch does.
+func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt int) Result {
+	c.Principal = c.Principal.clone()
+	ctx, end := r.startDispatch(ctx, c, 1)
+	defer end()
+	start := r.clock()
+	p := r.newPrepared()
+	if err := r.check(ctx, c, call, p); err != nil {
+		res := Result{CallID: call.ID, Tool: call.Name, Err: err}
+		r.emit(ctx, c, call, nil, res, r.since(start), attempt, p.tm, false)
+		return res
+	}
+	if p.need.needed {
+		results := []Result{{CallID: call.ID, Tool: call.Name}}
+		r.request(ctx, c, []Call{call}, []*prepared{p}, results, start, attempt)
+		return results[0]
+	}
+	if call.ID != "" {
+		if ok, err := r.claimID(ctx, c.Scope, call.ID); err != nil || !ok {
+			res := Result{CallID: call.ID, Tool: call.Name, Err: duplicate(p.tool.Name, call.ID, "was already executed")}
+			if err != nil {
+				res.Err = replayUnavailable(p.tool.Name, call.ID, err)
+			}
+			r.emit(ctx, c, call, p, res, r.since(start), attempt, p.tm, false)
+			return res
+		}
+	}
+	if ctx.Err() != nil {
+		t0 := r.clock()
+		res := r.cancelled(ctx, c, p)
+		r.emit(ctx, c, call, p, res, r.since(t0), attempt, p.tm, false)
+		return res
+	}
+	return r.execute(ctx, c, p, attempt)
+}
+
+// clock returns the time when an auditor wants timings, else the zero
+// time: the no-op auditor needs none, and taking them is a large part of
+// a dispatch's cost.
+func (r *Registry) clock() time.Time {
+	if r.quiet {
+		return time.Time{}
+	}
+	return r.now()
+}
+
+// since returns the time elapsed since t, taken with clock.
+func (r *Registry) since(t time.Time) time.Duration {
+	if r.quiet {
+		return 0
+	}
+	return r.now().Sub(t)
+}
+
+// timer is the clock of a call's step timings: nil when no auditor wants
+// them.
+func (r *Registry) timer() func() time.Time {
+	if r.quiet {
+		return nil
+	}
+	return r.now
 }
 
 func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions, attempt int) []Result {
@@ -120,7 +198,7 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 	c.Principal = c.Principal.clone()
 	ctx, end := r.startDispatch(ctx, c, len(calls))
 	defer end()
-	start := r.now()
+	start := r.clock()
 	tms := make([]timings, len(calls))
 	results := make([]Result, len(calls))
 	preps := make([]*prepared, len(calls))
@@ -134,8 +212,9 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			continue
 		}
 		ids[call.ID] = i
-		tms[i].now = r.now
-		p, err := r.check(ctx, c, call, &tms[i])
+		p := r.newPrepared()
+		err := r.check(ctx, c, call, p)
+		tms[i] = p.tm
 		if err != nil {
 			results[i].Err = err
 			failed = true
@@ -157,15 +236,15 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			}
 		}
 		for i := range results {
-			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(start), attempt, tms[i], false)
+			r.emit(ctx, c, calls[i], preps[i], results[i], r.since(start), attempt, tms[i], false)
 		}
 		return results
 	}
 	exec := func(i int) {
 		if ctx.Err() != nil {
-			t0 := r.now()
+			t0 := r.clock()
 			results[i] = r.cancelled(ctx, c, preps[i])
-			r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(t0), attempt, tms[i], false)
+			r.emit(ctx, c, calls[i], preps[i], results[i], r.since(t0), attempt, tms[i], false)
 			return
 		}
 		results[i] = r.execute(ctx, c, preps[i], attempt)

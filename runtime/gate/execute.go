@@ -61,12 +61,13 @@ var errToolTimeout = errors.New("the tool's timeout expired")
 // interrupted answer, and the executor's own outcome is audited as a late
 // event (see the package documentation).
 func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt int) Result {
-	start := r.now()
+	start := r.clock()
 	if p.tool.Timeout <= 0 && ctx.Done() == nil {
 		// The context can never end and the tool has no timeout: there is
 		// no point where the gate would stop waiting, so the executor runs
 		// here.
-		o := r.run(&principalCtx{Context: ctx, p: c.Principal}, p)
+		p.pctx = principalCtx{Context: ctx, p: c.Principal}
+		o := r.run(&p.pctx, p)
 		res := own(p, o)
 		r.emit(ctx, c, p.call, p, res, o.end.Sub(start), attempt, p.tm.executed(o.end.Sub(start)), false)
 		return res
@@ -93,7 +94,7 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 			// emitted under mu, so the late one cannot come before it.
 			x.abandoned = true
 			res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, context.Cause(xctx))}
-			d := r.now().Sub(x.start)
+			d := r.since(x.start)
 			r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
 			x.mu.Unlock()
 			return res
@@ -141,7 +142,7 @@ func (r *Registry) run(ctx context.Context, p *prepared) (o outcome) {
 		if v := recover(); v != nil {
 			o = outcome{err: fmt.Errorf("executor panicked: %v", v), panicked: true}
 		}
-		o.end = r.now()
+		o.end = r.clock()
 	}()
 	v, err := p.run(ctx)
 	return outcome{value: v, err: err}

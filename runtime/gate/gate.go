@@ -276,9 +276,9 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		if spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
 			decode = spec.DecodeNullAsAbsent
 		}
-		t0 := tm.now()
+		t0 := tm.clock()
 		args, err := decode(call.Args)
-		t1 := tm.now()
+		t1 := tm.clock()
 		tm.decode = t1.Sub(t0)
 		if err != nil {
 			var te *toolerr.Error
@@ -291,7 +291,7 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 			return nil, approvalNeed{}, err
 		}
 		err = b.Policy(ctx, p.clone(), args)
-		tm.policy = tm.now().Sub(t1)
+		tm.policy = tm.clock().Sub(t1)
 		if err != nil {
 			return nil, approvalNeed{}, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
 		}
@@ -413,6 +413,9 @@ type Registry struct {
 	replay ReplayStore
 	audit  Auditor
 	now    func() time.Time
+	// quiet is set when the auditor is the no-op one: no event is built
+	// and no step is timed.
+	quiet bool
 	// pending holds the calls that await approval, each for approvalTTL.
 	pending     PendingStore
 	approvalTTL time.Duration
@@ -450,6 +453,7 @@ func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
 	if r.audit == nil {
 		r.audit = nopAuditor{}
 	}
+	_, r.quiet = r.audit.(nopAuditor)
 	if r.pending == nil {
 		r.pending = NewMemoryPendingStore(MemoryPendingConfig{})
 	}

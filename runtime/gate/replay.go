@@ -128,11 +128,11 @@ func NewMemoryReplayStore(cfg MemoryReplayConfig) *MemoryReplayStore {
 // Config returns the store's sizes, defaults filled in.
 func (s *MemoryReplayStore) Config() MemoryReplayConfig { return s.cfg }
 
-// expire forgets the IDs claimed MaxAge ago or earlier; the caller holds
-// mu. Claims are listed in claim order, so the expired ones are a prefix
+// expire forgets the IDs claimed MaxAge before now or earlier; the caller
+// holds mu. Claims are listed in claim order, so the expired ones are a prefix
 // (with a clock that steps back, an ID can be kept longer, never less).
-func (s *MemoryReplayStore) expire() {
-	limit := s.now().Add(-s.cfg.MaxAge)
+func (s *MemoryReplayStore) expire(now time.Time) {
+	limit := now.Add(-s.cfg.MaxAge)
 	for s.oldest != nil && !s.oldest.at.After(limit) {
 		s.remove(s.oldest)
 	}
@@ -173,17 +173,18 @@ func key(s string) string {
 	return "\x00" + string(sum[:])
 }
 
-// Seen implements ReplayStore.
+// Seen implements ReplayStore. It reads the clock only for an ID it
+// holds: one past its age is not seen (Claim forgets it).
 func (s *MemoryReplayStore) Seen(_ context.Context, scope, callID string) (bool, error) {
+	scope, callID = key(scope), key(callID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.expire()
-	sc := s.scopes[key(scope)]
+	sc := s.scopes[scope]
 	if sc == nil {
 		return false, nil
 	}
-	_, ok := sc.ids[key(callID)]
-	return ok, nil
+	e, ok := sc.ids[callID]
+	return ok && e.at.After(s.now().Add(-s.cfg.MaxAge)), nil
 }
 
 // Claim implements ReplayStore. It fails with an error wrapping
@@ -193,7 +194,8 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 	scope, callID = key(scope), key(callID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.expire()
+	now := s.now()
+	s.expire(now)
 	sc := s.scopes[scope]
 	if sc != nil {
 		if _, ok := sc.ids[callID]; ok {
@@ -210,7 +212,7 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 		sc = &replayScope{name: strings.Clone(scope), ids: map[string]*replayID{}}
 		s.scopes[sc.name] = sc
 	}
-	e := &replayID{prev: s.newest, scope: sc, id: strings.Clone(callID), at: s.now()}
+	e := &replayID{prev: s.newest, scope: sc, id: strings.Clone(callID), at: now}
 	if s.newest != nil {
 		s.newest.next = e
 	} else {

@@ -96,6 +96,13 @@ func TestMemoryReplayStoreFailsClosed(t *testing.T) {
 			{advance: 30 * time.Minute, op: "claim", scope: "s", id: "a", ok: true}, // an expired ID can be claimed again
 			{op: "seen", scope: "t", id: "b", ok: true},
 		}},
+		{"Seen forgets an ID at its age, with no claim in between", MemoryReplayConfig{IDsPerScope: 2, IDs: 3, MaxAge: time.Hour}, []step{
+			{op: "claim", scope: "s", id: "a", ok: true},
+			{advance: 59 * time.Minute, op: "seen", scope: "s", id: "a", ok: true},
+			{advance: time.Minute, op: "seen", scope: "s", id: "a"},
+			{op: "claim", scope: "s", id: "a", ok: true},
+			{op: "seen", scope: "s", id: "a", ok: true},
+		}},
 		{"a released ID makes room", MemoryReplayConfig{IDsPerScope: 1, IDs: 1, MaxAge: time.Hour}, []step{
 			{op: "claim", scope: "s", id: "a", ok: true},
 			{op: "claim", scope: "t", id: "b", full: true},

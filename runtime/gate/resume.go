@@ -46,7 +46,7 @@ func (r *Registry) request(ctx context.Context, c Caller, calls []Call, preps []
 		results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: p.tool.Name, CallID: p.call.ID, Reason: "another call of the same turn awaits approval, so none was run; send this call again on its own if it should run anyway"}
 	}
 	for i := range results {
-		r.emit(ctx, c, calls[i], preps[i], results[i], r.now().Sub(start), attempt, preps[i].tm, false)
+		r.emit(ctx, c, calls[i], preps[i], results[i], r.since(start), attempt, preps[i].tm, false)
 	}
 }
 
@@ -166,7 +166,7 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 	if _, ok := r.lookup(who, pc.Tool, pc.Dialect); !ok {
 		return pc, nil, approvalErr(toolerr.Unauthorized, pc.Tool, pc.CallID, "the requester may no longer call "+pc.Tool+"; nothing was run", nil)
 	}
-	tm := timings{now: r.now}
+	tm := timings{now: r.timer()}
 	run, _, err := r.prepareSafely(ctx, who, t, call, &tm, true)
 	if err != nil {
 		return pc, nil, asToolErr(err, pc.Tool, pc.CallID)
