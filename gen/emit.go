@@ -42,6 +42,8 @@ type emitter struct {
 	sensitive bool
 	// done marks the named nodes whose declarations have been emitted.
 	done map[*node]bool
+	// trials marks the nodes whose trial function has been emitted (emit_compose.go).
+	trials map[*node]bool
 }
 
 func d() *jen.Statement  { return jen.Id("d") }
@@ -132,6 +134,7 @@ func (e *emitter) declare(n *node) {
 		return
 	}
 	e.done[n] = true
+	e.declareComposition(n)
 	switch n.kind {
 	case kindString:
 		if n.goName != "" {
@@ -325,9 +328,9 @@ func (e *emitter) elemSetter(n *node, assign func(x jen.Code) jen.Code) setter {
 // messages leave its value out where they are generated (sensitiveNode).
 func (e *emitter) decodeValue(n *node, set setter) []jen.Code {
 	if n.sens {
-		return sensitiveScope(n, e.decodeRules(n, set))
+		return sensitiveScope(n, e.withChecks(n, e.decodeRules(n, set)))
 	}
-	return e.decodeRules(n, set)
+	return e.withChecks(n, e.decodeRules(n, set))
 }
 
 // sensitiveScope wraps the reading of a sensitive value of n, unless n is
@@ -870,6 +873,7 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
 		d().Dot("PushName").Call(),
 	)
+	dflt = e.patternDefault(n, dflt)
 	if len(cases) > 0 {
 		loopBody = append(loopBody, jen.Switch(jen.String().Call(jen.Id("name"))).Block(append(cases, jen.Default().Block(dflt...))...))
 	} else {
@@ -921,7 +925,7 @@ func (e *emitter) emitNestedUnmarshal(n *node) {
 
 func (e *emitter) emitDecodeMethod(n *node) {
 	e.doc(fmt.Sprintf("decode reads a %s from d, which is at an object.", n.goName))
-	body := e.memberLoop(n, nil)
+	body := e.structChecks(n, e.memberLoop(n, nil))
 	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("decode").Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(body...)
 	e.f.Line()
 }

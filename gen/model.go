@@ -111,6 +111,9 @@ type node struct {
 
 	// recursion: a struct reached again through struct fields is held by pointer
 	onCycle bool
+
+	// comp holds the keywords checked on the whole value (compose.go)
+	comp *composition
 }
 
 type addlKind uint8
@@ -166,6 +169,9 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 	if n, ok := b.nodes[ptr]; ok {
 		return n
 	}
+	if s.Kind == jsonval.Object && s.Has("$ref") && b.refBesideKeywords(ptr, s) {
+		return b.buildRefBeside(ptr, s, name)
+	}
 	if s.Kind == jsonval.Object && s.Has("$ref") {
 		return b.buildRef(ptr, s, name)
 	}
@@ -186,6 +192,7 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 	}
 	b.checkKeywords(ptr, s)
 	b.fill(n, ptr, s, name)
+	b.fillComposition(n, ptr, s, name)
 	return n
 }
 
@@ -280,7 +287,8 @@ func (b *builder) checkKeywords(ptr string, s *jsonval.Value) {
 		switch {
 		case k == "prefixItems" && b.draft7:
 			b.fail(ptr+"/prefixItems", k, "prefixItems is a draft 2020-12 keyword; draft-07 writes a tuple as an array under items")
-		case enforced[k], annotations[k], strings.HasPrefix(k, "x-"):
+		case enforced[k], annotations[k], composedKeywords[k], strings.HasPrefix(k, "x-"):
+		case b.draft7 && k == "dependencies":
 		case k == "$schema" || k == "$id":
 			if ptr != "" {
 				b.fail(ptr+"/"+escapePointer(k), k, "%s is only supported at the root of the parameters schema", k)
@@ -347,7 +355,7 @@ func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
 
 func onlyAnnotations(s *jsonval.Value) bool {
 	for _, m := range s.Members {
-		if !annotations[m.Key] && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && m.Key != "$schema" && m.Key != "$id" {
+		if !annotations[m.Key] && !composedKeywords[m.Key] && m.Key != "dependencies" && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && m.Key != "$schema" && m.Key != "$id" {
 			return false
 		}
 	}

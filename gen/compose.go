@@ -1,0 +1,233 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+// Composition: the keywords that look at a whole value rather than at one
+// JSON type's content. The decoder reads the value as its own keywords say
+// (typed, or kept raw when the schema gives no type), then checks these on
+// the bytes it has just read: no second pass over the document, one pass
+// over the value's own bytes per branch that must be tried (see
+// runtime/tgimpl/compose.go).
+
+// composedKeywords are the keywords a composition holds.
+var composedKeywords = map[string]bool{
+	"allOf": true, "anyOf": true, "oneOf": true, "not": true,
+	"if": true, "then": true, "else": true,
+	"dependentRequired": true, "dependentSchemas": true,
+	"patternProperties": true, "propertyNames": true,
+	"minProperties": true, "maxProperties": true,
+	"contains": true, "minContains": true, "maxContains": true,
+}
+
+// branch is a subschema checked on the value's bytes, with its schema
+// pointer (the keyword's pointer for a single subschema).
+type branch struct {
+	n  *node
+	sp string
+}
+
+// composition is what a schema requires of a whole value besides its typed
+// keywords.
+type composition struct {
+	ref                 *branch // the $ref beside other keywords (2020-12)
+	allOf, anyOf, oneOf []branch
+	not                 *branch
+	ifB, thenB, elseB   *branch
+
+	minProps, maxProps int64 // -1 when absent
+	depRequired        []depRequired
+	depSchemas         []depSchema
+	propNames          *branch
+	patterns           []patternProp
+
+	contains                 *branch
+	minContains, maxContains int64 // maxContains -1 when absent
+
+	// owner is the node whose patternProperties these are.
+	owner *node
+	// matchOnly marks the composition of a union's object variant: it only
+	// lets the member loop accept the names patternProperties covers; the
+	// union's own node checks the values.
+	matchOnly bool
+}
+
+type depRequired struct {
+	name, sp string
+	deps     []string
+}
+
+type depSchema struct {
+	name string
+	b    branch
+}
+
+type patternProp struct {
+	pattern, goPattern, sp string
+	b                      branch
+}
+
+// checks reports whether c has anything to check on a value.
+func (c *composition) checks() bool {
+	return c != nil && !c.matchOnly && (c.ref != nil || len(c.allOf)+len(c.anyOf)+len(c.oneOf) > 0 || c.not != nil ||
+		c.ifB != nil || c.objectChecks() || c.contains != nil)
+}
+
+func (c *composition) objectChecks() bool {
+	return c.minProps >= 0 || c.maxProps >= 0 || len(c.depRequired)+len(c.depSchemas)+len(c.patterns) > 0 || c.propNames != nil
+}
+
+// hasComposition reports whether s holds a keyword of a composition.
+func (b *builder) hasComposition(s *jsonval.Value) bool {
+	for _, m := range s.Members {
+		if composedKeywords[m.Key] || b.draft7 && m.Key == "dependencies" {
+			return true
+		}
+	}
+	return false
+}
+
+// fillComposition reads the composition keywords of s into n.comp.
+func (b *builder) fillComposition(n *node, ptr string, s *jsonval.Value, name string) {
+	if !b.hasComposition(s) {
+		return
+	}
+	base := b.childBase(ptr, name)
+	c := &composition{minProps: -1, maxProps: -1, minContains: 1, maxContains: -1}
+	sub := func(kw, suffix string) *branch {
+		v := s.Get(kw)
+		if v == nil {
+			return nil
+		}
+		sp := ptr + "/" + kw
+		return &branch{n: b.build(sp, v, base+suffix), sp: sp}
+	}
+	list := func(kw, suffix string) []branch {
+		v := s.Get(kw)
+		if v == nil {
+			return nil
+		}
+		if v.Kind != jsonval.Array || len(v.Items) == 0 {
+			b.fail(ptr+"/"+kw, kw, "%s must be a non-empty array of schemas", kw)
+			return nil
+		}
+		out := make([]branch, len(v.Items))
+		for i, it := range v.Items {
+			sp := fmt.Sprintf("%s/%s/%d", ptr, kw, i)
+			out[i] = branch{n: b.build(sp, it, fmt.Sprintf("%s%s%d", base, suffix, i)), sp: sp}
+		}
+		return out
+	}
+	c.allOf = list("allOf", "AllOf")
+	c.anyOf = list("anyOf", "AnyOf")
+	c.oneOf = list("oneOf", "OneOf")
+	c.not = sub("not", "Not")
+	if c.ifB = sub("if", "If"); c.ifB != nil {
+		c.thenB = sub("then", "Then")
+		c.elseB = sub("else", "Else")
+	}
+	c.minProps = b.count(ptr, s, "minProperties")
+	c.maxProps = b.count(ptr, s, "maxProperties")
+	b.fillDependencies(c, ptr, s, base)
+	c.propNames = sub("propertyNames", "Name")
+	if pp := s.Get("patternProperties"); pp != nil {
+		if pp.Kind != jsonval.Object {
+			b.fail(ptr+"/patternProperties", "patternProperties", "patternProperties must be an object")
+		}
+		for i, m := range pp.Members {
+			sp := ptr + "/patternProperties/" + escapePointer(m.Key)
+			re, err := ecmaToRE2(m.Key)
+			if err != nil {
+				b.fail(sp, "patternProperties", "Go's regexp cannot compile %q: %v", m.Key, err)
+				continue
+			}
+			c.patterns = append(c.patterns, patternProp{pattern: m.Key, goPattern: re, sp: sp,
+				b: branch{n: b.build(sp, m.Value, fmt.Sprintf("%sPattern%d", base, i)), sp: sp}})
+		}
+	}
+	if c.contains = sub("contains", "Contains"); c.contains != nil && !b.draft7 {
+		if s.Has("minContains") {
+			c.minContains = b.count(ptr, s, "minContains")
+		}
+		c.maxContains = b.count(ptr, s, "maxContains")
+	}
+	c.owner = n
+	n.comp = c
+	for _, v := range n.variants {
+		if v.kind == kindObject && len(c.patterns) > 0 {
+			v.comp = &composition{patterns: c.patterns, owner: n, matchOnly: true, minProps: -1, maxProps: -1}
+		}
+	}
+}
+
+// fillDependencies reads dependentRequired and dependentSchemas, or
+// draft-07's dependencies, which holds both.
+func (b *builder) fillDependencies(c *composition, ptr string, s *jsonval.Value, base string) {
+	for _, kw := range []string{"dependentRequired", "dependentSchemas", "dependencies"} {
+		v := s.Get(kw)
+		if v == nil || kw == "dependencies" && !b.draft7 {
+			continue
+		}
+		if v.Kind != jsonval.Object {
+			b.fail(ptr+"/"+kw, kw, "%s must be an object", kw)
+			continue
+		}
+		for i, m := range v.Members {
+			sp := ptr + "/" + kw + "/" + escapePointer(m.Key)
+			switch {
+			case m.Value.Kind == jsonval.Array && kw != "dependentSchemas":
+				dr := depRequired{name: m.Key, sp: sp}
+				for _, it := range m.Value.Items {
+					if it.Kind != jsonval.String {
+						b.fail(sp, kw, "%s of %q must be an array of strings", kw, m.Key)
+						continue
+					}
+					dr.deps = append(dr.deps, it.Str)
+				}
+				c.depRequired = append(c.depRequired, dr)
+			case kw != "dependentRequired":
+				c.depSchemas = append(c.depSchemas, depSchema{name: m.Key, b: branch{n: b.build(sp, m.Value, fmt.Sprintf("%sDependency%d", base, i)), sp: sp}})
+			default:
+				b.fail(sp, kw, "%s of %q must be an array of strings", kw, m.Key)
+			}
+		}
+	}
+}
+
+// refBesideKeywords reports whether a 2020-12 schema with $ref has
+// keywords beside it that assert something: the $ref is then one more
+// schema the value must match, like a branch of allOf.
+func (b *builder) refBesideKeywords(ptr string, s *jsonval.Value) bool {
+	if b.draft7 {
+		return false
+	}
+	for _, m := range s.Members {
+		switch {
+		case m.Key == "$ref", annotations[m.Key], m.Key == "$defs", m.Key == "definitions", strings.HasPrefix(m.Key, "x-"):
+		case ptr == "" && (m.Key == "$schema" || m.Key == "$id"):
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// buildRefBeside builds a schema that has assertions beside its $ref: the
+// schema without the $ref, with the reference checked as a branch.
+func (b *builder) buildRefBeside(ptr string, s *jsonval.Value, name string) *node {
+	rest := s.Clone()
+	rest.Delete("$ref")
+	n := b.build(ptr, rest, name)
+	only := &jsonval.Value{Kind: jsonval.Object}
+	only.Set("$ref", s.Get("$ref"))
+	target := b.buildRef(ptr+"/$ref", only, name+"Ref")
+	if n.comp == nil {
+		n.comp = &composition{owner: n, minProps: -1, maxProps: -1, minContains: 1, maxContains: -1}
+	}
+	n.comp.ref = &branch{n: target, sp: ptr + "/$ref"}
+	return n
+}

@@ -1,0 +1,212 @@
+package tgimpl
+
+import (
+	"iter"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonread"
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+// Composition support: the keywords that look at a whole value (allOf,
+// anyOf, oneOf, not, if/then/else, dependentRequired, dependentSchemas,
+// patternProperties, propertyNames, minProperties, maxProperties,
+// contains) are checked on the value's raw bytes once the decoder has read
+// it. The bytes are the ones already read (jsonread.Reader.Capture): the
+// document is never read again, only the member's own bytes, once per
+// branch that has to be tried. A branch is tried with a fresh Decoder on
+// those bytes (Trial, then Valid); its violations are not reported, the
+// composition's own violation is.
+
+// Trial prepares d to try a branch schema on raw, the bytes of a value
+// already accepted by the decoder that read it.
+func (d *Decoder) Trial(raw []byte) {
+	d.Reset("", raw)
+}
+
+// Valid reports whether the trial read one value with no violation.
+func (d *Decoder) Valid() bool {
+	d.R.Finish()
+	return d.R.Err() == nil && len(d.violations) == 0
+}
+
+// KindOf is the JSON kind of the raw value.
+func KindOf(raw []byte) jsonread.Kind {
+	var r jsonread.Reader
+	r.Reset(raw, jsonread.DefaultLimits)
+	return r.Peek()
+}
+
+// Members yields the name (unescaped) and raw bytes of each member of the
+// raw object, in document order. raw must be a valid object.
+func Members(raw []byte) iter.Seq2[string, []byte] {
+	return func(yield func(string, []byte) bool) {
+		var r jsonread.Reader
+		r.Reset(raw, jsonread.DefaultLimits)
+		if r.Peek() != jsonread.Object {
+			return
+		}
+		r.ObjectStart()
+		for {
+			name, ok := r.NextMember()
+			if !ok {
+				return
+			}
+			key := string(name)
+			start := r.Offset()
+			r.Skip()
+			if !yield(key, r.Capture(start)) {
+				return
+			}
+		}
+	}
+}
+
+// Items yields the index and raw bytes of each item of the raw array.
+func Items(raw []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		var r jsonread.Reader
+		r.Reset(raw, jsonread.DefaultLimits)
+		if r.Peek() != jsonread.Array {
+			return
+		}
+		r.ArrayStart()
+		for i := 0; r.NextItem(); i++ {
+			start := r.Offset()
+			r.Skip()
+			if !yield(i, r.Capture(start)) {
+				return
+			}
+		}
+	}
+}
+
+// Has reports whether the raw object has a member of that name.
+func Has(raw []byte, name string) bool {
+	for k := range Members(raw) {
+		if k == name {
+			return true
+		}
+	}
+	return false
+}
+
+// NameJSON is a member name as a JSON string, for trying propertyNames.
+func NameJSON(name string) []byte { return jsonval.AppendString(nil, name) }
+
+// AllOf records a value that fails schema i of allOf.
+func (d *Decoder) AllOf(sp string, i int) {
+	d.add("allOf", sp, "", " must match every schema of allOf; it does not match #"+strconv.Itoa(i), false)
+}
+
+// AnyOf records a value that matches no schema of anyOf.
+func (d *Decoder) AnyOf(sp string) {
+	d.add("anyOf", sp, "", " must match at least one schema of anyOf; it matches none", false)
+}
+
+// OneOf records a value that matches no schema of oneOf (first < 0) or
+// two of them, first and second.
+func (d *Decoder) OneOf(sp string, first, second int) {
+	if first < 0 {
+		d.add("oneOf", sp, "", " must match exactly one schema of oneOf; it matches none", false)
+		return
+	}
+	d.add("oneOf", sp, "", " must match exactly one schema of oneOf; it matches #"+strconv.Itoa(first)+" and #"+strconv.Itoa(second), false)
+}
+
+// Not records a value that matches the schema of not.
+func (d *Decoder) Not(sp string) {
+	d.add("not", sp, "", " must not match the schema of not", false)
+}
+
+// IfThenElse records a value that matches if but not then (kw "then") or
+// fails if and does not match else (kw "else").
+func (d *Decoder) IfThenElse(sp, kw string) {
+	if kw == "then" {
+		d.add("then", sp, "", " matches the if schema, so it must match then", false)
+		return
+	}
+	d.add("else", sp, "", " does not match the if schema, so it must match else", false)
+}
+
+// MinProperties records an object with fewer than min members.
+func (d *Decoder) MinProperties(sp string, min, n int) {
+	d.add("minProperties", sp, "", " must have at least "+plural(min, "member")+"; received "+strconv.Itoa(n), true)
+}
+
+// MaxProperties records an object with more than max members.
+func (d *Decoder) MaxProperties(sp string, max, n int) {
+	d.add("maxProperties", sp, "", " must have at most "+plural(max, "member")+"; received "+strconv.Itoa(n), true)
+}
+
+// DependentRequired records that member dep is missing although name,
+// which requires it, is present (both names come from the schema).
+func (d *Decoder) DependentRequired(sp, name, dep string) {
+	d.add("dependentRequired", sp, "", " must have "+showName(dep)+" because it has "+showName(name), false)
+}
+
+// DependentSchema records an object that has member name but fails the
+// schema name requires.
+func (d *Decoder) DependentSchema(sp, name string) {
+	d.add("dependentSchemas", sp, "", " has "+showName(name)+", so it must match the schema that "+showName(name)+" requires", false)
+}
+
+// PropertyName records a member name that fails propertyNames. The name
+// was written by the caller: it is cut like other received values, and not
+// shown inside a sensitive value.
+func (d *Decoder) PropertyName(sp, name string) {
+	d.add("propertyNames", sp, Quote([]byte(name)), " has a member name that propertyNames does not allow", false)
+}
+
+// PatternProperty records a member whose name matches pattern but whose
+// value fails the schema of that pattern.
+func (d *Decoder) PatternProperty(sp, name, pattern string) {
+	d.add("patternProperties", sp, Quote([]byte(name)), " has a member, named as received, whose value fails the schema of patternProperties "+Show(pattern), false)
+}
+
+// Contains records an array with n items matching contains, fewer than
+// min or more than max (max < 0: no maximum).
+func (d *Decoder) Contains(sp string, min, max, n int) {
+	var rule strings.Builder
+	rule.WriteString(" must contain ")
+	switch {
+	case max < 0:
+		rule.WriteString("at least " + plural(min, "item"))
+	case min == 0:
+		rule.WriteString("at most " + plural(max, "item"))
+	default:
+		rule.WriteString("between " + strconv.Itoa(min) + " and " + plural(max, "item"))
+	}
+	rule.WriteString(" matching contains; received " + strconv.Itoa(n))
+	kw := "contains"
+	switch {
+	case max >= 0 && n > max:
+		kw = "maxContains"
+	case min != 1:
+		kw = "minContains"
+	}
+	d.add(kw, sp, "", rule.String(), true)
+}
+
+// Ref records a value that fails the schema of a $ref written beside
+// other keywords.
+func (d *Decoder) Ref(sp string) {
+	d.add("$ref", sp, "", " must match the referenced schema", false)
+}
+
+// FirstTwo returns the indexes of the first two true values of oks, -1
+// for each that is missing: oneOf holds when first >= 0 and second < 0.
+func FirstTwo(oks ...bool) (first, second int) {
+	first, second = -1, -1
+	for i, ok := range oks {
+		switch {
+		case !ok:
+		case first < 0:
+			first = i
+		default:
+			return first, i
+		}
+	}
+	return first, second
+}
