@@ -22,6 +22,7 @@ var composedKeywords = map[string]bool{
 	"patternProperties": true, "propertyNames": true,
 	"minProperties": true, "maxProperties": true,
 	"contains": true, "minContains": true, "maxContains": true,
+	"unevaluatedProperties": true, "unevaluatedItems": true,
 }
 
 // branch is a subschema checked on the value's bytes, with its schema
@@ -48,12 +49,35 @@ type composition struct {
 	contains                 *branch
 	minContains, maxContains int64 // maxContains -1 when absent
 
+	unevalProps, unevalItems *branch
+	seen                     seenInfo
+
 	// owner is the node whose patternProperties these are.
 	owner *node
 	// matchOnly marks the composition of a union's object variant: it only
 	// lets the member loop accept the names patternProperties covers; the
 	// union's own node checks the values.
 	matchOnly bool
+}
+
+// seenInfo is what a schema evaluates of a value by its own keywords,
+// besides patternProperties and contains (held above): for the
+// unevaluated keywords of a schema it is a branch of.
+type seenInfo struct {
+	names    []string // properties
+	allNames bool     // additionalProperties
+	prefix   int      // prefixItems (draft-07: items as an array)
+	allItems bool     // items (draft-07: additionalItems, or items as one schema)
+}
+
+func (si seenInfo) empty() bool {
+	return len(si.names) == 0 && !si.allNames && si.prefix == 0 && !si.allItems
+}
+
+// evaluates reports whether n, where it holds, evaluates anything of the
+// value for unevaluatedProperties or unevaluatedItems.
+func (c *composition) evaluates() bool {
+	return c != nil && !c.matchOnly && (!c.seen.empty() || len(c.patterns) > 0 || c.contains != nil || c.unevalProps != nil || c.unevalItems != nil || len(c.sameValue()) > 0)
 }
 
 type depRequired struct {
@@ -74,7 +98,7 @@ type patternProp struct {
 // checks reports whether c has anything to check on a value.
 func (c *composition) checks() bool {
 	return c != nil && !c.matchOnly && (c.ref != nil || len(c.allOf)+len(c.anyOf)+len(c.oneOf) > 0 || c.not != nil ||
-		c.ifB != nil || c.objectChecks() || c.contains != nil)
+		c.ifB != nil || c.objectChecks() || c.contains != nil || c.unevalProps != nil || c.unevalItems != nil)
 }
 
 func (c *composition) objectChecks() bool {
@@ -93,11 +117,12 @@ func (b *builder) hasComposition(s *jsonval.Value) bool {
 
 // fillComposition reads the composition keywords of s into n.comp.
 func (b *builder) fillComposition(n *node, ptr string, s *jsonval.Value, name string) {
-	if !b.hasComposition(s) {
+	si := b.seenInfo(s)
+	if !b.hasComposition(s) && si.empty() {
 		return
 	}
 	base := b.childBase(ptr, name)
-	c := &composition{minProps: -1, maxProps: -1, minContains: 1, maxContains: -1}
+	c := &composition{minProps: -1, maxProps: -1, minContains: 1, maxContains: -1, seen: si}
 	sub := func(kw, suffix string) *branch {
 		v := s.Get(kw)
 		if v == nil {
@@ -155,6 +180,8 @@ func (b *builder) fillComposition(n *node, ptr string, s *jsonval.Value, name st
 		}
 		c.maxContains = b.count(ptr, s, "maxContains")
 	}
+	c.unevalProps = sub("unevaluatedProperties", "Unevaluated")
+	c.unevalItems = sub("unevaluatedItems", "UnevaluatedItem")
 	c.owner = n
 	n.comp = c
 	for _, v := range n.variants {
@@ -162,6 +189,31 @@ func (b *builder) fillComposition(n *node, ptr string, s *jsonval.Value, name st
 			v.comp = &composition{patterns: c.patterns, owner: n, matchOnly: true, minProps: -1, maxProps: -1}
 		}
 	}
+}
+
+// seenInfo reads what s evaluates by its own keywords.
+func (b *builder) seenInfo(s *jsonval.Value) seenInfo {
+	var si seenInfo
+	if ps := s.Get("properties"); ps != nil && ps.Kind == jsonval.Object {
+		for _, m := range ps.Members {
+			si.names = append(si.names, m.Key)
+		}
+	}
+	si.allNames = s.Has("additionalProperties")
+	if b.draft7 {
+		if it := s.Get("items"); it != nil && it.Kind == jsonval.Array {
+			si.prefix = len(it.Items)
+			si.allItems = s.Has("additionalItems")
+		} else {
+			si.allItems = it != nil
+		}
+		return si
+	}
+	if p := s.Get("prefixItems"); p != nil && p.Kind == jsonval.Array {
+		si.prefix = len(p.Items)
+	}
+	si.allItems = s.Has("items")
+	return si
 }
 
 // fillDependencies reads dependentRequired and dependentSchemas, or
@@ -230,4 +282,28 @@ func (b *builder) buildRefBeside(ptr string, s *jsonval.Value, name string) *nod
 	}
 	n.comp.ref = &branch{n: target, sp: ptr + "/$ref"}
 	return n
+}
+
+// sameValue lists the subschemas of c that apply to the very value c's
+// node applies to (not to a member or an item of it), but for not, whose
+// evaluation never counts.
+func (c *composition) sameValue() []*branch {
+	if c == nil {
+		return nil
+	}
+	var out []*branch
+	for _, b := range []*branch{c.ref, c.ifB, c.thenB, c.elseB} {
+		if b != nil {
+			out = append(out, b)
+		}
+	}
+	for _, list := range [][]branch{c.allOf, c.anyOf, c.oneOf} {
+		for i := range list {
+			out = append(out, &list[i])
+		}
+	}
+	for i := range c.depSchemas {
+		out = append(out, &c.depSchemas[i].b)
+	}
+	return out
 }

@@ -44,6 +44,8 @@ type emitter struct {
 	done map[*node]bool
 	// trials marks the nodes whose trial function has been emitted (emit_compose.go).
 	trials map[*node]bool
+	// seens marks the nodes whose evaluated-members function has been emitted.
+	seens map[*node]bool
 }
 
 func d() *jen.Statement  { return jen.Id("d") }

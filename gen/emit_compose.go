@@ -118,6 +118,7 @@ func (e *emitter) declareComposition(n *node) {
 	if c.contains != nil {
 		body = append(body, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Array"))).Block(e.containsCheck(n)...))
 	}
+	body = append(body, e.unevaluatedChecks(n)...)
 	name := checkFunc(n)
 	e.claim(name, "the composition checks of "+e.where(n))
 	e.doc(fmt.Sprintf("%s checks the keywords of %s that apply to the whole value on raw, the bytes just read.", name, e.where(n)))
@@ -235,4 +236,142 @@ func (e *emitter) trialName(n *node) string {
 	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte()).Bool().Block(body...)
 	e.f.Line()
 	return name
+}
+
+func seenFunc(n *node) string { return "seen" + n.name }
+
+// unevaluatedChecks checks unevaluatedProperties and unevaluatedItems of
+// n: what n and the branches that hold evaluate is collected first (see
+// seenName), then every other member or item must match the schema.
+func (e *emitter) unevaluatedChecks(n *node) []jen.Code {
+	c := n.comp
+	var out []jen.Code
+	collect := func() []jen.Code {
+		return []jen.Code{jen.Var().Id("s").Qual(pkgTgimpl, "Seen"), jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Op("&").Id("s"))}
+	}
+	unevaluated := func(has string, u *branch, x, at jen.Code) *jen.Statement {
+		cond := jen.Op("!").Id("s").Dot(has).Call(at)
+		if u.n.kind != kindNever {
+			cond = cond.Op("&&").Op("!").Id(e.trialName(u.n)).Call(x)
+		}
+		return cond
+	}
+	if u := c.unevalProps; u != nil && u.n.kind != kindAny {
+		vars := jen.List(jen.Id("name"), jen.Id("value"))
+		if u.n.kind == kindNever {
+			vars = jen.Id("name")
+		}
+		body := append(collect(), jen.For(vars.Op(":=").Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))).Block(
+			jen.If(unevaluated("HasName", u, jen.Id("value"), jen.Id("name"))).Block(
+				d().Dot("Unevaluated").Call(jen.Lit(u.sp), jen.Id("name")))))
+		out = append(out, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Object"))).Block(body...))
+	}
+	if u := c.unevalItems; u != nil && u.n.kind != kindAny {
+		vars := jen.List(jen.Id("i"), jen.Id("item"))
+		if u.n.kind == kindNever {
+			vars = jen.List(jen.Id("i"), jen.Id("_"))
+		}
+		body := append(collect(), jen.For(vars.Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
+			jen.If(unevaluated("HasItem", u, jen.Id("item"), jen.Id("i"))).Block(
+				d().Dot("UnevaluatedItem").Call(jen.Lit(u.sp), jen.Id("i")))))
+		out = append(out, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Array"))).Block(body...))
+	}
+	return out
+}
+
+// seenName declares, once, the function that notes what n evaluates of
+// raw, a value n holds for, and returns its name. n's own unevaluated
+// keywords are left out: the caller adds them (seenCall).
+func (e *emitter) seenName(n *node) string {
+	name := seenFunc(n)
+	if e.seens == nil {
+		e.seens = map[*node]bool{}
+	}
+	if e.seens[n] {
+		return name
+	}
+	e.seens[n] = true
+	c := n.comp
+	var body []jen.Code
+	if len(c.seen.names) > 0 {
+		var names []jen.Code
+		for _, nm := range c.seen.names {
+			names = append(names, jen.Lit(nm))
+		}
+		body = append(body, jen.Id("s").Dot("Names").Call(names...))
+	}
+	if c.seen.allNames {
+		body = append(body, jen.Id("s").Dot("AllNames").Call())
+	}
+	if len(c.patterns) > 0 {
+		body = append(body, jen.For(jen.Id("name").Op(":=").Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))).Block(
+			jen.If(jen.Id(namesFunc(n)).Call(jen.Index().Byte().Parens(jen.Id("name")))).Block(jen.Id("s").Dot("Name").Call(jen.Id("name")))))
+	}
+	if c.seen.prefix > 0 {
+		body = append(body, jen.Id("s").Dot("Items").Call(jen.Lit(c.seen.prefix)))
+	}
+	if c.seen.allItems {
+		body = append(body, jen.Id("s").Dot("AllItems").Call())
+	}
+	if c.contains != nil {
+		body = append(body, jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
+			jen.If(jen.Id(e.trialName(c.contains.n)).Call(jen.Id("item"))).Block(jen.Id("s").Dot("Item").Call(jen.Id("i")))))
+	}
+	if c.ref != nil {
+		body = append(body, e.seenCall(c.ref.n)...)
+	}
+	for _, b := range c.allOf {
+		body = append(body, e.seenCall(b.n)...)
+	}
+	for _, list := range [][]branch{c.anyOf, c.oneOf} {
+		for _, b := range list {
+			if call := e.seenCall(b.n); len(call) > 0 {
+				body = append(body, jen.If(e.trial(b.n)).Block(call...))
+			}
+		}
+	}
+	if c.ifB != nil {
+		st := jen.If(e.trial(c.ifB.n)).Block(append(e.seenCall(c.ifB.n), e.seenCallOf(c.thenB)...)...)
+		if c.elseB != nil {
+			st.Else().Block(e.seenCall(c.elseB.n)...)
+		}
+		body = append(body, st)
+	}
+	for _, ds := range c.depSchemas {
+		if call := e.seenCall(ds.b.n); len(call) > 0 {
+			body = append(body, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(ds.name))).Block(call...))
+		}
+	}
+	e.claim(name, "the evaluated members and items of "+e.where(n))
+	e.doc(fmt.Sprintf("%s notes in s the members and items of raw that %s evaluates, for unevaluatedProperties and unevaluatedItems.", name, e.where(n)))
+	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte(), jen.Id("s").Op("*").Qual(pkgTgimpl, "Seen")).Block(body...)
+	e.f.Line()
+	return name
+}
+
+func (e *emitter) seenCallOf(b *branch) []jen.Code {
+	if b == nil {
+		return nil
+	}
+	return e.seenCall(b.n)
+}
+
+// seenCall notes what branch n evaluates, its own unevaluated keywords
+// included (where n holds, they evaluate everything else).
+func (e *emitter) seenCall(n *node) []jen.Code {
+	c := n.comp
+	if !c.evaluates() {
+		return nil
+	}
+	var out []jen.Code
+	if c.unevalProps != nil {
+		out = append(out, jen.Id("s").Dot("AllNames").Call())
+	}
+	if c.unevalItems != nil {
+		out = append(out, jen.Id("s").Dot("AllItems").Call())
+	}
+	if c.unevalProps == nil || c.unevalItems == nil {
+		out = append(out, jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Id("s")))
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package tgimpl
 
 import (
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -209,4 +210,55 @@ func FirstTwo(oks ...bool) (first, second int) {
 		}
 	}
 	return first, second
+}
+
+// Seen collects what the schemas that hold for a value evaluate of it
+// (JSON Schema's annotations): the member names and item indexes that
+// unevaluatedProperties and unevaluatedItems then leave alone.
+type Seen struct {
+	allNames, allItems bool
+	names              []string
+	items              int
+	idx                []int
+}
+
+// Names notes declared member names (properties).
+func (s *Seen) Names(names ...string) { s.names = append(s.names, names...) }
+
+// Name notes one member name (matched by patternProperties).
+func (s *Seen) Name(name string) { s.names = append(s.names, name) }
+
+// AllNames notes that every member is evaluated (additionalProperties,
+// unevaluatedProperties).
+func (s *Seen) AllNames() { s.allNames = true }
+
+// AllItems notes that every item is evaluated (items, unevaluatedItems).
+func (s *Seen) AllItems() { s.allItems = true }
+
+// Items notes that the first n items are evaluated (prefixItems).
+func (s *Seen) Items(n int) { s.items = max(s.items, n) }
+
+// Item notes that item i is evaluated (contains).
+func (s *Seen) Item(i int) { s.idx = append(s.idx, i) }
+
+// HasName reports whether the member is evaluated.
+func (s *Seen) HasName(name string) bool {
+	return s.allNames || slices.Contains(s.names, name)
+}
+
+// HasItem reports whether item i is evaluated.
+func (s *Seen) HasItem(i int) bool {
+	return s.allItems || i < s.items || slices.Contains(s.idx, i)
+}
+
+// Unevaluated records a member that no schema holding for the object
+// evaluates and that unevaluatedProperties does not allow.
+func (d *Decoder) Unevaluated(sp, name string) {
+	d.add("unevaluatedProperties", sp, Quote([]byte(name)), " has a member that no matching schema declares", false)
+}
+
+// UnevaluatedItem records an item that no schema holding for the array
+// evaluates and that unevaluatedItems does not allow.
+func (d *Decoder) UnevaluatedItem(sp string, i int) {
+	d.add("unevaluatedItems", sp, "", " has item "+strconv.Itoa(i)+", which no matching schema allows", false)
 }
