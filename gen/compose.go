@@ -260,7 +260,7 @@ func (b *builder) refBesideKeywords(ptr string, s *jsonval.Value) bool {
 	for _, m := range s.Members {
 		switch {
 		case m.Key == "$ref", annotations[m.Key], m.Key == "$defs", m.Key == "definitions", strings.HasPrefix(m.Key, "x-"):
-		case ptr == "" && (m.Key == "$schema" || m.Key == "$id"):
+		case m.Key == "$id", m.Key == "$anchor", ptr == "" && m.Key == "$schema":
 		default:
 			return true
 		}

@@ -225,7 +225,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	// metadata out; the model is built from the same closure with it kept.
 	tm.projected = newProviderTool(t, provider.Effective(t.params, opts.OpenObjects))
 	closed := provider.Closed(t.params, opts.OpenObjects)
-	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}}
+	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, schemaURL(t), tm.draft7)}
 	tm.root = b.build("", closed, tm.goName+"Args")
 	if !opts.ValueRoots {
 		if tm.root.kind != kindObject || tm.root.nullable {
@@ -258,7 +258,7 @@ func compileCheck(t *Tool, draft7 bool) (*jsonschema.Compiler, error) {
 	}
 	c.AssertFormat = true
 	url := schemaURL(t)
-	if err := c.AddResource(url, bytes.NewReader(t.params.Marshal())); err != nil {
+	if err := c.AddResource(url, bytes.NewReader(re2Patterns(t.params).Marshal())); err != nil {
 		return nil, err
 	}
 	_, err := c.Compile(url)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -141,6 +140,7 @@ type builder struct {
 	draft7 bool
 	opts   Options
 	nodes  map[string]*node // by schema pointer, so refs share nodes and recursion ends
+	refs   *refIndex        // what $id and $anchor name (refs.go)
 	errs   ErrorList
 }
 
@@ -152,6 +152,9 @@ func (b *builder) fail(ptr, keyword, format string, args ...any) {
 var annotations = map[string]bool{
 	"title": true, "description": true, "$comment": true, "examples": true,
 	"deprecated": true, "readOnly": true, "writeOnly": true, "default": true,
+	// content: annotations in 2020-12 (and draft-07), describing the string,
+	// never validated.
+	"contentMediaType": true, "contentEncoding": true, "contentSchema": true,
 }
 
 // enforced are the keywords toolgate turns into checks.
@@ -210,18 +213,18 @@ func (b *builder) buildRef(ptr string, s *jsonval.Value, name string) *node {
 		b.checkKeywords(ptr, s)
 		b.checkRefSiblings(ptr, s)
 		ref := s.Get("$ref")
-		if ref.Kind != jsonval.String || !strings.HasPrefix(ref.Str, "#") {
-			b.fail(ptr+"/$ref", "$ref", "only local references (#/...) are supported")
+		if ref.Kind != jsonval.String {
+			b.fail(ptr+"/$ref", "$ref", "$ref must be a string")
 			return never()
 		}
-		target, err := url.PathUnescape(ref.Str[1:])
-		if err != nil {
-			b.fail(ptr+"/$ref", "$ref", "reference %q is not a valid URI fragment: %v", ref.Str, err)
+		target, ok, remote := b.refs.resolve(ptr, ref.Str)
+		if remote {
+			b.fail(ptr+"/$ref", "$ref", "reference %q names a document outside the tool file: remote references are not supported", ref.Str)
 			return never()
 		}
 		tv := jsonval.Resolve(b.root, target)
 		switch {
-		case tv == nil:
+		case !ok || tv == nil:
 			b.fail(ptr+"/$ref", "$ref", "reference %q does not resolve", ref.Str)
 			return never()
 		case slices.Contains(chain, target):
@@ -254,8 +257,8 @@ func (b *builder) buildRef(ptr string, s *jsonval.Value, name string) *node {
 func (b *builder) checkRefSiblings(ptr string, s *jsonval.Value) {
 	for _, m := range s.Members {
 		switch {
-		case m.Key == "$ref", annotations[m.Key], m.Key == "$defs", m.Key == "definitions":
-		case ptr == "" && (m.Key == "$schema" || m.Key == "$id"):
+		case m.Key == "$ref", annotations[m.Key], m.Key == "$defs", m.Key == "definitions", m.Key == "$id", m.Key == "$anchor":
+		case ptr == "" && m.Key == "$schema":
 		case m.Key == "x-toolgate":
 			b.schemaMeta(ptr, m.Value, true)
 		case strings.HasPrefix(m.Key, "x-"):
@@ -289,7 +292,8 @@ func (b *builder) checkKeywords(ptr string, s *jsonval.Value) {
 			b.fail(ptr+"/prefixItems", k, "prefixItems is a draft 2020-12 keyword; draft-07 writes a tuple as an array under items")
 		case enforced[k], annotations[k], composedKeywords[k], strings.HasPrefix(k, "x-"):
 		case b.draft7 && k == "dependencies":
-		case k == "$schema" || k == "$id":
+		case k == "$id", k == "$anchor" && !b.draft7:
+		case k == "$schema":
 			if ptr != "" {
 				b.fail(ptr+"/"+escapePointer(k), k, "%s is only supported at the root of the parameters schema", k)
 			}
@@ -355,7 +359,7 @@ func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
 
 func onlyAnnotations(s *jsonval.Value) bool {
 	for _, m := range s.Members {
-		if !annotations[m.Key] && !composedKeywords[m.Key] && m.Key != "dependencies" && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && m.Key != "$schema" && m.Key != "$id" {
+		if !annotations[m.Key] && !composedKeywords[m.Key] && m.Key != "dependencies" && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && m.Key != "$schema" && m.Key != "$id" && m.Key != "$anchor" {
 			return false
 		}
 	}

@@ -74,7 +74,7 @@ func refBeside(s *jsonval.Value) bool {
 	}
 	for _, m := range s.Members {
 		switch {
-		case m.Key == "$ref", m.Key == "$defs", m.Key == "definitions", slices.Contains(annotations, m.Key), strings.HasPrefix(m.Key, "x-"):
+		case m.Key == "$ref", m.Key == "$defs", m.Key == "definitions", m.Key == "$anchor", slices.Contains(annotations, m.Key), strings.HasPrefix(m.Key, "x-"):
 		default:
 			return true
 		}

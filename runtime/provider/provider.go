@@ -282,7 +282,7 @@ func (pr *projection) keep(ptr, kw string, v *jsonval.Value) {
 
 // annotation keywords carry no rule; providers that do not take them lose
 // nothing the gate enforces.
-var annotations = []string{"title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "$id"}
+var annotations = []string{"title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "$id", "$anchor", "contentMediaType", "contentEncoding", "contentSchema"}
 
 // walkChildren calls f on every subschema of s: the values of properties,
 // $defs, definitions, items, prefixItems, additionalProperties and
@@ -465,6 +465,9 @@ func (pr *projection) openAINode(s *jsonval.Value, ptr string, depth int) error 
 	}
 	if s.Kind == jsonval.Bool {
 		return pr.refuse(ptr, "a boolean schema cannot be expressed in strict mode")
+	}
+	if r := s.Get("$ref"); r != nil && !pointerRef(r) {
+		return pr.refuse(ptr+"/$ref", "strict mode resolves only JSON-pointer references (#/...), not %s", r.Str)
 	}
 	if s.Has("$ref") {
 		// The referenced schema is projected under $defs; beside the
@@ -669,6 +672,9 @@ func (pr *projection) gemini(schema *jsonval.Value) (*jsonval.Value, error) {
 		if s.Has("definitions") {
 			return pr.refuse(ptr+"/definitions", "Gemini takes definitions under $defs")
 		}
+		if r := s.Get("$ref"); r != nil && !pointerRef(r) {
+			return pr.refuse(ptr+"/$ref", "Gemini resolves only JSON-pointer references (#/...), not %s", r.Str)
+		}
 		if c := s.Get("const"); c != nil {
 			s.Delete("const")
 			s.Set("enum", &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{c}})
@@ -774,4 +780,10 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 		return nil, pr.refuse(ptr, "an open object cannot be expressed in the OpenAPI subset")
 	}
 	return out, nil
+}
+
+// pointerRef reports whether a $ref is a JSON pointer into the document
+// (not an $id, an anchor or another document).
+func pointerRef(r *jsonval.Value) bool {
+	return r.Kind == jsonval.String && (r.Str == "#" || strings.HasPrefix(r.Str, "#/"))
 }
