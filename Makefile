@@ -4,7 +4,7 @@ BENCH_COUNT ?= 10
 FUZZTIME ?= 10s
 FUZZPARALLEL ?= 1
 
-.PHONY: all generate check lint calls test vet fmt-check unit examples-test bench fuzz
+.PHONY: all generate check lint calls conformance test vet fmt-check unit examples-test bench fuzz
 
 all: test
 
@@ -28,6 +28,12 @@ calls:
 # Everything CI checks: vet, gofmt, unit and conformance tests of both
 # modules, the lint of schemas/, the recorded calls and the drift check.
 test: vet fmt-check unit examples-test lint calls check
+
+# The JSON Schema Test Suite (draft 2020-12 and draft-07, from
+# ../shared/corpora/jsts): per file the tests, passed, failed and skipped,
+# the totals per draft, and the reason for each skipped case.
+conformance:
+	$(GO) test ./gen -run '^TestConformance$$' -count=1 -v | sed -n '/^        file /,/^--- /p'
 
 vet:
 	$(GO) vet ./...

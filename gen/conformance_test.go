@@ -543,22 +543,52 @@ func (h *harness) report(files []suiteFile) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%-40s %9s %9s %7s %7s %7s %7s\n", "file", "cases run", "skipped", "passed", "failed", "known", "skipped")
+	fmt.Fprintf(&b, "\n%-40s %6s %9s %9s %7s %7s %7s %7s\n", "file", "tests", "cases run", "skipped", "passed", "failed", "known", "skipped")
+	drafts := map[string]*fileCounts{}
 	for _, f := range files {
 		fc := counts[f.rel]
 		if fc == nil {
 			fc = &fileCounts{}
 		}
-		fmt.Fprintf(&b, "%-40s %9d %9d %7d %7d %7d %7d\n", f.rel, fc.casesRun, fc.casesSkipped, fc.passed, fc.failed, fc.known, fc.skipped)
-		total.casesRun += fc.casesRun
-		total.casesSkipped += fc.casesSkipped
-		total.passed += fc.passed
-		total.failed += fc.failed
-		total.known += fc.known
-		total.skipped += fc.skipped
+		tests := fc.passed + fc.failed + fc.known + fc.skipped
+		fmt.Fprintf(&b, "%-40s %6d %9d %9d %7d %7d %7d %7d\n", f.rel, tests, fc.casesRun, fc.casesSkipped, fc.passed, fc.failed, fc.known, fc.skipped)
+		for _, sum := range []*fileCounts{&total, draftCounts(drafts, f.rel)} {
+			sum.casesRun += fc.casesRun
+			sum.casesSkipped += fc.casesSkipped
+			sum.passed += fc.passed
+			sum.failed += fc.failed
+			sum.known += fc.known
+			sum.skipped += fc.skipped
+		}
 	}
-	fmt.Fprintf(&b, "%-40s %9d %9d %7d %7d %7d %7d", "total", total.casesRun, total.casesSkipped, total.passed, total.failed, total.known, total.skipped)
+	fmt.Fprintf(&b, "%-40s %6d %9d %9d %7d %7d %7d %7d\n", "total", total.passed+total.failed+total.known+total.skipped, total.casesRun, total.casesSkipped, total.passed, total.failed, total.known, total.skipped)
+	for _, name := range []string{"draft2020-12", "draft-07", "toolgate"} {
+		if dc := drafts[name]; dc != nil {
+			fmt.Fprintf(&b, "%s: %d of %d tests pass, %d fail, %d skipped\n", name, dc.passed, dc.passed+dc.failed+dc.known+dc.skipped, dc.failed+dc.known, dc.skipped)
+		}
+	}
+	b.WriteString("skipped cases (each refused at generation):\n")
+	for _, c := range h.cases {
+		if c.genErr != nil && c.skipKey != "" {
+			fmt.Fprintf(&b, "  %s | %s (%d tests): %s\n", c.file.rel, c.Description, len(c.Tests), c.skip)
+		}
+	}
 	t.Log(b.String())
+}
+
+// draftCounts returns the sum of the draft that a suite file belongs to.
+func draftCounts(drafts map[string]*fileCounts, rel string) *fileCounts {
+	name := "draft2020-12"
+	switch {
+	case strings.HasPrefix(rel, "draft7/"):
+		name = "draft-07"
+	case strings.HasPrefix(rel, "testdata/"):
+		name = "toolgate"
+	}
+	if drafts[name] == nil {
+		drafts[name] = &fileCounts{}
+	}
+	return drafts[name]
 }
 
 func compact(raw []byte) string {
