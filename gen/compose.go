@@ -307,3 +307,67 @@ func (c *composition) sameValue() []*branch {
 	}
 	return out
 }
+
+// discriminator finds a member that every branch requires with one
+// constant value, the values pairwise different (a tagged union): the
+// member's name and the JSON text of each branch's value. Only object
+// values can then match, and each at most the branch its value names.
+func discriminator(branches []branch) (name string, values []string, ok bool) {
+	if len(branches) < 2 || len(branches) > 64 {
+		return "", nil, false
+	}
+	objects := make([]*node, len(branches))
+	for i, b := range branches {
+		objects[i] = objectPart(b.n)
+		if objects[i] == nil {
+			return "", nil, false
+		}
+	}
+candidates:
+	for _, p := range objects[0].props {
+		var vals []*jsonval.Value
+		for _, o := range objects {
+			v := tagValue(o, p.name)
+			if v == nil {
+				continue candidates
+			}
+			for _, w := range vals {
+				if jsonval.Equal(v, w) {
+					continue candidates
+				}
+			}
+			vals = append(vals, v)
+		}
+		for _, v := range vals {
+			values = append(values, string(v.Marshal()))
+		}
+		return p.name, values, true
+	}
+	return "", nil, false
+}
+
+// objectPart is the node that reads n's objects: n, or a union's object
+// variant.
+func objectPart(n *node) *node {
+	switch n.kind {
+	case kindObject:
+		return n
+	case kindUnion:
+		for _, v := range n.variants {
+			if v.kind == kindObject {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// tagValue is the one value that object node o requires of member name.
+func tagValue(o *node, name string) *jsonval.Value {
+	for _, p := range o.props {
+		if p.name == name && p.required && len(p.node.enumAll) == 1 && !p.node.nullable {
+			return p.node.enumAll[0]
+		}
+	}
+	return nil
+}

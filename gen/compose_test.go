@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -139,4 +140,25 @@ func oracleValid(t *testing.T, schema []byte, data string) bool {
 		t.Fatal(err)
 	}
 	return s.Validate(v) == nil
+}
+
+// TestComposeBenchFresh fails when the generated code of
+// internal/composebench is not what the generator writes today (run go
+// generate ./gen/internal/composebench).
+func TestComposeBenchFresh(t *testing.T) {
+	dir := filepath.Join("internal", "composebench")
+	tools, err := gen.Load(filepath.Join(dir, "schemas"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := gen.Generate(tools, gen.Options{Package: "composebench", OutDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		have, err := os.ReadFile(filepath.Join(dir, f.Name))
+		if err != nil || !bytes.Equal(have, f.Data) {
+			t.Errorf("%s is stale: run go generate ./gen/internal/composebench", filepath.Join(dir, f.Name))
+		}
+	}
 }

@@ -46,6 +46,8 @@ type emitter struct {
 	trials map[*node]bool
 	// seens marks the nodes whose evaluated-members function has been emitted.
 	seens map[*node]bool
+	// closedDone marks the branch structs whose decodeClosed method has been emitted (tagged.go).
+	closedDone map[*node]bool
 }
 
 func d() *jen.Statement  { return jen.Id("d") }
@@ -330,9 +332,9 @@ func (e *emitter) elemSetter(n *node, assign func(x jen.Code) jen.Code) setter {
 // messages leave its value out where they are generated (sensitiveNode).
 func (e *emitter) decodeValue(n *node, set setter) []jen.Code {
 	if n.sens {
-		return sensitiveScope(n, e.withChecks(n, e.decodeRules(n, set)))
+		return sensitiveScope(n, e.withChecks(n, set, e.decodeRules(n, set)))
 	}
-	return e.withChecks(n, e.decodeRules(n, set))
+	return e.withChecks(n, set, e.decodeRules(n, set))
 }
 
 // sensitiveScope wraps the reading of a sensitive value of n, unless n is

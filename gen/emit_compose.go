@@ -21,7 +21,10 @@ func patternPropVar(n *node, i int) string {
 // withChecks runs n's composition checks on the bytes that code reads.
 // A struct is checked by its decode method instead (emitDecodeMethod), so
 // that the arguments' root is too; here it is checked only when it is null.
-func (e *emitter) withChecks(n *node, code []jen.Code) []jen.Code {
+func (e *emitter) withChecks(n *node, set setter, code []jen.Code) []jen.Code {
+	if t := taggedSite(n); t != nil {
+		return e.decodeTagged(n, set, t)
+	}
 	if !n.comp.checks() || n.kind == kindObject && n.hasStruct && !n.nullable {
 		return code
 	}
@@ -63,6 +66,10 @@ func (e *emitter) declareComposition(n *node) {
 	if c == nil {
 		return
 	}
+	if t := taggedSite(n); t != nil {
+		e.declareTagged(t)
+		return
+	}
 	if len(c.patterns) > 0 && !c.matchOnly {
 		e.declarePatternNames(n)
 	}
@@ -77,21 +84,21 @@ func (e *emitter) declareComposition(n *node) {
 		body = append(body, jen.If(jen.Op("!").Add(e.trial(b.n))).Block(d().Dot("AllOf").Call(jen.Lit(b.sp), jen.Lit(i))))
 	}
 	if len(c.anyOf) > 0 {
+		mask, tries := e.tries(c.anyOf, "anyOfMask")
 		var any jen.Code
-		for i, b := range c.anyOf {
+		for i, t := range tries {
 			if i == 0 {
-				any = e.trial(b.n)
+				any = t
 			} else {
-				any = jen.Add(any).Op("||").Add(e.trial(b.n))
+				any = jen.Add(any).Op("||").Add(t)
 			}
 		}
+		body = append(body, mask...)
 		body = append(body, jen.If(jen.Op("!").Parens(any)).Block(d().Dot("AnyOf").Call(jen.Lit(n.ptr+"/anyOf"))))
 	}
 	if len(c.oneOf) > 0 {
-		var args []jen.Code
-		for _, b := range c.oneOf {
-			args = append(args, e.trial(b.n))
-		}
+		mask, args := e.tries(c.oneOf, "oneOfMask")
+		body = append(body, mask...)
 		body = append(body, jen.If(
 			jen.List(jen.Id("first"), jen.Id("second")).Op(":=").Qual(pkgTgimpl, "FirstTwo").Call(args...),
 			jen.Id("first").Op("<").Lit(0).Op("||").Id("second").Op(">=").Lit(0),
@@ -323,11 +330,17 @@ func (e *emitter) seenName(n *node) string {
 	for _, b := range c.allOf {
 		body = append(body, e.seenCall(b.n)...)
 	}
-	for _, list := range [][]branch{c.anyOf, c.oneOf} {
-		for _, b := range list {
+	for i, list := range [][]branch{c.anyOf, c.oneOf} {
+		mask, tries := e.tries(list, []string{"anyOfMask", "oneOfMask"}[i])
+		var seen []jen.Code
+		for j, b := range list {
 			if call := e.seenCall(b.n); len(call) > 0 {
-				body = append(body, jen.If(e.trial(b.n)).Block(call...))
+				seen = append(seen, jen.If(tries[j]).Block(call...))
 			}
+		}
+		if len(seen) > 0 {
+			body = append(body, mask...)
+			body = append(body, seen...)
 		}
 	}
 	if c.ifB != nil {
@@ -374,4 +387,27 @@ func (e *emitter) seenCall(n *node) []jen.Code {
 		out = append(out, jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Id("s")))
 	}
 	return out
+}
+
+// tries returns the trial of each branch of a oneOf or anyOf. When the
+// branches are a tagged union (discriminator) the code first reads the tag
+// into the variable mask, and each trial runs only for the branch the tag
+// names: the others cannot match. Otherwise every branch is tried.
+func (e *emitter) tries(branches []branch, mask string) (pre []jen.Code, tries []jen.Code) {
+	name, values, ok := discriminator(branches)
+	for i, b := range branches {
+		t := e.trial(b.n)
+		if ok {
+			t = jen.Id(mask).Op("&").Id(fmt.Sprintf("(1 << %d)", i)).Op("!=").Lit(0).Op("&&").Add(t)
+		}
+		tries = append(tries, t)
+	}
+	if !ok {
+		return nil, tries
+	}
+	args := []jen.Code{jen.Id("raw"), jen.Lit(name)}
+	for _, v := range values {
+		args = append(args, jen.Lit(v))
+	}
+	return []jen.Code{jen.Id(mask).Op(":=").Qual(pkgTgimpl, "Candidates").Call(args...)}, tries
 }

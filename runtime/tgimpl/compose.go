@@ -1,6 +1,7 @@
 package tgimpl
 
 import (
+	"bytes"
 	"iter"
 	"slices"
 	"strconv"
@@ -261,4 +262,58 @@ func (d *Decoder) Unevaluated(sp, name string) {
 // evaluates and that unevaluatedItems does not allow.
 func (d *Decoder) UnevaluatedItem(sp string, i int) {
 	d.add("unevaluatedItems", sp, "", " has item "+strconv.Itoa(i)+", which no matching schema allows", false)
+}
+
+// Candidates returns the branches of a discriminated oneOf or anyOf that
+// raw may match: bit i is set when the member name holds values[i] (the
+// JSON text of branch i's constant). Every branch requires that member
+// with that one value, so the others cannot match and need no trial. A
+// value that is not an object could match any branch: every bit is set.
+func Candidates(raw []byte, name string, values ...string) uint64 {
+	var r jsonread.Reader
+	r.Reset(raw, jsonread.DefaultLimits)
+	if r.Peek() != jsonread.Object {
+		return ^uint64(0)
+	}
+	r.ObjectStart()
+	for {
+		n, ok := r.NextMember()
+		if !ok {
+			return 0
+		}
+		if string(n) != name {
+			r.Skip()
+			continue
+		}
+		start := r.Offset()
+		r.Skip()
+		v := r.Capture(start)
+		// The same value may be spelt otherwise (escapes, 1.0 for 1).
+		spelt := len(v) > 0 && (v[0] != '"' || bytes.IndexByte(v, '\\') >= 0)
+		var mask uint64
+		for i, val := range values {
+			if i < 64 && (string(v) == val || spelt && Equal(v, []byte(val))) {
+				mask |= 1 << i
+			}
+		}
+		return mask
+	}
+}
+
+// Tag returns the branch of a tagged union that the object at the start of
+// ahead names: the index of the value of its member name among values
+// (JSON texts), or -1 when ahead holds no object, the object lacks the
+// member or holds another value there. Only the members up to the tag are
+// read; the bytes after the object are not looked at.
+func Tag(ahead []byte, name string, values ...string) int {
+	mask := Candidates(ahead, name, values...)
+	if mask == ^uint64(0) {
+		return -1 // not an object
+	}
+	for i := range values {
+		if mask&(1<<i) != 0 {
+			return i
+		}
+	}
+	return -1
 }
