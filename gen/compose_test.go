@@ -49,6 +49,11 @@ var composedTools = []struct {
 			"list":{"type":"array","items":{"type":"integer"},"contains":{"minimum":10},"maxContains":2}}}`,
 		[]string{`{"labels":{"x-a":"b"}}`, `{"list":[1,10]}`, `{"list":[10,11,1]}`},
 		[]string{`{"labels":{"x-a":1}}`, `{"labels":{"y":"b"}}`, `{"labels":{"x-toolong":"b"}}`, `{"list":[1,2]}`, `{"list":[10,11,12]}`}},
+	{"optional", `{"type":"object","properties":{"note":{"anyOf":[{"type":"string","maxLength":3},{"type":"null"}],"default":null},
+			"color":{"oneOf":[{"$ref":"#/$defs/color"},{"type":"null"}]},"list":{"anyOf":[{"type":"null"},{"type":"array","items":{"type":"integer"}}]}},
+			"$defs":{"color":{"enum":["red","blue"]}}}`,
+		[]string{`{"note":null}`, `{"note":"abc"}`, `{"color":"red"}`, `{"color":null}`, `{}`, `{"list":[1]}`, `{"list":null}`},
+		[]string{`{"note":"abcd"}`, `{"note":1}`, `{"color":"green"}`, `{"color":1}`, `{"list":["a"]}`, `{"list":{}}`}},
 }
 
 func TestComposedClosure(t *testing.T) {

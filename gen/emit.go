@@ -138,6 +138,10 @@ func (e *emitter) declare(n *node) {
 		return
 	}
 	e.done[n] = true
+	if n.nullOf != nil {
+		e.declare(n.nullOf)
+		return
+	}
 	e.declareComposition(n)
 	switch n.kind {
 	case kindString:

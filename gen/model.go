@@ -113,6 +113,8 @@ type node struct {
 
 	// comp holds the keywords checked on the whole value (compose.go)
 	comp *composition
+	// nullOf is the node this one makes nullable (anyOf [T, null], nullable.go).
+	nullOf *node
 }
 
 type addlKind uint8
@@ -177,6 +179,11 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 	}
 	if s.Kind == jsonval.Object && s.Has("$ref") {
 		return b.buildRef(ptr, s, name)
+	}
+	if s.Kind == jsonval.Object {
+		if nn := b.nullableUnion(ptr, s, name); nn != nil {
+			return nn
+		}
 	}
 	n := &node{ptr: ptr, name: name, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 	b.nodes[ptr] = n
