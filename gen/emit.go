@@ -77,6 +77,9 @@ func (e *emitter) where(n *node) string {
 
 // goType is the Go type of a value of n.
 func (e *emitter) goType(n *node) *jen.Statement {
+	if taggedSite(n) != nil {
+		return jen.Id(unionType(n))
+	}
 	switch n.kind {
 	case kindBool:
 		return jen.Bool()
@@ -1089,6 +1092,9 @@ func (e *emitter) appendElem(n *node, x *jen.Statement) []jen.Code {
 func (e *emitter) appendValue(n *node, x *jen.Statement) []jen.Code {
 	b := jen.Id("b")
 	set := func(c jen.Code) []jen.Code { return []jen.Code{b.Clone().Op("=").Add(c)} }
+	if taggedSite(n) != nil {
+		return set(jen.Add(x).Dot("appendJSON").Call(b))
+	}
 	switch n.kind {
 	case kindBool:
 		return set(jen.Qual(pkgTgimpl, "AppendBool").Call(b, x))

@@ -67,7 +67,7 @@ func (e *emitter) declareComposition(n *node) {
 		return
 	}
 	if t := taggedSite(n); t != nil {
-		e.declareTagged(t)
+		e.declareTagged(n, t)
 		return
 	}
 	if len(c.patterns) > 0 && !c.matchOnly {

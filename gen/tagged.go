@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
 )
 
 // Tagged unions: a oneOf (or anyOf) whose branches are objects that each
@@ -82,7 +84,7 @@ func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(
 			jen.Var().Id("o").Id(b.n.goName),
 			jen.Id("o").Dot(method).Call(d()),
-			set.value(d().Dot("Capture").Call(jen.Id("start"))),
+			set.value(jen.Id(unionType(n)).Values(jen.Dict{jen.Id("branch"): jen.Lit(i + 1), jen.Id(branchField(i)): jen.Id("o")})),
 		))
 	}
 	none := d().Dot("OneOf").Call(jen.Lit(n.ptr+"/"+t.kw), jen.Lit(-1), jen.Lit(-1))
@@ -96,9 +98,10 @@ func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
 	)}
 }
 
-// declareTagged declares the branches of a tagged union and, where the
-// site closes them, their closed decode methods.
-func (e *emitter) declareTagged(t *taggedUnion) {
+// declareTagged declares the union type of a tagged union, its branches
+// and, where the site closes them, their closed decode methods.
+func (e *emitter) declareTagged(n *node, t *taggedUnion) {
+	e.declareUnionType(n, t)
 	for _, b := range t.branches {
 		e.declare(b.n)
 		if !t.closed || b.n.addl != addlOpen {
@@ -118,4 +121,87 @@ func (e *emitter) declareTagged(t *taggedUnion) {
 		e.f.Func().Params(jen.Id("v").Op("*").Id(b.n.goName)).Id(closedDecode(b.n)).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.memberLoop(&closed, nil)...)
 		e.f.Line()
 	}
+}
+
+// unionType is the Go type of a tagged union's values.
+func unionType(n *node) string { return n.name }
+
+func branchField(i int) string { return fmt.Sprintf("b%d", i) }
+
+// accessors names each branch's accessor after its tag value (cat → Cat),
+// or Branch0, Branch1, … when the values do not all make distinct Go
+// names.
+func accessors(t *taggedUnion) []string {
+	names := make([]string, len(t.values))
+	taken := map[string]bool{"MarshalJSON": true, "UnmarshalJSON": true}
+	for i, v := range t.values {
+		val, err := jsonval.Parse([]byte(v))
+		name := ""
+		if err == nil && val.Kind == jsonval.String {
+			name = goIdent(val.Str)
+		}
+		if !isGoIdentifier(name) || taken[name] {
+			for j := range names {
+				names[j] = fmt.Sprintf("Branch%d", j)
+			}
+			return names
+		}
+		taken[name] = true
+		names[i] = name
+	}
+	return names
+}
+
+// declareUnionType writes a tagged union's Go type: a small sum type that
+// holds one branch's struct by value (no allocation; the zero value holds
+// none), an accessor per branch, and the JSON methods.
+func (e *emitter) declareUnionType(n *node, t *taggedUnion) {
+	name := unionType(n)
+	e.claim(name, "the tagged union of "+e.where(n))
+	names := accessors(t)
+	fields := []jen.Code{jen.Id("branch").Int().Comment("1 + the index of the branch held; 0: none")}
+	for i, b := range t.branches {
+		fields = append(fields, jen.Id(branchField(i)).Id(b.n.goName))
+	}
+	doc := fmt.Sprintf("%s is the value of %s: exactly one of %d object shapes, told apart by its member %q (a tagged %s). "+
+		"It holds the branch the tag names, decoded and checked; read it with the accessor of the branch:\n\n", name, e.where(n), len(t.branches), t.tag, t.kw)
+	e.doc(doc)
+	e.f.Comment("\t" + "if x, ok := v." + names[0] + "(); ok {")
+	e.f.Comment("\t\t// x is a " + t.branches[0].n.goName)
+	e.f.Comment("\t}")
+	e.f.Type().Id(name).Struct(fields...)
+	e.f.Line()
+	for i, b := range t.branches {
+		e.doc(fmt.Sprintf("%s returns the branch whose %s is %s, and whether the value is that branch.", names[i], t.tag, t.values[i]))
+		e.f.Func().Params(jen.Id("u").Id(name)).Id(names[i]).Params().Params(jen.Id(b.n.goName), jen.Bool()).Block(
+			jen.Return(jen.Id("u").Dot(branchField(i)), jen.Id("u").Dot("branch").Op("==").Lit(i+1)))
+		e.f.Line()
+	}
+	var cases []jen.Code
+	for i := range t.branches {
+		cases = append(cases, jen.Case(jen.Lit(i+1)).Block(jen.Return(jen.Id("u").Dot(branchField(i)).Dot("appendJSON").Call(jen.Id("b")))))
+	}
+	e.doc("appendJSON appends the branch held to b as JSON (null when none is).")
+	e.f.Func().Params(jen.Id("u").Op("*").Id(name)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(
+		jen.Switch(jen.Id("u").Dot("branch")).Block(cases...),
+		jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("..."))),
+	)
+	e.f.Line()
+	e.doc(fmt.Sprintf("MarshalJSON encodes the branch a %s holds.", name))
+	e.f.Func().Params(jen.Id("u").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("u").Dot("appendJSON").Call(jen.Nil()), jen.Nil()))
+	e.f.Line()
+	store := setter{value: func(x jen.Code) jen.Code { return jen.Id("x").Op("=").Add(x) }}
+	body := []jen.Code{
+		jen.Var().Id("x").Id(name),
+		jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),
+		jen.Id("d").Dot("Reset").Call(jen.Id(e.tm.goName+"ToolName"), jen.Id("data")),
+		jen.Func().Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.decodeTagged(n, store, t)...).Call(jen.Op("&").Id("d")),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Op("*").Id("u").Op("=").Id("x"),
+		jen.Return(jen.Nil()),
+	}
+	e.doc(fmt.Sprintf("UnmarshalJSON decodes u with the strict, single-pass checks of the %s decoder.", e.tm.t.Name))
+	e.f.Func().Params(jen.Id("u").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+	e.f.Line()
 }

@@ -306,6 +306,9 @@ func Candidates(raw []byte, name string, values ...string) uint64 {
 // member or holds another value there. Only the members up to the tag are
 // read; the bytes after the object are not looked at.
 func Tag(ahead []byte, name string, values ...string) int {
+	if i, ok := firstMemberTag(ahead, name, values); ok {
+		return i
+	}
 	mask := Candidates(ahead, name, values...)
 	if mask == ^uint64(0) {
 		return -1 // not an object
@@ -316,4 +319,41 @@ func Tag(ahead []byte, name string, values ...string) int {
 		}
 	}
 	return -1
+}
+
+// firstMemberTag is Tag's fast path for the common spelling, the tag first
+// and written plainly ({"kind": "cat", ...): it compares bytes, and ok is
+// false whenever anything else is found, for Candidates to read properly.
+// The value is read in full by the decoder afterwards, so nothing is
+// accepted here that the decoder would refuse.
+func firstMemberTag(b []byte, name string, values []string) (int, bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
+	}
+	i = skipSpace(b, i+1)
+	if i+len(name)+2 > len(b) || b[i] != '"' || string(b[i+1:i+1+len(name)]) != name || b[i+1+len(name)] != '"' {
+		return 0, false
+	}
+	i = skipSpace(b, i+2+len(name))
+	if i >= len(b) || b[i] != ':' {
+		return 0, false
+	}
+	i = skipSpace(b, i+1)
+	for k, v := range values {
+		if len(v) == 0 || v[0] != '"' || len(b)-i <= len(v) || string(b[i:i+len(v)]) != v {
+			continue
+		}
+		if j := skipSpace(b, i+len(v)); j < len(b) && (b[j] == ',' || b[j] == '}') {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }

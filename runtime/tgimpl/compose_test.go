@@ -106,3 +106,27 @@ func TestPropertyNameHiddenWhenSensitive(t *testing.T) {
 		t.Errorf("got %+v, want one violation that does not repeat the name", vs)
 	}
 }
+
+func TestTag(t *testing.T) {
+	vals := []string{`"cat"`, `"dog"`, `1`}
+	for _, tc := range []struct {
+		ahead string
+		want  int
+	}{
+		{`{"kind":"dog","x":1}`, 1},
+		{` { "kind" : "cat" } , "next": 2}`, 0},
+		{`{"x":1,"kind":"dog"}`, 1},
+		{`{"kind":"do\u0067"}`, 1},
+		{`{"k\u0069nd":"cat"}`, 0},
+		{`{"kind":1.0}`, 2},
+		{`{"kind":"dogs"}`, -1},
+		{`{"kind":"dog"x}`, 1}, // what follows the tag is the decoder's to refuse
+		{`{"other":"dog"}`, -1},
+		{`["kind","dog"]`, -1},
+		{`"dog"`, -1},
+	} {
+		if got := Tag([]byte(tc.ahead), "kind", vals...); got != tc.want {
+			t.Errorf("Tag(%s) = %d, want %d", tc.ahead, got, tc.want)
+		}
+	}
+}

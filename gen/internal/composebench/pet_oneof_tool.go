@@ -3,8 +3,6 @@
 package composebench
 
 import (
-	"encoding/json"
-
 	tggate "github.com/toolgate/toolgate/runtime/gate"
 	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
 	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
@@ -93,7 +91,7 @@ var PetOneofSpec = tggate.Spec[PetOneofArgs]{
 //
 // Register a pet: a oneOf of three object branches told apart by kind.
 type PetOneofArgs struct {
-	Pet json.RawMessage `json:"pet"`
+	Pet PetOneofPet `json:"pet"`
 }
 
 // decode reads a PetOneofArgs from d, which is at an object.
@@ -120,15 +118,24 @@ func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 				case 0:
 					var o PetOneofPetOneOf0
 					o.decodeClosed(d)
-					v.Pet = d.Capture(start)
+					v.Pet = PetOneofPet{
+						b0:     o,
+						branch: 1,
+					}
 				case 1:
 					var o PetOneofPetOneOf1
 					o.decodeClosed(d)
-					v.Pet = d.Capture(start)
+					v.Pet = PetOneofPet{
+						b1:     o,
+						branch: 2,
+					}
 				case 2:
 					var o PetOneofPetOneOf2
 					o.decodeClosed(d)
-					v.Pet = d.Capture(start)
+					v.Pet = PetOneofPet{
+						b2:     o,
+						branch: 3,
+					}
 				default:
 					d.R.Skip()
 					if d.R.Err() == nil {
@@ -155,7 +162,7 @@ func (v *PetOneofArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.Member(b, start, "pet")
-	b = tgimpl.AppendRaw(b, v.Pet)
+	b = v.Pet.appendJSON(b)
 	return append(b, '}')
 }
 
@@ -163,6 +170,103 @@ func (v *PetOneofArgs) appendJSON(b []byte) []byte {
 // stays null.
 func (v PetOneofArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
+}
+
+// PetOneofPet is the value of pet_oneof (schema /properties/pet): exactly one
+// of 3 object shapes, told apart by its member "kind" (a tagged oneOf). It
+// holds the branch the tag names, decoded and checked; read it with the
+// accessor of the branch:
+//
+//	if x, ok := v.Cat(); ok {
+//		// x is a PetOneofPetOneOf0
+//	}
+type PetOneofPet struct {
+	branch int // 1 + the index of the branch held; 0: none
+	b0     PetOneofPetOneOf0
+	b1     PetOneofPetOneOf1
+	b2     PetOneofPetOneOf2
+}
+
+// Cat returns the branch whose kind is "cat", and whether the value is that
+// branch.
+func (u PetOneofPet) Cat() (PetOneofPetOneOf0, bool) {
+	return u.b0, u.branch == 1
+}
+
+// Dog returns the branch whose kind is "dog", and whether the value is that
+// branch.
+func (u PetOneofPet) Dog() (PetOneofPetOneOf1, bool) {
+	return u.b1, u.branch == 2
+}
+
+// Bird returns the branch whose kind is "bird", and whether the value is that
+// branch.
+func (u PetOneofPet) Bird() (PetOneofPetOneOf2, bool) {
+	return u.b2, u.branch == 3
+}
+
+// appendJSON appends the branch held to b as JSON (null when none is).
+func (u *PetOneofPet) appendJSON(b []byte) []byte {
+	switch u.branch {
+	case 1:
+		return u.b0.appendJSON(b)
+	case 2:
+		return u.b1.appendJSON(b)
+	case 3:
+		return u.b2.appendJSON(b)
+	}
+	return append(b, "null"...)
+}
+
+// MarshalJSON encodes the branch a PetOneofPet holds.
+func (u PetOneofPet) MarshalJSON() ([]byte, error) {
+	return u.appendJSON(nil), nil
+}
+
+// UnmarshalJSON decodes u with the strict, single-pass checks of the pet_oneof
+// decoder.
+func (u *PetOneofPet) UnmarshalJSON(data []byte) error {
+	var x PetOneofPet
+	var d tgimpl.Decoder
+	d.Reset(PetOneofToolName, data)
+	func(d *tgimpl.Decoder) {
+		{
+			start := d.R.Offset()
+			switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"cat\"", "\"dog\"", "\"bird\"") {
+			case 0:
+				var o PetOneofPetOneOf0
+				o.decodeClosed(d)
+				x = PetOneofPet{
+					b0:     o,
+					branch: 1,
+				}
+			case 1:
+				var o PetOneofPetOneOf1
+				o.decodeClosed(d)
+				x = PetOneofPet{
+					b1:     o,
+					branch: 2,
+				}
+			case 2:
+				var o PetOneofPetOneOf2
+				o.decodeClosed(d)
+				x = PetOneofPet{
+					b2:     o,
+					branch: 3,
+				}
+			default:
+				d.R.Skip()
+				if d.R.Err() == nil {
+					d.OneOf("/properties/pet/oneOf", -1, -1)
+				}
+			}
+		}
+	}(&d)
+	if err := d.Finish(); err != nil {
+		return err
+	}
+	*u = x
+	return nil
 }
 
 // PetOneofPetOneOf0 is the object at pet_oneof (schema
