@@ -203,6 +203,7 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 	b.checkKeywords(ptr, s)
 	b.fill(n, ptr, s, name)
 	b.fillComposition(n, ptr, s, name)
+	b.mergeAllOf(n)
 	return n
 }
 
