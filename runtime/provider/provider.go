@@ -629,13 +629,6 @@ func (pr *projection) orNull(s *jsonval.Value, ptr string) (*jsonval.Value, erro
 
 // ---- Anthropic ----
 
-// anthropicNotStrict are the keywords beyond Anthropic's strict subset that
-// cannot be dropped and listed without changing what the model is asked
-// for: a tool that has one is sent in full, not strict.
-var anthropicNotStrict = []string{"oneOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
-	"patternProperties", "propertyNames", "minProperties", "maxProperties", "contains", "minContains", "maxContains",
-	"unevaluatedProperties", "unevaluatedItems"}
-
 // anthropicLocal are the keywords Anthropic's strict mode does not take.
 var anthropicLocal = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems"}
 
@@ -846,18 +839,4 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 		return nil, pr.refuse(ptr, "an open object cannot be expressed in the OpenAPI subset")
 	}
 	return out, nil
-}
-
-// pointerRef reports whether a $ref is a JSON pointer into the document
-// (not an $id, an anchor or another document).
-func pointerRef(r *jsonval.Value) bool {
-	return r.Kind == jsonval.String && (r.Str == "#" || strings.HasPrefix(r.Str, "#/"))
-}
-
-// itemsOf returns the items of an array value, or nil.
-func itemsOf(v *jsonval.Value) []*jsonval.Value {
-	if v == nil || v.Kind != jsonval.Array {
-		return nil
-	}
-	return v.Items
 }
