@@ -178,7 +178,7 @@ func (v PetOneofArgs) MarshalJSON() ([]byte, error) {
 // accessor of the branch:
 //
 //	if x, ok := v.Cat(); ok {
-//		// x is a PetOneofPetOneOf0
+//		// x is the object value
 //	}
 type PetOneofPet struct {
 	branch int // 1 + the index of the branch held; 0: none
@@ -209,11 +209,14 @@ func (u PetOneofPet) Bird() (PetOneofPetOneOf2, bool) {
 func (u *PetOneofPet) appendJSON(b []byte) []byte {
 	switch u.branch {
 	case 1:
-		return u.b0.appendJSON(b)
+		b = u.b0.appendJSON(b)
+		return b
 	case 2:
-		return u.b1.appendJSON(b)
+		b = u.b1.appendJSON(b)
+		return b
 	case 3:
-		return u.b2.appendJSON(b)
+		b = u.b2.appendJSON(b)
+		return b
 	}
 	return append(b, "null"...)
 }
@@ -226,7 +229,7 @@ func (u PetOneofPet) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes u with the strict, single-pass checks of the pet_oneof
 // decoder.
 func (u *PetOneofPet) UnmarshalJSON(data []byte) error {
-	var x PetOneofPet
+	var decoded PetOneofPet
 	var d tgimpl.Decoder
 	d.Reset(PetOneofToolName, data)
 	func(d *tgimpl.Decoder) {
@@ -236,21 +239,21 @@ func (u *PetOneofPet) UnmarshalJSON(data []byte) error {
 			case 0:
 				var o PetOneofPetOneOf0
 				o.decodeClosed(d)
-				x = PetOneofPet{
+				decoded = PetOneofPet{
 					b0:     o,
 					branch: 1,
 				}
 			case 1:
 				var o PetOneofPetOneOf1
 				o.decodeClosed(d)
-				x = PetOneofPet{
+				decoded = PetOneofPet{
 					b1:     o,
 					branch: 2,
 				}
 			case 2:
 				var o PetOneofPetOneOf2
 				o.decodeClosed(d)
-				x = PetOneofPet{
+				decoded = PetOneofPet{
 					b2:     o,
 					branch: 3,
 				}
@@ -265,7 +268,7 @@ func (u *PetOneofPet) UnmarshalJSON(data []byte) error {
 	if err := d.Finish(); err != nil {
 		return err
 	}
-	*u = x
+	*u = decoded
 	return nil
 }
 
