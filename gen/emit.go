@@ -143,6 +143,9 @@ func (e *emitter) declare(n *node) {
 	e.done[n] = true
 	if n.nullOf != nil {
 		e.declare(n.nullOf)
+		if decodeMethod(n) != "decode" {
+			e.declareClosedDecode(n.nullOf, n.addlPtr)
+		}
 		return
 	}
 	e.declareComposition(n)
@@ -791,7 +794,7 @@ func (e *emitter) decodeObjectValue(n *node, set setter) []jen.Code {
 		} else {
 			out = append(out, jen.Var().Id("o").Id(n.goName))
 		}
-		out = append(out, jen.Id("o").Dot("decode").Call(d()))
+		out = append(out, jen.Id("o").Dot(decodeMethod(n)).Call(d()))
 		out = append(out, e.rawEnumCheck(n)...)
 		return append(out, set.value(jen.Id("o")))
 	}

@@ -13,11 +13,12 @@ import (
 // reads T's rules straight into it, one pass, no branch tried.
 
 // nullableUnion returns the node of a schema that is only T or null, or
-// nil. It applies when T takes no null, has no composition of its own to
-// check and, for objects, is closed by its own schema (a closure the
-// site writes, unevaluatedProperties, would need the composed decoder).
+// nil. It applies when T takes no null and has no composition of its own to
+// check; an object T that the site closes (unevaluatedProperties: false,
+// Pydantic's Optional[Model] in the effective schema) is decoded closed.
 func (b *builder) nullableUnion(ptr string, s *jsonval.Value, name string) *node {
 	var kw string
+	closed := false // the closure of the site (closure.go): T is decoded closed
 	for _, m := range s.Members {
 		switch {
 		case m.Key == "anyOf" || m.Key == "oneOf":
@@ -26,6 +27,8 @@ func (b *builder) nullableUnion(ptr string, s *jsonval.Value, name string) *node
 			}
 			kw = m.Key
 		case annotations[m.Key], strings.HasPrefix(m.Key, "x-"), m.Key == "$defs", m.Key == "definitions", m.Key == "$id", m.Key == "$anchor":
+		case m.Key == "unevaluatedProperties" && m.Value.Kind == jsonval.Bool && !m.Value.Bool:
+			closed = true
 		case ptr == "" && m.Key == "$schema":
 		default:
 			return nil
@@ -48,10 +51,15 @@ func (b *builder) nullableUnion(ptr string, s *jsonval.Value, name string) *node
 	switch {
 	case t.nullable, t.comp.checks(), t.kind == kindAny, t.kind == kindNull, t.kind == kindNever, t.kind == kindUnion:
 		return nil
-	case t.kind == kindObject && t.addl == addlOpen:
+	case t.kind == kindObject && t.addl == addlOpen && !(closed && plainStruct(t)):
+		return nil
+	case t.kind != kindObject && closed:
 		return nil
 	}
 	nn := *t
+	if closed && t.addl == addlOpen {
+		nn.addl, nn.addlPtr = addlClosed, ptr+"/unevaluatedProperties"
+	}
 	nn.nullable = true
 	nn.nullOf = t
 	nn.sens = t.sens || sensitiveUse(s)

@@ -148,23 +148,38 @@ func (e *emitter) declareTagged(n *node, t *taggedUnion) {
 	e.declareUnionType(n, t)
 	for _, b := range t.branches {
 		e.declare(b.n)
-		if !t.closed || b.n.kind != kindObject || b.n.addl != addlOpen {
-			continue
+		if t.closed && b.n.kind == kindObject && b.n.addl == addlOpen {
+			e.declareClosedDecode(b.n, b.sp)
 		}
-		if e.closedDone == nil {
-			e.closedDone = map[*node]bool{}
-		}
-		if e.closedDone[b.n] {
-			continue
-		}
-		e.closedDone[b.n] = true
-		closed := *b.n
-		closed.addl = addlClosed
-		closed.addlPtr = b.sp
-		e.doc(fmt.Sprintf("%s reads a %s from d, which is at an object, as a branch of a tagged union that closes it: a member the branch does not declare is a violation.", closedDecode(b.n), b.n.goName))
-		e.f.Func().Params(jen.Id("v").Op("*").Id(b.n.goName)).Id(closedDecode(b.n)).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.memberLoop(&closed, nil)...)
-		e.f.Line()
 	}
+}
+
+// declareClosedDecode writes, once, the decodeClosed method of the struct
+// of n: n's decode, but a member n does not declare is a violation (of the
+// keyword at addlPtr, the closure of the composition n is a branch of).
+func (e *emitter) declareClosedDecode(n *node, addlPtr string) {
+	if e.closedDone == nil {
+		e.closedDone = map[*node]bool{}
+	}
+	if e.closedDone[n] {
+		return
+	}
+	e.closedDone[n] = true
+	closed := *n
+	closed.addl = addlClosed
+	closed.addlPtr = addlPtr
+	e.doc(fmt.Sprintf("%s reads a %s from d, which is at an object, as a branch of a composition that closes it: a member the branch does not declare is a violation.", closedDecode(n), n.goName))
+	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id(closedDecode(n)).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.memberLoop(&closed, nil)...)
+	e.f.Line()
+}
+
+// decodeMethod is the method that decodes the struct of n: decodeClosed
+// for a nullable branch that its composition closes (nullable.go).
+func decodeMethod(n *node) string {
+	if n.nullOf != nil && n.addl == addlClosed && n.nullOf.addl == addlOpen {
+		return closedDecode(n)
+	}
+	return "decode"
 }
 
 // unionType is the Go type of a tagged union's values.

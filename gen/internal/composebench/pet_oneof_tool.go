@@ -445,8 +445,8 @@ const (
 )
 
 // decodeClosed reads a PetOneofPetOneOf0 from d, which is at an object, as a
-// branch of a tagged union that closes it: a member the branch does not
-// declare is a violation.
+// branch of a composition that closes it: a member the branch does not declare
+// is a violation.
 func (v *PetOneofPetOneOf0) decodeClosed(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -729,8 +729,8 @@ const (
 )
 
 // decodeClosed reads a PetOneofPetOneOf1 from d, which is at an object, as a
-// branch of a tagged union that closes it: a member the branch does not
-// declare is a violation.
+// branch of a composition that closes it: a member the branch does not declare
+// is a violation.
 func (v *PetOneofPetOneOf1) decodeClosed(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -1021,8 +1021,8 @@ const (
 )
 
 // decodeClosed reads a PetOneofPetOneOf2 from d, which is at an object, as a
-// branch of a tagged union that closes it: a member the branch does not
-// declare is a violation.
+// branch of a composition that closes it: a member the branch does not declare
+// is a violation.
 func (v *PetOneofPetOneOf2) decodeClosed(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
