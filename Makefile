@@ -4,7 +4,7 @@ BENCH_COUNT ?= 10
 FUZZTIME ?= 10s
 FUZZPARALLEL ?= 1
 
-.PHONY: all generate check lint calls test vet fmt-check unit examples-test integrations-test bench bench-gate bench-redis fuzz
+.PHONY: all generate check lint calls conformance test vet fmt-check unit examples-test integrations-test bench bench-gate bench-redis fuzz
 
 # Integrations: each is its own Go module (its dependencies never enter the
 # core module's go.mod), so the root's ./... skips them; they are vetted
@@ -35,6 +35,12 @@ calls:
 # and examples modules and of every integration module, the lint of
 # schemas/, the recorded calls and the drift check.
 test: vet fmt-check unit examples-test integrations-test lint calls check
+
+# The JSON Schema Test Suite (draft 2020-12 and draft-07, from
+# ../shared/corpora/jsts): per file the tests, passed, failed and skipped,
+# the totals per draft, and the reason for each skipped case.
+conformance:
+	$(GO) test ./gen -run '^TestConformance$$' -count=1 -v | sed -n '/^        file /,/^--- /p'
 
 vet:
 	$(GO) vet ./...

@@ -42,6 +42,12 @@ type emitter struct {
 	sensitive bool
 	// done marks the named nodes whose declarations have been emitted.
 	done map[*node]bool
+	// trials marks the nodes whose trial function has been emitted (emit_compose.go).
+	trials map[*node]bool
+	// seens marks the nodes whose evaluated-members function has been emitted.
+	seens map[*node]bool
+	// closedDone marks the branch structs whose decodeClosed method has been emitted (tagged.go).
+	closedDone map[*node]bool
 }
 
 func d() *jen.Statement  { return jen.Id("d") }
@@ -71,6 +77,9 @@ func (e *emitter) where(n *node) string {
 
 // goType is the Go type of a value of n.
 func (e *emitter) goType(n *node) *jen.Statement {
+	if taggedSite(n) != nil {
+		return jen.Id(unionType(n))
+	}
 	switch n.kind {
 	case kindBool:
 		return jen.Bool()
@@ -132,6 +141,14 @@ func (e *emitter) declare(n *node) {
 		return
 	}
 	e.done[n] = true
+	if n.nullOf != nil {
+		e.declare(n.nullOf)
+		if decodeMethod(n) != "decode" {
+			e.declareClosedDecode(n.nullOf, n.addlPtr)
+		}
+		return
+	}
+	e.declareComposition(n)
 	switch n.kind {
 	case kindString:
 		if n.goName != "" {
@@ -325,9 +342,9 @@ func (e *emitter) elemSetter(n *node, assign func(x jen.Code) jen.Code) setter {
 // messages leave its value out where they are generated (sensitiveNode).
 func (e *emitter) decodeValue(n *node, set setter) []jen.Code {
 	if n.sens {
-		return sensitiveScope(n, e.decodeRules(n, set))
+		return sensitiveScope(n, e.withChecks(n, set, e.decodeRules(n, set)))
 	}
-	return e.decodeRules(n, set)
+	return e.withChecks(n, set, e.decodeRules(n, set))
 }
 
 // sensitiveScope wraps the reading of a sensitive value of n, unless n is
@@ -777,7 +794,7 @@ func (e *emitter) decodeObjectValue(n *node, set setter) []jen.Code {
 		} else {
 			out = append(out, jen.Var().Id("o").Id(n.goName))
 		}
-		out = append(out, jen.Id("o").Dot("decode").Call(d()))
+		out = append(out, jen.Id("o").Dot(decodeMethod(n)).Call(d()))
 		out = append(out, e.rawEnumCheck(n)...)
 		return append(out, set.value(jen.Id("o")))
 	}
@@ -870,6 +887,7 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
 		d().Dot("PushName").Call(),
 	)
+	dflt = e.patternDefault(n, dflt)
 	if len(cases) > 0 {
 		loopBody = append(loopBody, jen.Switch(jen.String().Call(jen.Id("name"))).Block(append(cases, jen.Default().Block(dflt...))...))
 	} else {
@@ -921,7 +939,7 @@ func (e *emitter) emitNestedUnmarshal(n *node) {
 
 func (e *emitter) emitDecodeMethod(n *node) {
 	e.doc(fmt.Sprintf("decode reads a %s from d, which is at an object.", n.goName))
-	body := e.memberLoop(n, nil)
+	body := e.structChecks(n, e.memberLoop(n, nil))
 	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("decode").Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(body...)
 	e.f.Line()
 }
@@ -1100,6 +1118,9 @@ func (e *emitter) appendElem(n *node, x *jen.Statement) []jen.Code {
 func (e *emitter) appendValue(n *node, x *jen.Statement) []jen.Code {
 	b := jen.Id("b")
 	set := func(c jen.Code) []jen.Code { return []jen.Code{b.Clone().Op("=").Add(c)} }
+	if taggedSite(n) != nil {
+		return set(jen.Add(x).Dot("appendJSON").Call(b))
+	}
 	switch n.kind {
 	case kindBool:
 		return set(jen.Qual(pkgTgimpl, "AppendBool").Call(b, x))

@@ -252,7 +252,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	// metadata out; the model is built from the same closure with it kept.
 	tm.projected = newProviderTool(t, provider.Effective(t.params, opts.OpenObjects), opts.OpenObjects)
 	closed := provider.Closed(t.params, opts.OpenObjects)
-	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}}
+	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, schemaURL(t), tm.draft7)}
 	tm.root = b.build("", closed, tm.goName+"Args")
 	if !opts.ValueRoots {
 		if tm.root.kind != kindObject || tm.root.nullable {
@@ -292,7 +292,7 @@ func compileAt(url string, s *jsonval.Value, draft7 bool) (*jsonschema.Compiler,
 		c.Draft = jsonschema.Draft7
 	}
 	c.AssertFormat = true
-	if err := c.AddResource(url, bytes.NewReader(s.Marshal())); err != nil {
+	if err := c.AddResource(url, bytes.NewReader(re2Patterns(s).Marshal())); err != nil {
 		return nil, err
 	}
 	_, err := c.Compile(url)
@@ -411,7 +411,10 @@ func children(n *node) []*node {
 	if n.addlNode != nil {
 		out = append(out, n.addlNode)
 	}
-	return out
+	if n.nullOf != nil {
+		out = append(out, n.nullOf)
+	}
+	return append(out, n.comp.nodes()...)
 }
 
 func newFile(pkg string) *jen.File {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -112,6 +111,11 @@ type node struct {
 
 	// recursion: a struct reached again through struct fields is held by pointer
 	onCycle bool
+
+	// comp holds the keywords checked on the whole value (compose.go)
+	comp *composition
+	// nullOf is the node this one makes nullable (anyOf [T, null], nullable.go).
+	nullOf *node
 }
 
 type addlKind uint8
@@ -140,6 +144,7 @@ type builder struct {
 	draft7 bool
 	opts   Options
 	nodes  map[string]*node // by schema pointer, so refs share nodes and recursion ends
+	refs   *refIndex        // what $id and $anchor name (refs.go)
 	errs   ErrorList
 	// result is set for the builder of the result's schema (outputSchema).
 	result bool
@@ -153,6 +158,9 @@ func (b *builder) fail(ptr, keyword, format string, args ...any) {
 var annotations = map[string]bool{
 	"title": true, "description": true, "$comment": true, "examples": true,
 	"deprecated": true, "readOnly": true, "writeOnly": true, "default": true,
+	// content: annotations in 2020-12 (and draft-07), describing the string,
+	// never validated.
+	"contentMediaType": true, "contentEncoding": true, "contentSchema": true,
 }
 
 // enforced are the keywords toolgate turns into checks.
@@ -170,8 +178,16 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 	if n, ok := b.nodes[ptr]; ok {
 		return n
 	}
+	if s.Kind == jsonval.Object && s.Has("$ref") && b.refBesideKeywords(ptr, s) {
+		return b.buildRefBeside(ptr, s, name)
+	}
 	if s.Kind == jsonval.Object && s.Has("$ref") {
 		return b.buildRef(ptr, s, name)
+	}
+	if s.Kind == jsonval.Object {
+		if nn := b.nullableUnion(ptr, s, name); nn != nil {
+			return nn
+		}
 	}
 	n := &node{ptr: ptr, name: name, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 	b.nodes[ptr] = n
@@ -190,6 +206,8 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 	}
 	b.checkKeywords(ptr, s)
 	b.fill(n, ptr, s, name)
+	b.fillComposition(n, ptr, s, name)
+	b.mergeAllOf(n)
 	return n
 }
 
@@ -207,18 +225,18 @@ func (b *builder) buildRef(ptr string, s *jsonval.Value, name string) *node {
 		b.checkKeywords(ptr, s)
 		b.checkRefSiblings(ptr, s)
 		ref := s.Get("$ref")
-		if ref.Kind != jsonval.String || !strings.HasPrefix(ref.Str, "#") {
-			b.fail(ptr+"/$ref", "$ref", "only local references (#/...) are supported")
+		if ref.Kind != jsonval.String {
+			b.fail(ptr+"/$ref", "$ref", "$ref must be a string")
 			return never()
 		}
-		target, err := url.PathUnescape(ref.Str[1:])
-		if err != nil {
-			b.fail(ptr+"/$ref", "$ref", "reference %q is not a valid URI fragment: %v", ref.Str, err)
+		target, ok, remote := b.refs.resolve(ptr, ref.Str)
+		if remote {
+			b.fail(ptr+"/$ref", "$ref", "reference %q names a document outside the tool file: remote references are not supported", ref.Str)
 			return never()
 		}
 		tv := jsonval.Resolve(b.root, target)
 		switch {
-		case tv == nil:
+		case !ok || tv == nil:
 			b.fail(ptr+"/$ref", "$ref", "reference %q does not resolve", ref.Str)
 			return never()
 		case slices.Contains(chain, target):
@@ -251,8 +269,8 @@ func (b *builder) buildRef(ptr string, s *jsonval.Value, name string) *node {
 func (b *builder) checkRefSiblings(ptr string, s *jsonval.Value) {
 	for _, m := range s.Members {
 		switch {
-		case m.Key == "$ref", annotations[m.Key], m.Key == "$defs", m.Key == "definitions":
-		case ptr == "" && (m.Key == "$schema" || m.Key == "$id"):
+		case m.Key == "$ref", annotations[m.Key], m.Key == "$defs", m.Key == "definitions", m.Key == "$id", m.Key == "$anchor":
+		case ptr == "" && m.Key == "$schema":
 		case m.Key == "x-toolgate":
 			b.schemaMeta(ptr, m.Value, true)
 		case strings.HasPrefix(m.Key, "x-"):
@@ -284,8 +302,10 @@ func (b *builder) checkKeywords(ptr string, s *jsonval.Value) {
 		switch {
 		case k == "prefixItems" && b.draft7:
 			b.fail(ptr+"/prefixItems", k, "prefixItems is a draft 2020-12 keyword; draft-07 writes a tuple as an array under items")
-		case enforced[k], annotations[k], strings.HasPrefix(k, "x-"):
-		case k == "$schema" || k == "$id":
+		case enforced[k], annotations[k], composedKeywords[k], strings.HasPrefix(k, "x-"):
+		case b.draft7 && k == "dependencies":
+		case k == "$id", k == "$anchor" && !b.draft7:
+		case k == "$schema":
 			if ptr != "" {
 				b.fail(ptr+"/"+escapePointer(k), k, "%s is only supported at the root of the parameters schema", k)
 			}
@@ -351,7 +371,7 @@ func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
 
 func onlyAnnotations(s *jsonval.Value) bool {
 	for _, m := range s.Members {
-		if !annotations[m.Key] && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && m.Key != "$schema" && m.Key != "$id" {
+		if !annotations[m.Key] && !composedKeywords[m.Key] && m.Key != "dependencies" && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && m.Key != "$schema" && m.Key != "$id" && m.Key != "$anchor" {
 			return false
 		}
 	}

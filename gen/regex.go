@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -24,6 +25,10 @@ func ecmaToRE2(pattern string) (string, error) {
 			next := pattern[i+1]
 			i++
 			switch {
+			case next == 'c' && i+1 < len(pattern) && isASCIILetter(pattern[i+1]):
+				// \cX is the control character X mod 32; RE2 has no \c.
+				i++
+				fmt.Fprintf(&b, `\x{%x}`, pattern[i]%32)
 			case next == 's' && inClass:
 				b.WriteString(ecmaSpace)
 			case next == 's':
@@ -65,3 +70,5 @@ func ecmaToRE2(pattern string) (string, error) {
 	}
 	return out, nil
 }
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

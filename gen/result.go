@@ -68,7 +68,7 @@ func (tm *toolModel) modelResult(opts Options) error {
 		return schemaErrorAt(t, "outputSchema", t.output, resultURL(t), err)
 	}
 	closed := provider.Closed(t.output, opts.OpenObjects)
-	b := &builder{tool: t, root: closed, draft7: draft7, opts: opts, nodes: map[string]*node{}, result: true}
+	b := &builder{tool: t, root: closed, draft7: draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, resultURL(t), draft7), result: true}
 	tm.result = b.build("", closed, tm.goName+"Result")
 	switch r := tm.result; {
 	case r.nullable || r.kind == kindNull || r.kind == kindNever:

@@ -168,7 +168,9 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	provs := fs.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default: every provider that can carry the tool, of "+providerNames()+")")
 	lintCfg := fs.String("lint-config", defaultLintConfig, "the lint config (generate and check run the error-level lint rules)")
 	var prov, catalogPath *string
+	strictOneOf := new(bool)
 	if cmd != "export" {
+		strictOneOf = fs.Bool("strict-oneof", false, "a oneOf whose branches can match one value (a warning by default) is an error")
 		catalogPath = fs.String("catalog", "", "also write (check: compare) a Markdown catalog of the tools at this path")
 	}
 	if cmd == "export" {
@@ -214,6 +216,9 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	files, err := gen.Generate(tools, opts)
 	if err != nil {
 		return reportLoad(cmd, err, stderr)
+	}
+	if code := oneOfWarnings(cmd, tools, gen.Options{OpenObjects: *open}, *strictOneOf, stderr); code != exitOK {
+		return code
 	}
 	if code := lintErrors(cmd, fs, *lintCfg, tools, providers, stderr); code != exitOK {
 		return code

@@ -51,9 +51,9 @@ type Instance struct {
 // runtime/format; others are annotations), items, prefixItems, additionalItems (draft-07), minItems,
 // maxItems, uniqueItems, contains, minContains, maxContains, properties, patternProperties,
 // additionalProperties, required, minProperties, maxProperties, propertyNames, dependentRequired,
-// dependentSchemas, dependencies (draft-07), allOf, anyOf, oneOf, not, if/then/else, and local $ref
-// ("#" followed by a JSON pointer) into $defs, definitions or anywhere else in the document. Schemas with
-// unevaluatedProperties, unevaluatedItems, $dynamicRef, $recursiveRef, references to other documents or
+// dependentSchemas, dependencies (draft-07), allOf, anyOf, oneOf, not, if/then/else, unevaluatedProperties,
+// unevaluatedItems (unevaluated.go), and local $ref ("#" followed by a JSON pointer) into $defs,
+// definitions or anywhere else in the document. Schemas with $dynamicRef, $recursiveRef, references to other documents or
 // anchors, and patterns Go cannot compile are refused with an error naming the JSON pointer, as is a
 // schema for which no valid instance can be built (a contradiction, or a required member that can only
 // be satisfied by an infinite recursion).
@@ -203,8 +203,15 @@ func (d *deriver) scan(s *jsonval.Value, ptr string) error {
 			return fmt.Errorf("contract: %s at %s is not %s", m.Key, ptrText(p), what)
 		}
 		switch m.Key {
-		case "unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef":
+		case "$dynamicRef", "$recursiveRef":
 			return fmt.Errorf("contract: unsupported keyword %s at %s", m.Key, ptrText(p))
+		case "unevaluatedProperties", "unevaluatedItems":
+			if d.draft7 {
+				continue
+			}
+			if err := d.scan(v, p); err != nil {
+				return err
+			}
 		case "$ref":
 			if v.Kind != jsonval.String {
 				return bad("a string")
@@ -409,6 +416,8 @@ func (d *deriver) keyword(s *jsonval.Value, key string, kw, v *jsonval.Value, de
 		return n == 1
 	case "not":
 		return !d.check(kw, v, depth+1)
+	case "unevaluatedProperties", "unevaluatedItems":
+		return d.draft7 || d.unevaluated(s, key, kw, v, depth)
 	case "if":
 		if d.check(kw, v, depth+1) {
 			if t := s.Get("then"); t != nil {

@@ -195,6 +195,11 @@ func TestInstancesKeywords(t *testing.T) {
 				"/d format email invalid": false, "/e format uuid invalid": false, "/f format uri invalid": false,
 				"/g format ipv4 invalid": false, "/h format ipv6 invalid": false, "/i format hostname invalid": false,
 				"/j format duration invalid": false}},
+		{"unevaluatedProperties over branches", `{"type":"object","properties":{"pet":{"oneOf":[` +
+			`{"type":"object","properties":{"kind":{"const":"cat"},"lives":{"type":"integer"}},"required":["kind"]},` +
+			`{"type":"object","properties":{"kind":{"const":"dog"},"bark":{"type":"boolean"}},"required":["kind"]}],"unevaluatedProperties":false},` +
+			`"more":{"allOf":[{"properties":{"a":{"type":"string"}}},{"properties":{"b":{"type":"string"}}}],"unevaluatedProperties":false}},"required":["pet","more"],"additionalProperties":false}`, nil},
+		{"unevaluatedItems", `{"type":"object","properties":{"t":{"type":"array","prefixItems":[{"type":"string"}],"contains":{"type":"integer"},"unevaluatedItems":false}},"required":["t"]}`, nil},
 		{"enum and const", `{"type":"object","properties":{"e":{"enum":["red","Green",3,null]},"c":{"const":"fixed"}},"required":["e","c"]}`,
 			map[string]bool{`/e enum "Green"`: true, `/e enum "Green" other case`: false, `/e enum 3`: true, `/e null`: true, `/c const "fixed" leading space`: false, `/c const "fixed" other case`: false}},
 		{"nullable", `{"type":"object","properties":{"n":{"type":["integer","null"],"minimum":3}},"required":["n"]}`,
@@ -254,7 +259,7 @@ func TestInstancesErrors(t *testing.T) {
 		{"required recursion", `{"type":"object","properties":{"a":{"$ref":"#"}},"required":["a"]}`, "recursive schema"},
 		{"bad pattern", `{"type":"object","properties":{"p":{"type":"string","pattern":"(?<=a)b"}}}`, "pattern at /properties/p/pattern"},
 		{"remote ref", `{"type":"object","properties":{"p":{"$ref":"other.json#/x"}}}`, `$ref "other.json#/x" at /properties/p/$ref does not resolve`},
-		{"unsupported keyword", `{"type":"object","unevaluatedProperties":false}`, "unsupported keyword unevaluatedProperties at /unevaluatedProperties"},
+		{"unsupported keyword", `{"type":"object","$dynamicRef":"#x"}`, "unsupported keyword $dynamicRef at /$dynamicRef"},
 		{"unsupported draft", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`, "unsupported $schema"},
 		{"bad keyword value", `{"type":"object","properties":{"n":{"minimum":"1"}}}`, "minimum at /properties/n/minimum is not a number"},
 	}

@@ -22,28 +22,20 @@ func Effective(canonical *jsonval.Value, open bool) *jsonval.Value {
 }
 
 // Closed returns a copy of a canonical parameters schema in which, unless
-// open is set, every object schema that does not say additionalProperties
-// gets "additionalProperties": false, at every depth, objects inside arrays
-// and definitions included: what the gate enforces is written out for the
-// model to see. Unlike Effective it keeps extension members (x-toolgate),
-// for the generator, which reads per-member metadata from them; the JSON
-// pointers of everything else are the same in both.
+// open is set, the objects a value may be are closed, at every depth,
+// objects inside arrays and definitions included: what the gate enforces is
+// written out for the model to see. An object schema that does not say
+// additionalProperties gets "additionalProperties": false; a composed one
+// gets "unevaluatedProperties": false instead (see closure.go). Unlike
+// Effective it keeps extension members (x-toolgate), for the generator,
+// which reads per-member metadata from them; the JSON pointers of
+// everything else are the same in both.
 func Closed(canonical *jsonval.Value, open bool) *jsonval.Value {
 	eff := canonical.Clone()
 	if open {
 		return eff
 	}
-	var close func(s *jsonval.Value, ptr string) error
-	close = func(s *jsonval.Value, ptr string) error {
-		if s.Kind != jsonval.Object {
-			return nil
-		}
-		if isObjectSchema(s) && !s.Has("additionalProperties") && !s.Has("$ref") {
-			s.Set("additionalProperties", boolean(false))
-		}
-		return walkChildren(s, ptr, close)
-	}
-	_ = close(eff, "") // close never fails
+	closeAll(eff)
 	return eff
 }
 

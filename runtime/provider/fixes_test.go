@@ -59,11 +59,11 @@ func TestEffectiveStripsExtensions(t *testing.T) {
 			t.Errorf("effective schema lost %s", ptr)
 		}
 	}
-	if jsonval.Resolve(eff, "/$defs/x-def/additionalProperties") == nil {
+	if jsonval.Resolve(eff, "/$defs/x-def/unevaluatedProperties") == nil {
 		t.Error("effective schema is not closed")
 	}
 	closed := provider.Closed(canonical, false)
-	if jsonval.Resolve(closed, "/properties/card/x-toolgate/sensitive") == nil || jsonval.Resolve(closed, "/$defs/x-def/additionalProperties") == nil {
+	if jsonval.Resolve(closed, "/properties/card/x-toolgate/sensitive") == nil || jsonval.Resolve(closed, "/$defs/x-def/unevaluatedProperties") == nil {
 		t.Errorf("Closed lost the metadata or the closure: %s", closed.Marshal())
 	}
 	if !strings.Contains(string(canonical.Marshal()), `"x-toolgate"`) {

@@ -41,6 +41,40 @@
 //	                                                 $ref (inlined; recursion is refused)
 //	mcp               MCP's rule                     the whole effective schema (JSON Schema 2020-12)
 //
+// Composition (allOf, anyOf, oneOf, not, if/then/else, dependentSchemas,
+// patternProperties, propertyNames, min/maxProperties, contains,
+// unevaluatedProperties/Items) follows each provider's documented subset:
+//
+//   - OpenAI strict mode takes anyOf (each branch a strict schema itself:
+//     typed, objects closed) but not allOf, oneOf, not, if/then/else,
+//     dependentRequired/Schemas, patternProperties, unevaluated* ("Supported
+//     schemas", https://platform.openai.com/docs/guides/structured-outputs#supported-schemas;
+//     a oneOf is answered "'oneOf' is not permitted",
+//     https://community.openai.com/t/932422).
+//   - Anthropic strict tool use takes the subset of its structured outputs:
+//     anyOf, allOf (not with $ref), const, enum, local $ref; no recursion,
+//     no numeric or length bounds ("JSON Schema limitations",
+//     https://platform.claude.com/docs/en/build-with-claude/structured-outputs).
+//     A tool with oneOf, not, conditionals or the other keywords above is
+//     sent in full, not strict: Anthropic reads non-strict input_schema as
+//     plain JSON Schema (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use).
+//   - Gemini parametersJsonSchema takes anyOf among the keywords listed
+//     above (FunctionDeclaration, https://ai.google.dev/api/caching#FunctionDeclaration);
+//     the legacy parameters field is the OpenAPI 3.0 Schema subset, with no
+//     composition at all.
+//   - MCP carries the whole effective schema (JSON Schema 2020-12).
+//
+// A keyword a provider does not take is dropped and listed in
+// Definition.Local (the gate enforces it, the description says so) when it
+// only narrows values (not, propertyNames, minProperties, an allOf of
+// string bounds, unevaluatedProperties); when it chooses or adds members
+// or items (an allOf, oneOf, if/then/else or dependentSchemas whose
+// branches describe objects or arrays), dropping it would change what the
+// model is asked for, and the tool is refused for that provider
+// (refuseShaping). A composed object is closed with unevaluatedProperties
+// (closure.go), which no strict mode takes: its branches are open, so
+// strict OpenAI refuses it and Anthropic sends it non-strict.
+//
 // OpenAI strict mode requires every property to be listed in required. An
 // optional member that is not nullable is therefore sent as required and
 // nullable (NullAsAbsent): a model on that dialect sends null to mean
@@ -284,7 +318,7 @@ func (pr *projection) keep(ptr, kw string, v *jsonval.Value) {
 
 // annotation keywords carry no rule; providers that do not take them lose
 // nothing the gate enforces.
-var annotations = []string{"title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "$id"}
+var annotations = []string{"title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "$id", "$anchor", "contentMediaType", "contentEncoding", "contentSchema"}
 
 // walkChildren calls f on every subschema of s: the values of properties,
 // $defs, definitions, items, prefixItems, additionalProperties and
@@ -468,6 +502,9 @@ func (pr *projection) openAINode(s *jsonval.Value, ptr string, depth int) error 
 	if s.Kind == jsonval.Bool {
 		return pr.refuse(ptr, "a boolean schema cannot be expressed in strict mode")
 	}
+	if r := s.Get("$ref"); r != nil && !pointerRef(r) {
+		return pr.refuse(ptr+"/$ref", "strict mode resolves only JSON-pointer references (#/...), not %s", r.Str)
+	}
 	if s.Has("$ref") {
 		// The referenced schema is projected under $defs; beside the
 		// reference only the description stays.
@@ -475,8 +512,14 @@ func (pr *projection) openAINode(s *jsonval.Value, ptr string, depth int) error 
 		s.Members = slices.DeleteFunc(s.Members, func(m jsonval.Member) bool { return m.Key != "$ref" && m.Key != "description" })
 		return nil
 	}
+	if err := pr.refuseShaping(s, ptr, openAIKeywords); err != nil {
+		return err
+	}
 	if any := s.Get("anyOf"); any != nil {
-		// Only made by orNull: a reference or null.
+		// Strict mode takes anyOf (orNull makes one too); each branch must
+		// be a strict schema itself. Beside it, what strict mode carries
+		// stays and the rest is local.
+		pr.carry(s, ptr, openAIKeywords, openAIFormats)
 		for i, alt := range any.Items {
 			if err := pr.openAINode(alt, ptr+"/anyOf/"+strconv.Itoa(i), depth+1); err != nil {
 				return err
@@ -629,8 +672,16 @@ func (pr *projection) closedAndFinite(schema *jsonval.Value) bool {
 				ok = false
 			}
 		}
-		if len(TypeNames(s)) == 0 && !s.Has("$ref") && !s.Has("enum") && !s.Has("const") {
+		if len(TypeNames(s)) == 0 && !s.Has("$ref") && !s.Has("enum") && !s.Has("const") && !s.Has("anyOf") && !s.Has("allOf") {
 			ok = false // an untyped value
+		}
+		if slices.ContainsFunc(anthropicNotStrict, s.Has) {
+			ok = false // beyond the strict subset
+		}
+		for _, kw := range []string{"anyOf", "allOf"} {
+			for i, alt := range itemsOf(s.Get(kw)) {
+				_ = visit(alt, ptr+"/"+kw+"/"+strconv.Itoa(i), refs)
+			}
 		}
 		if r := s.Get("$ref"); r != nil {
 			t, target, found := jsonval.ResolveRef(pr.root, r.Str)
@@ -671,11 +722,22 @@ func (pr *projection) gemini(schema *jsonval.Value) (*jsonval.Value, error) {
 		if s.Has("definitions") {
 			return pr.refuse(ptr+"/definitions", "Gemini takes definitions under $defs")
 		}
+		if r := s.Get("$ref"); r != nil && !pointerRef(r) {
+			return pr.refuse(ptr+"/$ref", "Gemini resolves only JSON-pointer references (#/...), not %s", r.Str)
+		}
+		if err := pr.refuseShaping(s, ptr, geminiKeywords); err != nil {
+			return err
+		}
 		if c := s.Get("const"); c != nil {
 			s.Delete("const")
 			s.Set("enum", &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{c}})
 		}
 		pr.carry(s, ptr, geminiKeywords, geminiFormats)
+		for i, alt := range itemsOf(s.Get("anyOf")) {
+			if err := visit(alt, ptr+"/anyOf/"+strconv.Itoa(i)); err != nil {
+				return err
+			}
+		}
 		return walkChildren(s, ptr, visit)
 	}
 	return out, visit(out, "")
@@ -697,6 +759,9 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 			return nil, pr.refuse(ptr, "a recursive schema cannot be inlined into the OpenAPI subset")
 		}
 		return pr.geminiLegacy(t, target, append(refs, target))
+	}
+	if err := pr.refuseShaping(s, ptr, nil); err != nil {
+		return nil, err
 	}
 	s = s.Clone()
 	inferType(s)

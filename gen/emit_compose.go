@@ -1,0 +1,413 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// Emission of compositions (compose.go): per composed node a check
+// function on the value's raw bytes, and per branch a trial function that
+// decodes the bytes with a fresh Decoder and reports whether the branch
+// accepts them. Both are written once per node, however many places use it.
+
+func checkFunc(n *node) string { return "check" + n.name }
+func trialFunc(n *node) string { return "valid" + n.name }
+func namesFunc(n *node) string { return "patternName" + n.name }
+func patternPropVar(n *node, i int) string {
+	return fmt.Sprintf("%sPatternProp%d", lowerIdent(n.name), i)
+}
+
+// withChecks runs n's composition checks on the bytes that code reads.
+// A struct is checked by its decode method instead (emitDecodeMethod), so
+// that the arguments' root is too; here it is checked only when it is null.
+func (e *emitter) withChecks(n *node, set setter, code []jen.Code) []jen.Code {
+	if t := taggedSite(n); t != nil {
+		return e.decodeTagged(n, set, t)
+	}
+	if !n.comp.checks() || n.kind == kindObject && n.hasStruct && !n.nullable {
+		return code
+	}
+	call := jen.Id(checkFunc(n)).Call(d(), jen.Id("raw"))
+	var run jen.Code = jen.If(jen.Id("raw").Op(":=").Add(dr().Dot("Capture").Call(jen.Id("start"))), jen.Id("raw").Op("!=").Nil()).Block(call)
+	if n.kind == kindObject && n.hasStruct {
+		run = jen.If(jen.Id("raw").Op(":=").Add(dr().Dot("Capture").Call(jen.Id("start"))), jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Null"))).Block(call)
+	}
+	body := append([]jen.Code{jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call())}, code...)
+	return []jen.Code{jen.Block(append(body, run)...)}
+}
+
+// structChecks wraps the member loop of a struct's decode method.
+func (e *emitter) structChecks(n *node, body []jen.Code) []jen.Code {
+	if !n.comp.checks() {
+		return body
+	}
+	out := append([]jen.Code{jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call())}, body...)
+	return append(out, jen.If(jen.Id("raw").Op(":=").Add(dr().Dot("Capture").Call(jen.Id("start"))), jen.Id("raw").Op("!=").Nil()).Block(
+		jen.Id(checkFunc(n)).Call(d(), jen.Id("raw"))))
+}
+
+// patternDefault lets the member loop of n accept the undeclared members
+// that patternProperties covers: their values are checked by the
+// composition, and they are not additional properties.
+func (e *emitter) patternDefault(n *node, dflt []jen.Code) []jen.Code {
+	if n.comp == nil || len(n.comp.patterns) == 0 {
+		return dflt
+	}
+	return []jen.Code{jen.If(jen.Id(namesFunc(n.comp.owner)).Call(jen.Id("name"))).Block(
+		jen.If(d().Dot("Extra").Call(jen.Id("mark"), jen.Id("name"))).Block(dr().Dot("Skip").Call()),
+	).Else().Block(dflt...)}
+}
+
+// declareComposition writes the checks of n and the trials of its branches,
+// and declares the types the branches use.
+func (e *emitter) declareComposition(n *node) {
+	c := n.comp
+	if c == nil {
+		return
+	}
+	if t := taggedSite(n); t != nil {
+		e.declareTagged(n, t)
+		return
+	}
+	if len(c.patterns) > 0 && !c.matchOnly {
+		e.declarePatternNames(n)
+	}
+	if !c.checks() {
+		return
+	}
+	var body []jen.Code
+	if c.ref != nil {
+		body = append(body, jen.If(jen.Op("!").Add(e.trial(c.ref.n))).Block(d().Dot("Ref").Call(jen.Lit(c.ref.sp))))
+	}
+	for i, b := range c.allOf {
+		body = append(body, jen.If(jen.Op("!").Add(e.trial(b.n))).Block(d().Dot("AllOf").Call(jen.Lit(b.sp), jen.Lit(i))))
+	}
+	if len(c.anyOf) > 0 {
+		mask, tries := e.tries(c.anyOf, "anyOfMask")
+		var any jen.Code
+		for i, t := range tries {
+			if i == 0 {
+				any = t
+			} else {
+				any = jen.Add(any).Op("||").Add(t)
+			}
+		}
+		body = append(body, mask...)
+		body = append(body, jen.If(jen.Op("!").Parens(any)).Block(d().Dot("AnyOf").Call(jen.Lit(n.ptr+"/anyOf"))))
+	}
+	if len(c.oneOf) > 0 {
+		mask, args := e.tries(c.oneOf, "oneOfMask")
+		body = append(body, mask...)
+		body = append(body, jen.If(
+			jen.List(jen.Id("first"), jen.Id("second")).Op(":=").Qual(pkgTgimpl, "FirstTwo").Call(args...),
+			jen.Id("first").Op("<").Lit(0).Op("||").Id("second").Op(">=").Lit(0),
+		).Block(d().Dot("OneOf").Call(jen.Lit(n.ptr+"/oneOf"), jen.Id("first"), jen.Id("second"))))
+	}
+	if c.not != nil {
+		body = append(body, jen.If(e.trial(c.not.n)).Block(d().Dot("Not").Call(jen.Lit(c.not.sp))))
+	}
+	if c.ifB != nil && (c.thenB != nil || c.elseB != nil) {
+		st := jen.If(e.trial(c.ifB.n))
+		if c.thenB != nil {
+			st.Block(jen.If(jen.Op("!").Add(e.trial(c.thenB.n))).Block(d().Dot("IfThenElse").Call(jen.Lit(c.thenB.sp), jen.Lit("then"))))
+		} else {
+			st.Block()
+		}
+		if c.elseB != nil {
+			st.Else().If(jen.Op("!").Add(e.trial(c.elseB.n))).Block(d().Dot("IfThenElse").Call(jen.Lit(c.elseB.sp), jen.Lit("else")))
+		}
+		body = append(body, st)
+	}
+	if c.objectChecks() {
+		body = append(body, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Object"))).Block(e.objectChecks(n)...))
+	}
+	if c.contains != nil {
+		body = append(body, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Array"))).Block(e.containsCheck(n)...))
+	}
+	body = append(body, e.unevaluatedChecks(n)...)
+	name := checkFunc(n)
+	e.claim(name, "the composition checks of "+e.where(n))
+	e.doc(fmt.Sprintf("%s checks the keywords of %s that apply to the whole value on raw, the bytes just read.", name, e.where(n)))
+	e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte()).Block(body...)
+	e.f.Line()
+}
+
+func (e *emitter) objectChecks(n *node) []jen.Code {
+	c := n.comp
+	var loop, out []jen.Code
+	if c.minProps >= 0 || c.maxProps >= 0 {
+		out = append(out, jen.Id("count").Op(":=").Lit(0))
+		loop = append(loop, jen.Id("count").Op("++"))
+	}
+	if c.propNames != nil {
+		loop = append(loop, jen.If(jen.Op("!").Id(e.trialName(c.propNames.n)).Call(jen.Qual(pkgTgimpl, "NameJSON").Call(jen.Id("name")))).Block(
+			d().Dot("PropertyName").Call(jen.Lit(c.propNames.sp), jen.Id("name"))))
+	}
+	for i, p := range c.patterns {
+		loop = append(loop, jen.If(jen.Id(patternPropVar(n, i)).Dot("Match").Call(jen.Index().Byte().Parens(jen.Id("name"))).Op("&&").Op("!").Id(e.trialName(p.b.n)).Call(jen.Id("value"))).Block(
+			d().Dot("PatternProperty").Call(jen.Lit(p.sp), jen.Id("name"), jen.Lit(p.pattern))))
+	}
+	if len(loop) > 0 {
+		members := jen.Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))
+		switch {
+		case len(c.patterns) > 0:
+			members = jen.List(jen.Id("name"), jen.Id("value")).Op(":=").Add(members)
+		case c.propNames != nil:
+			members = jen.Id("name").Op(":=").Add(members)
+		}
+		out = append(out, jen.For(members).Block(loop...))
+	}
+	if c.minProps >= 0 {
+		out = append(out, jen.If(jen.Id("count").Op("<").Add(intLit(c.minProps))).Block(d().Dot("MinProperties").Call(jen.Lit(n.ptr+"/minProperties"), intLit(c.minProps), jen.Id("count"))))
+	}
+	if c.maxProps >= 0 {
+		out = append(out, jen.If(jen.Id("count").Op(">").Add(intLit(c.maxProps))).Block(d().Dot("MaxProperties").Call(jen.Lit(n.ptr+"/maxProperties"), intLit(c.maxProps), jen.Id("count"))))
+	}
+	for _, dr := range c.depRequired {
+		var checks []jen.Code
+		for _, dep := range dr.deps {
+			checks = append(checks, jen.If(jen.Op("!").Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(dep))).Block(d().Dot("DependentRequired").Call(jen.Lit(dr.sp), jen.Lit(dr.name), jen.Lit(dep))))
+		}
+		if len(checks) > 0 {
+			out = append(out, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(dr.name))).Block(checks...))
+		}
+	}
+	for _, ds := range c.depSchemas {
+		out = append(out, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(ds.name)).Op("&&").Op("!").Add(e.trial(ds.b.n))).Block(
+			d().Dot("DependentSchema").Call(jen.Lit(ds.b.sp), jen.Lit(ds.name))))
+	}
+	return out
+}
+
+func (e *emitter) containsCheck(n *node) []jen.Code {
+	c := n.comp
+	return []jen.Code{
+		jen.Id("count").Op(":=").Lit(0),
+		jen.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
+			jen.If(jen.Id(e.trialName(c.contains.n)).Call(jen.Id("item"))).Block(jen.Id("count").Op("++"))),
+		jen.If(jen.Id("count").Op("<").Add(intLit(c.minContains)).Op("||").Lit(c.maxContains >= 0).Op("&&").Id("count").Op(">").Add(intLit(c.maxContains))).Block(
+			d().Dot("Contains").Call(jen.Lit(c.contains.sp), intLit(c.minContains), intLit(c.maxContains), jen.Id("count"))),
+	}
+}
+
+// declarePatternNames writes the patterns of patternProperties and the
+// function that tells whether a member name matches one.
+func (e *emitter) declarePatternNames(n *node) {
+	var match jen.Code
+	for i, p := range n.comp.patterns {
+		v := patternPropVar(n, i)
+		e.claim(v, "a pattern of the patternProperties of "+e.where(n))
+		e.doc(fmt.Sprintf("%s is pattern %d of the patternProperties of %s.", v, i, e.where(n)))
+		e.f.Var().Id(v).Op("=").Qual(pkgTgimpl, "MustPattern").Call(goString(p.goPattern))
+		m := jen.Id(v).Dot("Match").Call(jen.Id("name"))
+		if i == 0 {
+			match = m
+		} else {
+			match = jen.Add(match).Op("||").Add(m)
+		}
+		e.declare(p.b.n)
+	}
+	fn := namesFunc(n)
+	e.claim(fn, "the patternProperties names of "+e.where(n))
+	e.doc(fmt.Sprintf("%s reports whether a member name of %s matches a pattern of its patternProperties.", fn, e.where(n)))
+	e.f.Func().Id(fn).Params(jen.Id("name").Index().Byte()).Bool().Block(jen.Return(match))
+	e.f.Line()
+}
+
+// trial is the call that tries n on raw.
+func (e *emitter) trial(n *node) *jen.Statement {
+	return jen.Id(e.trialName(n)).Call(jen.Id("raw"))
+}
+
+// trialName declares, once, the trial function of n and returns its name.
+func (e *emitter) trialName(n *node) string {
+	name := trialFunc(n)
+	if e.trials == nil {
+		e.trials = map[*node]bool{}
+	}
+	if e.trials[n] {
+		return name
+	}
+	e.trials[n] = true
+	e.declare(n)
+	e.claim(name, "the trial of "+e.where(n))
+	e.doc(fmt.Sprintf("%s reports whether raw, a JSON value already read, satisfies %s.", name, e.where(n)))
+	body := []jen.Code{
+		jen.Var().Id("dec").Qual(pkgTgimpl, "Decoder"),
+		jen.Id("d").Op(":=").Op("&").Id("dec"),
+		d().Dot("Trial").Call(jen.Id("raw")),
+	}
+	body = append(body, e.decodeValue(n, discard)...)
+	body = append(body, jen.Return(d().Dot("Valid").Call()))
+	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte()).Bool().Block(body...)
+	e.f.Line()
+	return name
+}
+
+func seenFunc(n *node) string { return "seen" + n.name }
+
+// unevaluatedChecks checks unevaluatedProperties and unevaluatedItems of
+// n: what n and the branches that hold evaluate is collected first (see
+// seenName), then every other member or item must match the schema.
+func (e *emitter) unevaluatedChecks(n *node) []jen.Code {
+	c := n.comp
+	var out []jen.Code
+	collect := func() []jen.Code {
+		return []jen.Code{jen.Var().Id("s").Qual(pkgTgimpl, "Seen"), jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Op("&").Id("s"))}
+	}
+	unevaluated := func(has string, u *branch, x, at jen.Code) *jen.Statement {
+		cond := jen.Op("!").Id("s").Dot(has).Call(at)
+		if u.n.kind != kindNever {
+			cond = cond.Op("&&").Op("!").Id(e.trialName(u.n)).Call(x)
+		}
+		return cond
+	}
+	if u := c.unevalProps; u != nil && u.n.kind != kindAny {
+		vars := jen.List(jen.Id("name"), jen.Id("value"))
+		if u.n.kind == kindNever {
+			vars = jen.Id("name")
+		}
+		body := append(collect(), jen.For(vars.Op(":=").Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))).Block(
+			jen.If(unevaluated("HasName", u, jen.Id("value"), jen.Id("name"))).Block(
+				d().Dot("Unevaluated").Call(jen.Lit(u.sp), jen.Id("name")))))
+		out = append(out, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Object"))).Block(body...))
+	}
+	if u := c.unevalItems; u != nil && u.n.kind != kindAny {
+		vars := jen.List(jen.Id("i"), jen.Id("item"))
+		if u.n.kind == kindNever {
+			vars = jen.List(jen.Id("i"), jen.Id("_"))
+		}
+		body := append(collect(), jen.For(vars.Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
+			jen.If(unevaluated("HasItem", u, jen.Id("item"), jen.Id("i"))).Block(
+				d().Dot("UnevaluatedItem").Call(jen.Lit(u.sp), jen.Id("i")))))
+		out = append(out, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Array"))).Block(body...))
+	}
+	return out
+}
+
+// seenName declares, once, the function that notes what n evaluates of
+// raw, a value n holds for, and returns its name. n's own unevaluated
+// keywords are left out: the caller adds them (seenCall).
+func (e *emitter) seenName(n *node) string {
+	name := seenFunc(n)
+	if e.seens == nil {
+		e.seens = map[*node]bool{}
+	}
+	if e.seens[n] {
+		return name
+	}
+	e.seens[n] = true
+	c := n.comp
+	var body []jen.Code
+	if len(c.seen.names) > 0 {
+		var names []jen.Code
+		for _, nm := range c.seen.names {
+			names = append(names, jen.Lit(nm))
+		}
+		body = append(body, jen.Id("s").Dot("Names").Call(names...))
+	}
+	if c.seen.allNames {
+		body = append(body, jen.Id("s").Dot("AllNames").Call())
+	}
+	if len(c.patterns) > 0 {
+		body = append(body, jen.For(jen.Id("name").Op(":=").Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))).Block(
+			jen.If(jen.Id(namesFunc(n)).Call(jen.Index().Byte().Parens(jen.Id("name")))).Block(jen.Id("s").Dot("Name").Call(jen.Id("name")))))
+	}
+	if c.seen.prefix > 0 {
+		body = append(body, jen.Id("s").Dot("Items").Call(jen.Lit(c.seen.prefix)))
+	}
+	if c.seen.allItems {
+		body = append(body, jen.Id("s").Dot("AllItems").Call())
+	}
+	if c.contains != nil {
+		body = append(body, jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
+			jen.If(jen.Id(e.trialName(c.contains.n)).Call(jen.Id("item"))).Block(jen.Id("s").Dot("Item").Call(jen.Id("i")))))
+	}
+	if c.ref != nil {
+		body = append(body, e.seenCall(c.ref.n)...)
+	}
+	for _, b := range c.allOf {
+		body = append(body, e.seenCall(b.n)...)
+	}
+	for i, list := range [][]branch{c.anyOf, c.oneOf} {
+		mask, tries := e.tries(list, []string{"anyOfMask", "oneOfMask"}[i])
+		var seen []jen.Code
+		for j, b := range list {
+			if call := e.seenCall(b.n); len(call) > 0 {
+				seen = append(seen, jen.If(tries[j]).Block(call...))
+			}
+		}
+		if len(seen) > 0 {
+			body = append(body, mask...)
+			body = append(body, seen...)
+		}
+	}
+	if c.ifB != nil {
+		st := jen.If(e.trial(c.ifB.n)).Block(append(e.seenCall(c.ifB.n), e.seenCallOf(c.thenB)...)...)
+		if c.elseB != nil {
+			st.Else().Block(e.seenCall(c.elseB.n)...)
+		}
+		body = append(body, st)
+	}
+	for _, ds := range c.depSchemas {
+		if call := e.seenCall(ds.b.n); len(call) > 0 {
+			body = append(body, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(ds.name))).Block(call...))
+		}
+	}
+	e.claim(name, "the evaluated members and items of "+e.where(n))
+	e.doc(fmt.Sprintf("%s notes in s the members and items of raw that %s evaluates, for unevaluatedProperties and unevaluatedItems.", name, e.where(n)))
+	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte(), jen.Id("s").Op("*").Qual(pkgTgimpl, "Seen")).Block(body...)
+	e.f.Line()
+	return name
+}
+
+func (e *emitter) seenCallOf(b *branch) []jen.Code {
+	if b == nil {
+		return nil
+	}
+	return e.seenCall(b.n)
+}
+
+// seenCall notes what branch n evaluates, its own unevaluated keywords
+// included (where n holds, they evaluate everything else).
+func (e *emitter) seenCall(n *node) []jen.Code {
+	c := n.comp
+	if !c.evaluates() {
+		return nil
+	}
+	var out []jen.Code
+	if c.unevalProps != nil {
+		out = append(out, jen.Id("s").Dot("AllNames").Call())
+	}
+	if c.unevalItems != nil {
+		out = append(out, jen.Id("s").Dot("AllItems").Call())
+	}
+	if c.unevalProps == nil || c.unevalItems == nil {
+		out = append(out, jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Id("s")))
+	}
+	return out
+}
+
+// tries returns the trial of each branch of a oneOf or anyOf. When the
+// branches are a tagged union (discriminator) the code first reads the tag
+// into the variable mask, and each trial runs only for the branch the tag
+// names: the others cannot match. Otherwise every branch is tried.
+func (e *emitter) tries(branches []branch, mask string) (pre []jen.Code, tries []jen.Code) {
+	name, values, ok := discriminator(branches)
+	for i, b := range branches {
+		t := e.trial(b.n)
+		if ok {
+			t = jen.Id(mask).Op("&").Id(fmt.Sprintf("(1 << %d)", i)).Op("!=").Lit(0).Op("&&").Add(t)
+		}
+		tries = append(tries, t)
+	}
+	if !ok {
+		return nil, tries
+	}
+	args := []jen.Code{jen.Id("raw"), jen.Lit(name)}
+	for _, v := range values {
+		args = append(args, jen.Lit(v))
+	}
+	return []jen.Code{jen.Id(mask).Op(":=").Qual(pkgTgimpl, "Candidates").Call(args...)}, tries
+}

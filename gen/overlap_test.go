@@ -1,0 +1,53 @@
+package gen_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate/gen"
+)
+
+func TestOneOfOverlaps(t *testing.T) {
+	for _, tc := range []struct {
+		name, params string
+		want         []string // "first,second" pairs
+	}{
+		{"number and integer", `{"type":"object","properties":{"n":{"oneOf":[{"type":"number"},{"type":"integer"}]}}}`, []string{"0,1"}},
+		{"required subset, open objects", `{"type":"object","properties":{"o":{"oneOf":[
+			{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},
+			{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a","b"]}]}}}`, []string{"0,1"}},
+		{"no discriminator, three branches", `{"type":"object","properties":{"o":{"oneOf":[
+			{"type":"string"},{"type":"string","maxLength":3},{"type":"boolean"}]}}}`, []string{"0,1"}},
+		{"tagged union", `{"type":"object","properties":{"o":{"oneOf":[
+			{"type":"object","properties":{"k":{"const":"a"}},"required":["k"]},
+			{"type":"object","properties":{"k":{"const":"b"}},"required":["k"]}]}}}`, nil},
+		{"disjoint types", `{"type":"object","properties":{"o":{"oneOf":[{"type":"string"},{"type":"object"}]}}}`, nil},
+		{"through a definition", `{"type":"object","properties":{"o":{"oneOf":[{"$ref":"#/$defs/n"},{"type":"integer","minimum":0}]}},"$defs":{"n":{"type":"number"}}}`, []string{"0,1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "t.json")
+			if err := os.WriteFile(path, fmt.Appendf(nil, `{"name":"t","description":"","parameters":%s,"x-toolgate":{"providers":["mcp"]}}`, tc.params), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tools, err := gen.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, o := range gen.OneOfOverlaps(tools[0], gen.Options{}) {
+				got = append(got, fmt.Sprintf("%d,%d", o.First, o.Second))
+				msg := o.Error()
+				if !strings.Contains(msg, fmt.Sprintf("branches #%d and #%d both accept ", o.First, o.Second)) || !strings.Contains(msg, o.Example) || o.Example == "" {
+					t.Errorf("message %q does not name both branches and the example %q", msg, o.Example)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("overlaps %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

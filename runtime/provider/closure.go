@@ -1,0 +1,200 @@
+package provider
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+// Closure of composed objects.
+//
+// Closed by default means: an object takes the members its schema declares
+// and no other. For a plain object schema that is "additionalProperties":
+// false. It cannot be for a composition: additionalProperties only sees the
+// properties beside it, so closing each branch of
+//
+//	{"allOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}]}
+//
+// would reject every instance ({"a":1,"b":2} has b, unknown to the first
+// branch, and a, unknown to the second). The closure of a composed value is
+// therefore written once, at the composition site, as
+// "unevaluatedProperties": false: the object takes the members that the
+// branches it matches evaluate (their properties, patternProperties and
+// additionalProperties), and no other. The branches themselves stay open;
+// what is below them (a member's object, an item's object) is closed as
+// usual. So the effective schema of the example is
+//
+//	{"allOf": [...], "unevaluatedProperties": false}
+//
+// and for {"anyOf": [{"properties": {"a": {}}, "required": ["a"]},
+// {"properties": {"b": {}}, "required": ["b"]}]} an instance {"a":1,"b":2}
+// is accepted (both branches match, a and b are evaluated) while
+// {"a":1,"c":3} is rejected (c is evaluated by no matching branch).
+//
+// A schema is a composition site when it is the schema of a value (the
+// root, a member, an item, a map value, a definition) rather than a branch
+// of another schema, and it has an applicator that applies to the same
+// value: allOf, anyOf, oneOf, if/then/else, dependentSchemas, or a $ref
+// beside other keywords. It is closed when it or one of its branches
+// describes objects. A definition that a branch refers to ({"allOf":
+// [{"$ref": "#/$defs/base"}, {...}]}) is a branch too, so it is not closed
+// where it is defined; a member that refers to it alone is closed at the
+// reference: {"$ref": "#/$defs/base", "unevaluatedProperties": false}.
+
+// sameValueKeywords hold subschemas that apply to the value their schema
+// applies to.
+var (
+	sameValueOne  = []string{"not", "if", "then", "else"}
+	sameValueList = []string{"allOf", "anyOf", "oneOf"}
+	sameValueMap  = []string{"dependentSchemas"}
+)
+
+// applicators are the keywords that make a schema a composition site.
+var applicators = []string{"allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas"}
+
+type closer struct {
+	root *jsonval.Value
+	// branchDefs are the pointers of the definitions a branch refers to.
+	branchDefs map[string]bool
+}
+
+func closeAll(root *jsonval.Value) {
+	c := &closer{root: root, branchDefs: map[string]bool{}}
+	c.findBranchDefs(root, false)
+	c.close(root, "", true)
+}
+
+// refBeside reports whether s has a $ref and, beside it, keywords that
+// assert something (in 2020-12 both apply).
+func refBeside(s *jsonval.Value) bool {
+	if !s.Has("$ref") {
+		return false
+	}
+	for _, m := range s.Members {
+		switch {
+		case m.Key == "$ref", m.Key == "$defs", m.Key == "definitions", m.Key == "$anchor", slices.Contains(annotations, m.Key), strings.HasPrefix(m.Key, "x-"):
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// sameValue calls f on each subschema of s that applies to s's own value.
+func sameValue(s *jsonval.Value, ptr string, f func(c *jsonval.Value, ptr string)) {
+	for _, m := range s.Members {
+		at := ptr + "/" + jsonval.EscapeToken(m.Key)
+		switch {
+		case slices.Contains(sameValueOne, m.Key):
+			f(m.Value, at)
+		case slices.Contains(sameValueList, m.Key) && m.Value.Kind == jsonval.Array:
+			for i, c := range m.Value.Items {
+				f(c, at+"/"+strconv.Itoa(i))
+			}
+		case slices.Contains(sameValueMap, m.Key) && m.Value.Kind == jsonval.Object:
+			for _, c := range m.Value.Members {
+				f(c.Value, at+"/"+jsonval.EscapeToken(c.Key))
+			}
+		}
+	}
+}
+
+// findBranchDefs marks the definitions referred to from a branch (or from
+// beside other keywords), following chains of references.
+func (c *closer) findBranchDefs(s *jsonval.Value, branch bool) {
+	if s.Kind != jsonval.Object {
+		return
+	}
+	if r := s.Get("$ref"); r != nil && r.Kind == jsonval.String && (branch || refBeside(s)) {
+		c.markDef(r.Str)
+	}
+	sameValue(s, "", func(b *jsonval.Value, _ string) { c.findBranchDefs(b, true) })
+	_ = walkValues(s, "", func(v *jsonval.Value, _ string) error {
+		c.findBranchDefs(v, false)
+		return nil
+	})
+}
+
+func (c *closer) markDef(ref string) {
+	t, ptr, ok := jsonval.ResolveRef(c.root, ref)
+	if !ok || c.branchDefs[ptr] {
+		return
+	}
+	c.branchDefs[ptr] = true
+	if r := t.Get("$ref"); r != nil && r.Kind == jsonval.String {
+		c.markDef(r.Str)
+	}
+}
+
+// objectish reports whether s, or a branch of it, or what it refers to,
+// describes objects.
+func (c *closer) objectish(s *jsonval.Value, seen []string) bool {
+	if s.Kind != jsonval.Object {
+		return false
+	}
+	if isObjectSchema(s) {
+		return true
+	}
+	if r := s.Get("$ref"); r != nil && r.Kind == jsonval.String {
+		if t, ptr, ok := jsonval.ResolveRef(c.root, r.Str); ok && !slices.Contains(seen, ptr) && c.objectish(t, append(seen, ptr)) {
+			return true
+		}
+	}
+	found := false
+	sameValue(s, "", func(b *jsonval.Value, _ string) { found = found || c.objectish(b, seen) })
+	return found
+}
+
+// close closes s when it is the schema of a value (site) and walks on.
+func (c *closer) close(s *jsonval.Value, ptr string, site bool) {
+	if s.Kind != jsonval.Object {
+		return
+	}
+	if site && !s.Has("additionalProperties") && !s.Has("unevaluatedProperties") {
+		composed := refBeside(s) || slices.ContainsFunc(applicators, s.Has)
+		switch r := s.Get("$ref"); {
+		case composed && c.objectish(s, nil):
+			s.Set("unevaluatedProperties", boolean(false))
+		case r != nil:
+			// A reference alone: the definition is closed where it is
+			// defined, unless a branch refers to it too.
+			if t, tptr, ok := jsonval.ResolveRef(c.root, r.Str); ok && c.branchDefs[tptr] && c.objectish(t, []string{tptr}) {
+				s.Set("unevaluatedProperties", boolean(false))
+			}
+		case isObjectSchema(s):
+			s.Set("additionalProperties", boolean(false))
+		}
+	}
+	sameValue(s, ptr, func(b *jsonval.Value, at string) { c.close(b, at, false) })
+	_ = walkValues(s, ptr, func(v *jsonval.Value, at string) error {
+		c.close(v, at, !c.branchDefs[at])
+		return nil
+	})
+}
+
+// walkValues calls f on every subschema of s that applies to a value other
+// than s's own (a member, an item, a name, a definition): walkChildren and
+// patternProperties, contains, unevaluatedProperties, unevaluatedItems.
+func walkValues(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr string) error) error {
+	if err := walkChildren(s, ptr, f); err != nil {
+		return err
+	}
+	for _, m := range s.Members {
+		at := ptr + "/" + jsonval.EscapeToken(m.Key)
+		switch m.Key {
+		case "patternProperties":
+			for _, c := range m.Value.Members {
+				if err := f(c.Value, at+"/"+jsonval.EscapeToken(c.Key)); err != nil {
+					return err
+				}
+			}
+		case "contains", "unevaluatedProperties", "unevaluatedItems":
+			if err := f(m.Value, at); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+package provider
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+// What the providers' subsets leave out of composed schemas (see the
+// package comment).
+
+// anthropicNotStrict are the keywords beyond Anthropic's strict subset that
+// cannot be dropped and listed without changing what the model is asked
+// for: a tool that has one is sent in full, not strict.
+var anthropicNotStrict = []string{"oneOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
+	"patternProperties", "propertyNames", "minProperties", "maxProperties", "contains", "minContains", "maxContains",
+	"unevaluatedProperties", "unevaluatedItems"}
+
+// shapingApplicators choose or add to the shape of a value: dropped from a
+// provider's schema, they would change what the model is asked for, not
+// only loosen a rule, when a branch describes objects or arrays.
+var shapingApplicators = []string{"allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas"}
+
+// shapes reports whether a subschema (or list or map of them) describes
+// the structure of objects or arrays.
+func shapes(v *jsonval.Value) bool {
+	switch v.Kind {
+	case jsonval.Array:
+		return slices.ContainsFunc(v.Items, shapes)
+	case jsonval.Object:
+		for _, m := range v.Members {
+			switch m.Key {
+			case "properties", "required", "patternProperties", "additionalProperties", "items", "prefixItems", "$ref":
+				return true
+			case "type":
+				if slices.ContainsFunc(TypeNames(v), func(t string) bool { return t == "object" || t == "array" }) {
+					return true
+				}
+			}
+			if slices.Contains(shapingApplicators, m.Key) && shapes(m.Value) {
+				return true
+			}
+		}
+		if ds := v.Get("dependentSchemas"); ds != nil {
+			for _, m := range ds.Members {
+				if shapes(m.Value) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// refuseShaping refuses a schema one of whose applicators the provider
+// does not take (keywords lists what it takes) shapes objects or arrays.
+func (pr *projection) refuseShaping(s *jsonval.Value, ptr string, keywords map[string]bool) error {
+	for _, kw := range shapingApplicators {
+		v := s.Get(kw)
+		if v == nil || keywords[kw] {
+			continue
+		}
+		if kw == "dependentSchemas" && v.Kind == jsonval.Object {
+			for _, m := range v.Members {
+				if shapes(m.Value) {
+					return pr.refuse(ptr+"/"+kw, "%s shapes the value's members or items and %s does not take it", kw, pr.provider)
+				}
+			}
+			continue
+		}
+		if shapes(v) {
+			return pr.refuse(ptr+"/"+kw, "%s shapes the value's members or items and %s does not take it", kw, pr.provider)
+		}
+	}
+	return nil
+}
+
+// itemsOf returns the items of an array value, or nil.
+func itemsOf(v *jsonval.Value) []*jsonval.Value {
+	if v == nil || v.Kind != jsonval.Array {
+		return nil
+	}
+	return v.Items
+}
+
+// pointerRef reports whether a $ref is a JSON pointer into the document
+// (not an $id, an anchor or another document).
+func pointerRef(r *jsonval.Value) bool {
+	return r.Kind == jsonval.String && (r.Str == "#" || strings.HasPrefix(r.Str, "#/"))
+}

@@ -1,0 +1,132 @@
+package tgimpl
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestFirstTwo(t *testing.T) {
+	for _, tc := range []struct {
+		oks           []bool
+		first, second int
+	}{
+		{nil, -1, -1},
+		{[]bool{false, false}, -1, -1},
+		{[]bool{false, true, false}, 1, -1},
+		{[]bool{true, false, true, true}, 0, 2},
+	} {
+		if f, s := FirstTwo(tc.oks...); f != tc.first || s != tc.second {
+			t.Errorf("FirstTwo(%v) = %d, %d; want %d, %d", tc.oks, f, s, tc.first, tc.second)
+		}
+	}
+}
+
+func TestMembersAndItems(t *testing.T) {
+	var got []string
+	for name, raw := range Members([]byte(` {"a\u0062": [1, {"x":2}], "c" : "d"}`)) {
+		got = append(got, name+"="+string(raw))
+	}
+	if want := []string{`ab=[1, {"x":2}]`, `c="d"`}; !slices.Equal(got, want) {
+		t.Errorf("Members = %q, want %q", got, want)
+	}
+	got = nil
+	for i, raw := range Items([]byte(`[1, "two" ,{"3":3}]`)) {
+		got = append(got, string(rune('0'+i))+"="+string(raw))
+	}
+	if want := []string{`0=1`, `1="two"`, `2={"3":3}`}; !slices.Equal(got, want) {
+		t.Errorf("Items = %q, want %q", got, want)
+	}
+	for range Members([]byte(`[1]`)) {
+		t.Error("Members of an array yields nothing")
+	}
+	if !Has([]byte(`{"a":1,"b":2}`), "b") || Has([]byte(`{"a":{"b":2}}`), "b") {
+		t.Error("Has looks at the top-level members only")
+	}
+}
+
+func TestTrial(t *testing.T) {
+	var d Decoder
+	d.Trial([]byte(`"x"`))
+	d.R.String()
+	if !d.Valid() {
+		t.Error("a read string is valid")
+	}
+	d.Trial([]byte(`"x" 1`))
+	d.R.String()
+	if d.Valid() {
+		t.Error("trailing data is not valid")
+	}
+	d.Trial([]byte(`"x"`))
+	d.R.String()
+	d.MinLength("/minLength", 2, 1)
+	if d.Valid() {
+		t.Error("a violation makes the trial fail")
+	}
+}
+
+func TestCompositionViolations(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		record  func(d *Decoder)
+		keyword string
+		message string
+	}{
+		{"oneOf none", func(d *Decoder) { d.OneOf("/oneOf", -1, -1) }, "oneOf", "a must match exactly one schema of oneOf; it matches none"},
+		{"oneOf two", func(d *Decoder) { d.OneOf("/oneOf", 0, 2) }, "oneOf", "a must match exactly one schema of oneOf; it matches #0 and #2"},
+		{"anyOf", func(d *Decoder) { d.AnyOf("/anyOf") }, "anyOf", "a must match at least one schema of anyOf; it matches none"},
+		{"allOf", func(d *Decoder) { d.AllOf("/allOf/1", 1) }, "allOf", "a must match every schema of allOf; it does not match #1"},
+		{"not", func(d *Decoder) { d.Not("/not") }, "not", "a must not match the schema of not"},
+		{"then", func(d *Decoder) { d.IfThenElse("/then", "then") }, "then", "a matches the if schema, so it must match then"},
+		{"else", func(d *Decoder) { d.IfThenElse("/else", "else") }, "else", "a does not match the if schema, so it must match else"},
+		{"min contains", func(d *Decoder) { d.Contains("/contains", 2, -1, 1) }, "minContains", "a must contain at least 2 items matching contains; received 1"},
+		{"contains", func(d *Decoder) { d.Contains("/contains", 1, -1, 0) }, "contains", "a must contain at least 1 item matching contains; received 0"},
+		{"max contains", func(d *Decoder) { d.Contains("/contains", 1, 3, 4) }, "maxContains", "a must contain between 1 and 3 items matching contains; received 4"},
+		{"minProperties", func(d *Decoder) { d.MinProperties("/minProperties", 2, 1) }, "minProperties", "a must have at least 2 members; received 1"},
+		{"dependentRequired", func(d *Decoder) { d.DependentRequired("/dependentRequired/x", "x", "y") }, "dependentRequired", `a must have y because it has x`},
+		{"propertyNames", func(d *Decoder) { d.PropertyName("/propertyNames", "Bad") }, "propertyNames", `a has a member name that propertyNames does not allow; received Bad`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := violations(t, `{"a": 1}`, func(d *Decoder) { d.R.Skip(); tc.record(d) })
+			if len(vs) != 1 || vs[0].Keyword != tc.keyword || vs[0].Message != tc.message || vs[0].InstancePath != "/a" {
+				t.Errorf("got %+v, want keyword %s, message %q", vs, tc.keyword, tc.message)
+			}
+		})
+	}
+}
+
+func TestPropertyNameHiddenWhenSensitive(t *testing.T) {
+	vs := violations(t, `{"a": 1}`, func(d *Decoder) {
+		d.BeginSensitive()
+		d.R.Skip()
+		d.PropertyName("/propertyNames", "secret-name")
+		d.EndSensitive()
+	})
+	if len(vs) != 1 || strings.Contains(vs[0].Message, "secret-name") {
+		t.Errorf("got %+v, want one violation that does not repeat the name", vs)
+	}
+}
+
+func TestTag(t *testing.T) {
+	vals := []string{`"cat"`, `"dog"`, `1`}
+	for _, tc := range []struct {
+		ahead string
+		want  int
+	}{
+		{`{"kind":"dog","x":1}`, 1},
+		{` { "kind" : "cat" } , "next": 2}`, 0},
+		{`{"x":1,"kind":"dog"}`, 1},
+		{`{"kind":"do\u0067"}`, 1},
+		{`{"k\u0069nd":"cat"}`, 0},
+		{`{"kind":1.0}`, 2},
+		{`{"kind":"dogs"}`, -1},
+		{`{"kind":"dog"x}`, 1}, // what follows the tag is the decoder's to refuse
+		{`{"other":"dog"}`, -1},
+		{`["kind","dog"]`, -1},
+		{`"dog"`, -1},
+	} {
+		if got := Tag([]byte(tc.ahead), "kind", vals...); got != tc.want {
+			t.Errorf("Tag(%s) = %d, want %d", tc.ahead, got, tc.want)
+		}
+	}
+}
