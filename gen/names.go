@@ -157,6 +157,9 @@ func assignNames(models []*toolModel, opts Options) {
 		tm.patternVars, tm.unionFuncs = map[*node]string{}, map[*node]string{}
 		for _, root := range tm.roots() {
 			walkNodes(root, func(n *node) {
+				if n.nullOf != nil {
+					return // named after the node it makes nullable, below
+				}
 				if declaresType(n) && !n.fixed && n != root {
 					suffix := "Object"
 					if n.kind == kindString {
@@ -175,6 +178,15 @@ func assignNames(models []*toolModel, opts Options) {
 				}
 				if n.kind == kindUnion {
 					tm.unionFuncs[n] = pickName("decode"+n.name, "", taken)
+				}
+			})
+			// A nullable copy (anyOf [T, null]) has T's Go type: its names.
+			walkNodes(root, func(n *node) {
+				if t := n.nullOf; t != nil {
+					n.goName, n.enumConsts = t.goName, t.enumConsts
+					if v, ok := tm.patternVars[t]; ok {
+						tm.patternVars[n] = v
+					}
 				}
 			})
 		}

@@ -334,9 +334,15 @@ func deref(root, v *jsonval.Value, seen []string) (*jsonval.Value, []string, boo
 	return v, seen, v != nil
 }
 
-// unwrapNull returns the non-null branch of {"anyOf": [X, {"type": "null"}]}.
+// unwrapNull returns the non-null branch of {"anyOf": [X, {"type": "null"}]}
+// (how OpenAI strict is sent an optional member), and v itself for any
+// other schema, another anyOf of two branches included.
 func unwrapNull(v *jsonval.Value) *jsonval.Value {
-	if a := v.Get("anyOf"); a != nil && len(a.Items) == 2 {
+	a := v.Get("anyOf")
+	if a == nil || len(a.Items) != 2 {
+		return v
+	}
+	if n := a.Items[1]; len(n.Members) == 1 && slices.Equal(provider.TypeNames(n), []string{"null"}) {
 		return a.Items[0]
 	}
 	return v
@@ -753,12 +759,24 @@ func brokenRulesLocal(err error, def provider.Definition) bool {
 	}
 	for _, v := range e.Violations {
 		if !slices.ContainsFunc(def.Local, func(l provider.Local) bool {
-			return v.Keyword == l.Keyword && v.SchemaPath == l.Pointer+"/"+jsonval.EscapeToken(l.Keyword)
+			at := l.Pointer + "/" + jsonval.EscapeToken(l.Keyword)
+			// A branch keyword fails because a rule inside a branch does:
+			// anyOf [{format ipv4}, {format ipv6}] is sent as anyOf [{}, {}].
+			return v.Keyword == l.Keyword && v.SchemaPath == at ||
+				branchKeywords[v.Keyword] && strings.HasPrefix(at, v.SchemaPath+"/")
 		}) {
 			return false
 		}
 	}
 	return true
+}
+
+// branchKeywords are the keywords whose violation is the verdict of
+// subschemas: they break because a rule inside them does.
+var branchKeywords = map[string]bool{
+	"allOf": true, "anyOf": true, "oneOf": true, "not": true, "if": true, "then": true, "else": true,
+	"dependentSchemas": true, "contains": true, "propertyNames": true, "patternProperties": true,
+	"unevaluatedProperties": true, "unevaluatedItems": true, "$ref": true,
 }
 
 func compileSchema(name, schema string) (*jsonschema.Schema, error) {

@@ -63,8 +63,11 @@ func (v *PetOneofArgs) UnmarshalJSON(data []byte) error {
 // provider it is exported to, exactly as they are sent, each with the rules
 // its schema cannot carry (enforced by the gate all the same).
 //
-// Not exported to openai-chat, openai-responses, gemini, gemini-legacy: a call
-// in their dialects is unknown_tool.
+// Not exported to openai-chat, openai-responses, gemini, gemini-legacy:
+// x-toolgate.providers leaves them out.
+//
+// A call in the dialect of a provider the tool is not exported to is
+// unknown_tool.
 var PetOneofDefinitions = []tgprovider.Definition{
 	{
 		Provider: tgprovider.MCP,
@@ -322,7 +325,7 @@ func (v *PetOneofPetOneOf0) decode(d *tgimpl.Decoder) {
 				case "cat":
 					v.Kind = PetOneofPetOneOf0KindCat
 				default:
-					d.Const("/properties/pet/oneOf/0/properties/kind/const", "cat", tgimpl.Quote(s))
+					d.Const("/properties/pet/oneOf/0/properties/kind/const", "cat", d.Quote(s))
 				}
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/0/properties/kind/type", "string")
@@ -340,7 +343,7 @@ func (v *PetOneofPetOneOf0) decode(d *tgimpl.Decoder) {
 				if length > 40 {
 					d.MaxLength("/properties/pet/oneOf/0/properties/name/maxLength", 40, length)
 				}
-				v.Name = d.String(s)
+				v.Name = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/0/properties/name/type", "string")
 			}
@@ -355,24 +358,24 @@ func (v *PetOneofPetOneOf0) decode(d *tgimpl.Decoder) {
 				raw := d.R.Number()
 				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/0/properties/age/type", false); ok {
 					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", d.Text(raw))
 					}
 					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", d.Text(raw))
 					}
 					v.Age = tgopt.Some(x)
 				} else if huge {
 					broken := false
 					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", d.Text(raw))
 						broken = true
 					}
 					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", d.Text(raw))
 						broken = true
 					}
 					if !broken {
-						d.IntRange("/properties/pet/oneOf/0/properties/age/type", tgimpl.Text(raw))
+						d.IntRange("/properties/pet/oneOf/0/properties/age/type", d.Text(raw))
 					}
 				}
 			default:
@@ -471,7 +474,7 @@ func (v *PetOneofPetOneOf0) decodeClosed(d *tgimpl.Decoder) {
 				case "cat":
 					v.Kind = PetOneofPetOneOf0KindCat
 				default:
-					d.Const("/properties/pet/oneOf/0/properties/kind/const", "cat", tgimpl.Quote(s))
+					d.Const("/properties/pet/oneOf/0/properties/kind/const", "cat", d.Quote(s))
 				}
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/0/properties/kind/type", "string")
@@ -489,7 +492,7 @@ func (v *PetOneofPetOneOf0) decodeClosed(d *tgimpl.Decoder) {
 				if length > 40 {
 					d.MaxLength("/properties/pet/oneOf/0/properties/name/maxLength", 40, length)
 				}
-				v.Name = d.String(s)
+				v.Name = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/0/properties/name/type", "string")
 			}
@@ -504,24 +507,24 @@ func (v *PetOneofPetOneOf0) decodeClosed(d *tgimpl.Decoder) {
 				raw := d.R.Number()
 				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/0/properties/age/type", false); ok {
 					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", d.Text(raw))
 					}
 					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", d.Text(raw))
 					}
 					v.Age = tgopt.Some(x)
 				} else if huge {
 					broken := false
 					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", d.Text(raw))
 						broken = true
 					}
 					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", d.Text(raw))
 						broken = true
 					}
 					if !broken {
-						d.IntRange("/properties/pet/oneOf/0/properties/age/type", tgimpl.Text(raw))
+						d.IntRange("/properties/pet/oneOf/0/properties/age/type", d.Text(raw))
 					}
 				}
 			default:
@@ -606,7 +609,7 @@ func (v *PetOneofPetOneOf1) decode(d *tgimpl.Decoder) {
 				case "dog":
 					v.Kind = PetOneofPetOneOf1KindDog
 				default:
-					d.Const("/properties/pet/oneOf/1/properties/kind/const", "dog", tgimpl.Quote(s))
+					d.Const("/properties/pet/oneOf/1/properties/kind/const", "dog", d.Quote(s))
 				}
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/1/properties/kind/type", "string")
@@ -624,7 +627,7 @@ func (v *PetOneofPetOneOf1) decode(d *tgimpl.Decoder) {
 				if length > 40 {
 					d.MaxLength("/properties/pet/oneOf/1/properties/name/maxLength", 40, length)
 				}
-				v.Name = d.String(s)
+				v.Name = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/1/properties/name/type", "string")
 			}
@@ -639,24 +642,24 @@ func (v *PetOneofPetOneOf1) decode(d *tgimpl.Decoder) {
 				raw := d.R.Number()
 				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/1/properties/age/type", false); ok {
 					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", d.Text(raw))
 					}
 					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", d.Text(raw))
 					}
 					v.Age = tgopt.Some(x)
 				} else if huge {
 					broken := false
 					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", d.Text(raw))
 						broken = true
 					}
 					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", d.Text(raw))
 						broken = true
 					}
 					if !broken {
-						d.IntRange("/properties/pet/oneOf/1/properties/age/type", tgimpl.Text(raw))
+						d.IntRange("/properties/pet/oneOf/1/properties/age/type", d.Text(raw))
 					}
 				}
 			default:
@@ -755,7 +758,7 @@ func (v *PetOneofPetOneOf1) decodeClosed(d *tgimpl.Decoder) {
 				case "dog":
 					v.Kind = PetOneofPetOneOf1KindDog
 				default:
-					d.Const("/properties/pet/oneOf/1/properties/kind/const", "dog", tgimpl.Quote(s))
+					d.Const("/properties/pet/oneOf/1/properties/kind/const", "dog", d.Quote(s))
 				}
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/1/properties/kind/type", "string")
@@ -773,7 +776,7 @@ func (v *PetOneofPetOneOf1) decodeClosed(d *tgimpl.Decoder) {
 				if length > 40 {
 					d.MaxLength("/properties/pet/oneOf/1/properties/name/maxLength", 40, length)
 				}
-				v.Name = d.String(s)
+				v.Name = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/1/properties/name/type", "string")
 			}
@@ -788,24 +791,24 @@ func (v *PetOneofPetOneOf1) decodeClosed(d *tgimpl.Decoder) {
 				raw := d.R.Number()
 				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/1/properties/age/type", false); ok {
 					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", d.Text(raw))
 					}
 					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", d.Text(raw))
 					}
 					v.Age = tgopt.Some(x)
 				} else if huge {
 					broken := false
 					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", d.Text(raw))
 						broken = true
 					}
 					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", d.Text(raw))
 						broken = true
 					}
 					if !broken {
-						d.IntRange("/properties/pet/oneOf/1/properties/age/type", tgimpl.Text(raw))
+						d.IntRange("/properties/pet/oneOf/1/properties/age/type", d.Text(raw))
 					}
 				}
 			default:
@@ -890,7 +893,7 @@ func (v *PetOneofPetOneOf2) decode(d *tgimpl.Decoder) {
 				case "bird":
 					v.Kind = PetOneofPetOneOf2KindBird
 				default:
-					d.Const("/properties/pet/oneOf/2/properties/kind/const", "bird", tgimpl.Quote(s))
+					d.Const("/properties/pet/oneOf/2/properties/kind/const", "bird", d.Quote(s))
 				}
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/2/properties/kind/type", "string")
@@ -908,7 +911,7 @@ func (v *PetOneofPetOneOf2) decode(d *tgimpl.Decoder) {
 				if length > 40 {
 					d.MaxLength("/properties/pet/oneOf/2/properties/name/maxLength", 40, length)
 				}
-				v.Name = d.String(s)
+				v.Name = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/2/properties/name/type", "string")
 			}
@@ -923,24 +926,24 @@ func (v *PetOneofPetOneOf2) decode(d *tgimpl.Decoder) {
 				raw := d.R.Number()
 				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/2/properties/age/type", false); ok {
 					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", d.Text(raw))
 					}
 					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", d.Text(raw))
 					}
 					v.Age = tgopt.Some(x)
 				} else if huge {
 					broken := false
 					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", d.Text(raw))
 						broken = true
 					}
 					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", d.Text(raw))
 						broken = true
 					}
 					if !broken {
-						d.IntRange("/properties/pet/oneOf/2/properties/age/type", tgimpl.Text(raw))
+						d.IntRange("/properties/pet/oneOf/2/properties/age/type", d.Text(raw))
 					}
 				}
 			default:
@@ -956,11 +959,11 @@ func (v *PetOneofPetOneOf2) decode(d *tgimpl.Decoder) {
 			case tgjsonread.Number:
 				raw := d.R.Number()
 				if tgjsonnum.Compare(raw, []byte("0")) <= 0 {
-					d.ExclusiveMinimum("/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", tgimpl.Text(raw))
+					d.ExclusiveMinimum("/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", d.Text(raw))
 				}
 				if x, ok := d.ParseFloat(raw, "/properties/pet/oneOf/2/properties/wingspan/type", false); ok {
 					if x <= 0 && tgjsonnum.Compare(raw, []byte("0")) > 0 {
-						d.FloatBound("exclusiveMinimum", "/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", tgimpl.Text(raw), x)
+						d.FloatBound("exclusiveMinimum", "/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", d.Text(raw), x)
 					}
 					v.Wingspan = tgopt.Some(x)
 				}
@@ -1047,7 +1050,7 @@ func (v *PetOneofPetOneOf2) decodeClosed(d *tgimpl.Decoder) {
 				case "bird":
 					v.Kind = PetOneofPetOneOf2KindBird
 				default:
-					d.Const("/properties/pet/oneOf/2/properties/kind/const", "bird", tgimpl.Quote(s))
+					d.Const("/properties/pet/oneOf/2/properties/kind/const", "bird", d.Quote(s))
 				}
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/2/properties/kind/type", "string")
@@ -1065,7 +1068,7 @@ func (v *PetOneofPetOneOf2) decodeClosed(d *tgimpl.Decoder) {
 				if length > 40 {
 					d.MaxLength("/properties/pet/oneOf/2/properties/name/maxLength", 40, length)
 				}
-				v.Name = d.String(s)
+				v.Name = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/pet/oneOf/2/properties/name/type", "string")
 			}
@@ -1080,24 +1083,24 @@ func (v *PetOneofPetOneOf2) decodeClosed(d *tgimpl.Decoder) {
 				raw := d.R.Number()
 				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/2/properties/age/type", false); ok {
 					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", d.Text(raw))
 					}
 					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", d.Text(raw))
 					}
 					v.Age = tgopt.Some(x)
 				} else if huge {
 					broken := false
 					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", d.Text(raw))
 						broken = true
 					}
 					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", d.Text(raw))
 						broken = true
 					}
 					if !broken {
-						d.IntRange("/properties/pet/oneOf/2/properties/age/type", tgimpl.Text(raw))
+						d.IntRange("/properties/pet/oneOf/2/properties/age/type", d.Text(raw))
 					}
 				}
 			default:
@@ -1113,11 +1116,11 @@ func (v *PetOneofPetOneOf2) decodeClosed(d *tgimpl.Decoder) {
 			case tgjsonread.Number:
 				raw := d.R.Number()
 				if tgjsonnum.Compare(raw, []byte("0")) <= 0 {
-					d.ExclusiveMinimum("/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", tgimpl.Text(raw))
+					d.ExclusiveMinimum("/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", d.Text(raw))
 				}
 				if x, ok := d.ParseFloat(raw, "/properties/pet/oneOf/2/properties/wingspan/type", false); ok {
 					if x <= 0 && tgjsonnum.Compare(raw, []byte("0")) > 0 {
-						d.FloatBound("exclusiveMinimum", "/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", tgimpl.Text(raw), x)
+						d.FloatBound("exclusiveMinimum", "/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", d.Text(raw), x)
 					}
 					v.Wingspan = tgopt.Some(x)
 				}

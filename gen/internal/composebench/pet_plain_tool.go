@@ -63,8 +63,11 @@ func (v *PetPlainArgs) UnmarshalJSON(data []byte) error {
 // provider it is exported to, exactly as they are sent, each with the rules
 // its schema cannot carry (enforced by the gate all the same).
 //
-// Not exported to openai-chat, openai-responses, gemini, gemini-legacy: a call
-// in their dialects is unknown_tool.
+// Not exported to openai-chat, openai-responses, gemini, gemini-legacy:
+// x-toolgate.providers leaves them out.
+//
+// A call in the dialect of a provider the tool is not exported to is
+// unknown_tool.
 var PetPlainDefinitions = []tgprovider.Definition{
 	{
 		Provider: tgprovider.MCP,
@@ -207,7 +210,7 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 				case "bird":
 					v.Kind = PetPlainPetKindBird
 				default:
-					d.Enum("/properties/pet/properties/kind/enum", "cat, dog or bird", tgimpl.Quote(s))
+					d.Enum("/properties/pet/properties/kind/enum", "cat, dog or bird", d.Quote(s))
 				}
 			default:
 				d.TypeMismatch("/properties/pet/properties/kind/type", "string")
@@ -225,7 +228,7 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 				if length > 40 {
 					d.MaxLength("/properties/pet/properties/name/maxLength", 40, length)
 				}
-				v.Name = d.String(s)
+				v.Name = d.Value(s)
 			default:
 				d.TypeMismatch("/properties/pet/properties/name/type", "string")
 			}
@@ -240,24 +243,24 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 				raw := d.R.Number()
 				if x, ok, huge := d.ParseInt(raw, "/properties/pet/properties/age/type", false); ok {
 					if x < 0 {
-						d.Minimum("/properties/pet/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/properties/age/minimum", "0", d.Text(raw))
 					}
 					if x > 40 {
-						d.Maximum("/properties/pet/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/properties/age/maximum", "40", d.Text(raw))
 					}
 					v.Age = tgopt.Some(x)
 				} else if huge {
 					broken := false
 					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/properties/age/minimum", "0", tgimpl.Text(raw))
+						d.Minimum("/properties/pet/properties/age/minimum", "0", d.Text(raw))
 						broken = true
 					}
 					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/properties/age/maximum", "40", tgimpl.Text(raw))
+						d.Maximum("/properties/pet/properties/age/maximum", "40", d.Text(raw))
 						broken = true
 					}
 					if !broken {
-						d.IntRange("/properties/pet/properties/age/type", tgimpl.Text(raw))
+						d.IntRange("/properties/pet/properties/age/type", d.Text(raw))
 					}
 				}
 			default:

@@ -14,7 +14,8 @@ import (
 // enforces: the canonical file is unchanged since generation, the embedded
 // definitions are the projections of the embedded effective schema, their
 // structure matches, the decoders agree with santhosh-tekuri/jsonschema on a
-// boundary matrix of instances, and no refused instance runs an executor.
+// boundary matrix of instances, and no refused instance runs an executor;
+// for a tool with a result schema, the same of its results.
 // See package github.com/toolgate/toolgate/runtime/contract.
 func TestToolContracts(t *testing.T) {
 	tgcontract.Run(t,
