@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -112,7 +113,19 @@ func TestNoOpAuditorDecidesAlike(t *testing.T) {
 					if tt.store != nil {
 						opts = append(opts, WithReplayStore(tt.store()))
 					}
-					r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&c, tt.policy, tt.exec))}, opts...)
+					exec := tt.exec
+					var returned chan struct{}
+					if tt.timeout > 0 {
+						// The gate answers at the timeout without waiting:
+						// count the execution once the executor returned.
+						returned = make(chan struct{})
+						var once sync.Once
+						exec = func(ctx context.Context, a payArgs) (any, error) {
+							defer once.Do(func() { close(returned) })
+							return tt.exec(ctx, a)
+						}
+					}
+					r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&c, tt.policy, exec))}, opts...)
 					if r.quiet == audited {
 						t.Fatalf("quiet = %v with an auditor %v", r.quiet, audited)
 					}
@@ -124,6 +137,9 @@ func TestNoOpAuditorDecidesAlike(t *testing.T) {
 						if got := decided(d.do(r, ctx, call)); got != tt.want[i] {
 							t.Errorf("call %d: %+v, want %+v", i, got, tt.want[i])
 						}
+					}
+					if returned != nil {
+						<-returned
 					}
 					if n := c.execs.Load(); n != tt.execs {
 						t.Errorf("%d executions, want %d", n, tt.execs)
