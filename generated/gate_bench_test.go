@@ -1,0 +1,95 @@
+package generated_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate/generated"
+	"github.com/toolgate/toolgate/runtime/gate"
+)
+
+// ---- benchmarks -------------------------------------------------------------------
+
+// BenchmarkDispatch measures the gate's cost beyond the bare decoder: a
+// valid refund_order call (the bytes of BenchmarkDecode/refund_order)
+// through Registry.Dispatch (lookup, replay check, decode, policy that
+// allows, executor that does nothing, audit), side by side in one run with
+// "decode", the generated decoder alone, so that the ratios between the
+// sub-benchmarks hold on a noisy machine (run with -count 8 or more: the
+// rounds interleave, take medians). Every variant dispatches under
+// context.Background with the tool's own timeout (10s), so the executor
+// runs in a goroutine of its own, except "inline", where the tool has no
+// timeout and the executor runs in the dispatching goroutine:
+//
+//   - no-id: a call without an ID (no replay store);
+//   - id-memory: a fresh ID per call in a MemoryReplayStore whose IDs
+//     expire after a millisecond, so that it holds a steady number of them;
+//   - discard-auditor: no ID, an auditor that drops every event;
+//   - slog-auditor: no ID, SlogAuditor writing JSON to io.Discard.
+func BenchmarkDispatch(b *testing.B) {
+	data := benchInput(b, refundT)
+	bind := gate.Binding[generated.RefundOrderArgs]{
+		Policy:        gate.AllowAll[generated.RefundOrderArgs],
+		Execute:       func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil },
+		NeedsApproval: noApproval[generated.RefundOrderArgs],
+	}
+	newReg := func(b *testing.B, timeout time.Duration, opts ...gate.Option) *gate.Registry {
+		spec := generated.RefundOrderSpec
+		spec.Timeout = timeout
+		reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(spec, bind)}, opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return reg
+	}
+	caller := gate.Caller{Principal: pSupport, Scope: "bench"}
+	ids := make([]string, 1<<16)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("call_%d", i)
+	}
+	b.Run(refundT+"/decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := generated.DecodeRefundOrderArgs(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	timeout := generated.RefundOrderSpec.Timeout
+	store := func() gate.Option {
+		return gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{IDsPerScope: 1 << 20, IDs: 1 << 20, MaxAge: time.Millisecond}))
+	}
+	variants := []struct {
+		name    string
+		timeout time.Duration
+		withID  bool
+		opts    []gate.Option
+	}{
+		{"no-id", timeout, false, nil},
+		{"inline", 0, false, nil},
+		{"id-memory", timeout, true, []gate.Option{store()}},
+		{"discard-auditor", timeout, false, []gate.Option{gate.WithAuditor(gate.AuditorFunc(func(context.Context, gate.Event) {}))}},
+		{"slog-auditor", timeout, false, []gate.Option{gate.WithAuditor(gate.SlogAuditor(slog.New(slog.NewJSONHandler(io.Discard, nil))))}},
+	}
+	for _, v := range variants {
+		b.Run(refundT+"/"+v.name, func(b *testing.B) {
+			reg := newReg(b, v.timeout, v.opts...)
+			c := gate.Call{Name: refundT, Args: data, Complete: true}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if v.withID {
+					c.ID = ids[i%len(ids)]
+					i++
+				}
+				if _, err := reg.Dispatch(context.Background(), caller, c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
