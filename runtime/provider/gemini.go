@@ -1,0 +1,151 @@
+package provider
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+// ---- Gemini ----
+
+var geminiKeywords = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true,
+	"enum": true, "items": true, "prefixItems": true, "minItems": true, "maxItems": true,
+	"minimum": true, "maximum": true, "$ref": true, "$defs": true, "format": true,
+	"title": true, "description": true, "anyOf": true,
+}
+
+var geminiFormats = []string{"date-time", "date", "time"}
+
+func (pr *projection) gemini(schema *jsonval.Value) (*jsonval.Value, error) {
+	out := schema.Clone()
+	var visit func(s *jsonval.Value, ptr string) error
+	visit = func(s *jsonval.Value, ptr string) error {
+		if s.Kind != jsonval.Object {
+			return nil
+		}
+		if s.Has("definitions") {
+			return pr.refuse(ptr+"/definitions", "Gemini takes definitions under $defs")
+		}
+		if r := s.Get("$ref"); r != nil && !pointerRef(r) {
+			return pr.refuse(ptr+"/$ref", "Gemini resolves only JSON-pointer references (#/...), not %s", r.Str)
+		}
+		if err := pr.refuseShaping(s, ptr, geminiKeywords); err != nil {
+			return err
+		}
+		if c := s.Get("const"); c != nil {
+			s.Delete("const")
+			s.Set("enum", &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{c}})
+		}
+		pr.carry(s, ptr, geminiKeywords, geminiFormats)
+		for i, alt := range itemsOf(s.Get("anyOf")) {
+			if err := visit(alt, ptr+"/anyOf/"+strconv.Itoa(i)); err != nil {
+				return err
+			}
+		}
+		return walkChildren(s, ptr, visit)
+	}
+	return out, visit(out, "")
+}
+
+// geminiLegacy projects onto the OpenAPI 3.0 subset of Gemini's legacy
+// parameters field, inlining references (refs holds those being inlined, to
+// refuse recursion).
+func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) (*jsonval.Value, error) {
+	if s.Kind == jsonval.Bool {
+		return nil, pr.refuse(ptr, "a boolean schema cannot be expressed in the OpenAPI subset")
+	}
+	if r := s.Get("$ref"); r != nil {
+		t, target, ok := jsonval.ResolveRef(pr.root, r.Str)
+		if !ok {
+			return nil, pr.refuse(ptr, "unresolvable reference %s", r.Str)
+		}
+		if slices.Contains(refs, target) {
+			return nil, pr.refuse(ptr, "a recursive schema cannot be inlined into the OpenAPI subset")
+		}
+		return pr.geminiLegacy(t, target, append(refs, target))
+	}
+	if err := pr.refuseShaping(s, ptr, nil); err != nil {
+		return nil, err
+	}
+	s = s.Clone()
+	inferType(s)
+	ts := TypeNames(s)
+	nonNull := slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return t == "null" })
+	if len(nonNull) != 1 {
+		return nil, pr.refuse(ptr, "the OpenAPI subset needs exactly one type (plus nullable)")
+	}
+	typ := nonNull[0]
+	out := object(jsonval.Member{Key: "type", Value: str(strings.ToUpper(typ))})
+	if len(ts) > 1 {
+		out.Set("nullable", boolean(true))
+	}
+	for _, m := range s.Members {
+		at := ptr + "/" + jsonval.EscapeToken(m.Key)
+		switch m.Key {
+		case "type", "$defs", "definitions", "title", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "$id":
+		case "description", "minItems", "maxItems", "minimum", "maximum", "minLength", "maxLength", "pattern", "required":
+			out.Set(m.Key, m.Value)
+		case "format":
+			if typ == "string" && m.Value.Str == "date-time" {
+				out.Set("format", m.Value)
+			} else {
+				pr.keep(ptr, m.Key, m.Value)
+			}
+		case "enum", "const":
+			vals := m.Value.Items
+			if m.Key == "const" {
+				vals = []*jsonval.Value{m.Value}
+			}
+			if typ != "string" {
+				pr.keep(ptr, m.Key, m.Value)
+				continue
+			}
+			enum := &jsonval.Value{Kind: jsonval.Array}
+			for _, v := range vals {
+				if v.Kind == jsonval.String {
+					enum.Items = append(enum.Items, v)
+				}
+			}
+			out.Set("enum", enum)
+		case "properties":
+			props := object()
+			order := &jsonval.Value{Kind: jsonval.Array}
+			for _, c := range m.Value.Members {
+				p, err := pr.geminiLegacy(c.Value, at+"/"+jsonval.EscapeToken(c.Key), refs)
+				if err != nil {
+					return nil, err
+				}
+				props.Set(c.Key, p)
+				order.Items = append(order.Items, str(c.Key))
+			}
+			out.Set("properties", props)
+			out.Set("propertyOrdering", order)
+		case "items":
+			it, err := pr.geminiLegacy(m.Value, at, refs)
+			if err != nil {
+				return nil, err
+			}
+			out.Set("items", it)
+		case "additionalProperties":
+			if m.Value.Kind == jsonval.Bool && !m.Value.Bool {
+				pr.keep(ptr, m.Key, m.Value)
+				continue
+			}
+			return nil, pr.refuse(at, "open objects and maps cannot be expressed in the OpenAPI subset")
+		case "prefixItems":
+			return nil, pr.refuse(at, "tuples (prefixItems) cannot be expressed in the OpenAPI subset")
+		default:
+			if strings.HasPrefix(m.Key, "x-") {
+				continue
+			}
+			pr.keep(ptr, m.Key, m.Value)
+		}
+	}
+	if typ == "object" && !s.Has("additionalProperties") {
+		return nil, pr.refuse(ptr, "an open object cannot be expressed in the OpenAPI subset")
+	}
+	return out, nil
+}

@@ -1,0 +1,178 @@
+package provider
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+// projection is the state of one projection.
+type projection struct {
+	provider     Provider
+	root         *jsonval.Value
+	refuse       func(ptr, format string, args ...any) error
+	local        []Local
+	nullAsAbsent bool
+	strict       bool
+}
+
+func (pr *projection) keep(ptr, kw string, v *jsonval.Value) {
+	pr.local = append(pr.local, Local{Pointer: ptr, Keyword: kw, Value: string(v.Marshal())})
+}
+
+// annotation keywords carry no rule; providers that do not take them lose
+// nothing the gate enforces.
+var annotations = []string{"title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "$id", "$anchor", "contentMediaType", "contentEncoding", "contentSchema"}
+
+// walkChildren calls f on every subschema of s: the values of properties,
+// $defs, definitions, items, prefixItems, additionalProperties and
+// additionalItems.
+func walkChildren(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr string) error) error {
+	for _, m := range s.Members {
+		at := ptr + "/" + jsonval.EscapeToken(m.Key)
+		switch m.Key {
+		case "properties", "$defs", "definitions":
+			for _, c := range m.Value.Members {
+				if err := f(c.Value, at+"/"+jsonval.EscapeToken(c.Key)); err != nil {
+					return err
+				}
+			}
+		case "items", "additionalProperties", "additionalItems":
+			if m.Value.Kind == jsonval.Array {
+				for i, c := range m.Value.Items {
+					if err := f(c, at+"/"+strconv.Itoa(i)); err != nil {
+						return err
+					}
+				}
+			} else if m.Value.Kind == jsonval.Object {
+				if err := f(m.Value, at); err != nil {
+					return err
+				}
+			}
+		case "prefixItems":
+			for i, c := range m.Value.Items {
+				if err := f(c, at+"/"+strconv.Itoa(i)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// TypeNames returns the type names of a schema's type keyword: none, one,
+// or the list.
+func TypeNames(s *jsonval.Value) []string {
+	t := s.Get("type")
+	switch {
+	case t == nil:
+		return nil
+	case t.Kind == jsonval.String:
+		return []string{t.Str}
+	}
+	var out []string
+	for _, it := range t.Items {
+		out = append(out, it.Str)
+	}
+	return out
+}
+
+// inferType gives a schema without a type keyword the type its enum or
+// const implies, when all their values are of one JSON type (with null
+// allowed beside it): {"const": "fast"} is {"type": "string", "const":
+// "fast"}. That changes nothing that is accepted.
+func inferType(s *jsonval.Value) {
+	if s.Kind != jsonval.Object || s.Has("type") {
+		return
+	}
+	var vals []*jsonval.Value
+	if c := s.Get("const"); c != nil {
+		vals = []*jsonval.Value{c}
+	} else if e := s.Get("enum"); e != nil {
+		vals = e.Items
+	}
+	var names []string
+	for _, v := range vals {
+		name := v.Kind.String()
+		if v.Kind == jsonval.Number {
+			name = "number"
+			if _, err := strconv.ParseInt(v.Str, 10, 64); err == nil {
+				name = "integer"
+			}
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	if slices.Contains(names, "integer") && slices.Contains(names, "number") {
+		names = slices.DeleteFunc(names, func(n string) bool { return n == "integer" })
+	}
+	nonNull := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "null" })
+	switch {
+	case len(nonNull) != 1:
+		return
+	case len(names) == 1:
+		s.Members = append([]jsonval.Member{{Key: "type", Value: str(names[0])}}, s.Members...)
+	default:
+		t := &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{str(nonNull[0]), str("null")}}
+		s.Members = append([]jsonval.Member{{Key: "type", Value: t}}, s.Members...)
+	}
+}
+
+// isNullable reports whether s accepts null by its type or enum, following
+// local references (a member that is a $ref to a nullable definition is
+// nullable).
+func (pr *projection) isNullable(s *jsonval.Value) bool {
+	s, ok := pr.deref(s)
+	return ok && isNullable(s)
+}
+
+// deref follows local references from s to a schema without $ref; ok is
+// false for an unresolvable or circular chain.
+func (pr *projection) deref(s *jsonval.Value) (*jsonval.Value, bool) {
+	var seen []string
+	for s != nil && s.Kind == jsonval.Object && s.Has("$ref") {
+		t, ptr, ok := jsonval.ResolveRef(pr.root, s.Get("$ref").Str)
+		if !ok || slices.Contains(seen, ptr) {
+			return nil, false
+		}
+		seen = append(seen, ptr)
+		s = t
+	}
+	return s, s != nil
+}
+
+func isNullable(s *jsonval.Value) bool {
+	if slices.Contains(TypeNames(s), "null") {
+		return true
+	}
+	if e := s.Get("enum"); e != nil && s.Get("type") == nil {
+		for _, v := range e.Items {
+			if v.Kind == jsonval.Null {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// carry keeps the keywords a provider takes (and the formats it knows),
+// drops annotations and extensions, which carry no rule, and moves every
+// other keyword to the enforced-locally list.
+func (pr *projection) carry(s *jsonval.Value, ptr string, keywords map[string]bool, formats []string) {
+	for _, m := range slices.Clone(s.Members) {
+		switch {
+		case m.Key == "format" && !slices.Contains(formats, m.Value.Str):
+			pr.keep(ptr, m.Key, m.Value)
+			s.Delete(m.Key)
+		case keywords[m.Key]:
+		case slices.Contains(annotations, m.Key) || strings.HasPrefix(m.Key, "x-"):
+			s.Delete(m.Key)
+		default:
+			pr.keep(ptr, m.Key, m.Value)
+			s.Delete(m.Key)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+var (
+	openAIName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	geminiName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
+)
+
+// Project returns the definition of t for p, or a *RefusedError.
+func Project(p Provider, t Tool) (Definition, error) {
+	schema, err := jsonval.Parse([]byte(t.Schema))
+	if err != nil {
+		return Definition{}, fmt.Errorf("tool %s: the effective schema is not valid JSON: %w", t.Name, err)
+	}
+	refuse := func(ptr, format string, args ...any) error {
+		return &RefusedError{Provider: p, Tool: t.Name, Pointer: ptr, Reason: fmt.Sprintf(format, args...)}
+	}
+	switch p {
+	case OpenAIChat, OpenAIResponses, Anthropic:
+		if !openAIName.MatchString(t.Name) {
+			return Definition{}, &RefusedError{Provider: p, Tool: t.Name, Name: true, Reason: fmt.Sprintf("the name does not match %s", openAIName)}
+		}
+	case Gemini, GeminiLegacy:
+		if !geminiName.MatchString(t.Name) {
+			return Definition{}, &RefusedError{Provider: p, Tool: t.Name, Name: true, Reason: fmt.Sprintf("the name does not match %s", geminiName)}
+		}
+	case MCP:
+	default:
+		return Definition{}, fmt.Errorf("unknown provider %q", p)
+	}
+	pr := &projection{provider: p, root: schema, refuse: refuse}
+	def := Definition{Provider: p}
+	var body *jsonval.Value
+	switch p {
+	case OpenAIChat, OpenAIResponses:
+		body, err = pr.openAI(schema)
+		def.NullAsAbsent = pr.nullAsAbsent
+	case Anthropic:
+		body, err = pr.anthropic(schema)
+	case Gemini:
+		body, err = pr.gemini(schema)
+	case GeminiLegacy:
+		body, err = pr.geminiLegacy(schema, "", nil)
+	case MCP:
+		body = schema
+	}
+	if err != nil {
+		return Definition{}, err
+	}
+	def.Local = pr.local
+	desc := t.Description
+	if len(def.Local) > 0 {
+		desc = describeLocal(desc, def.Local)
+	}
+	def.JSON = string(envelope(p, t, desc, body, pr.strict).Marshal())
+	return def, nil
+}
+
+// describeLocal appends the rules a provider's schema cannot carry to the
+// tool description, so that the model learns them anyway.
+func describeLocal(desc string, local []Local) string {
+	rules := make([]string, len(local))
+	for i, l := range local {
+		rules[i] = l.String()
+	}
+	note := "Also checked when the tool runs (not expressible in this schema): " + strings.Join(rules, "; ") + "."
+	if desc == "" {
+		return note
+	}
+	return desc + "\n\n" + note
+}
+
+func str(s string) *jsonval.Value { return &jsonval.Value{Kind: jsonval.String, Str: s} }
+
+func boolean(b bool) *jsonval.Value { return &jsonval.Value{Kind: jsonval.Bool, Bool: b} }
+
+func object(members ...jsonval.Member) *jsonval.Value {
+	return &jsonval.Value{Kind: jsonval.Object, Members: members}
+}
+
+// envelope wraps a projected schema in the provider's tool object.
+func envelope(p Provider, t Tool, desc string, schema *jsonval.Value, strict bool) *jsonval.Value {
+	switch p {
+	case OpenAIChat:
+		fn := object(jsonval.Member{Key: "name", Value: str(t.Name)}, jsonval.Member{Key: "description", Value: str(desc)},
+			jsonval.Member{Key: "parameters", Value: schema}, jsonval.Member{Key: "strict", Value: boolean(true)})
+		return object(jsonval.Member{Key: "type", Value: str("function")}, jsonval.Member{Key: "function", Value: fn})
+	case OpenAIResponses:
+		return object(jsonval.Member{Key: "type", Value: str("function")}, jsonval.Member{Key: "name", Value: str(t.Name)},
+			jsonval.Member{Key: "description", Value: str(desc)}, jsonval.Member{Key: "parameters", Value: schema},
+			jsonval.Member{Key: "strict", Value: boolean(true)})
+	case Anthropic:
+		v := object(jsonval.Member{Key: "name", Value: str(t.Name)}, jsonval.Member{Key: "description", Value: str(desc)},
+			jsonval.Member{Key: "input_schema", Value: schema})
+		if strict {
+			v.Set("strict", boolean(true))
+		}
+		return v
+	case Gemini:
+		return object(jsonval.Member{Key: "name", Value: str(t.Name)}, jsonval.Member{Key: "description", Value: str(desc)},
+			jsonval.Member{Key: "parametersJsonSchema", Value: schema})
+	case GeminiLegacy:
+		return object(jsonval.Member{Key: "name", Value: str(t.Name)}, jsonval.Member{Key: "description", Value: str(desc)},
+			jsonval.Member{Key: "parameters", Value: schema})
+	}
+	v := object(jsonval.Member{Key: "name", Value: str(t.Name)})
+	extra, _ := jsonval.Parse([]byte(t.MCP))
+	if title := extra.Get("title"); title != nil {
+		v.Set("title", title)
+	}
+	if desc != "" {
+		v.Set("description", str(desc))
+	}
+	v.Set("inputSchema", schema)
+	if extra != nil {
+		for _, m := range extra.Members {
+			switch m.Key {
+			case "title":
+			case "name", "description", "inputSchema":
+				// Derived from the canonical tool; extras never override
+				// what the gate enforces or the name it resolves.
+			default:
+				v.Set(m.Key, m.Value)
+			}
+		}
+	}
+	return v
+}
