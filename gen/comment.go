@@ -2,9 +2,12 @@ package gen
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // Every string read from a tool file is data. It reaches generated code
@@ -128,4 +131,62 @@ func quoteShort(s string) string {
 		cut--
 	}
 	return strconv.Quote(s[:cut]) + "…"
+}
+
+// ---- helpers ----
+
+// doc writes a doc comment, wrapped, one // line a line.
+func (e *emitter) doc(text string) {
+	for _, c := range comments(text) {
+		e.f.Add(c)
+	}
+}
+
+// comments renders text as wrapped // comment lines, inert whatever text
+// holds (see commentText and commentLine).
+func comments(text string) []jen.Code {
+	if text == "" {
+		return nil
+	}
+	var out []jen.Code
+	for _, line := range strings.Split(wrap(commentText(text)), "\n") {
+		out = append(out, jen.Comment(commentLine(line)))
+	}
+	return out
+}
+
+var spaces = regexp.MustCompile(`[ \t]+`)
+
+// wrap folds a doc comment at about 76 columns, keeping paragraphs.
+func wrap(s string) string {
+	var out []string
+	for _, para := range strings.Split(strings.TrimSpace(s), "\n") {
+		para = spaces.ReplaceAllString(strings.TrimSpace(para), " ")
+		line := ""
+		for _, w := range strings.Split(para, " ") {
+			if line != "" && len(line)+1+len(w) > 76 {
+				out = append(out, line)
+				line = w
+				continue
+			}
+			if line == "" {
+				line = w
+			} else {
+				line += " " + w
+			}
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// goString is a string literal, raw (backquoted) when that is possible, so
+// patterns and schemas read as written; quoted (every unsafeRune escaped)
+// otherwise. A raw literal stays on one line: go generate reads directives
+// line by line, inside raw strings too.
+func goString(s string) jen.Code {
+	if !strings.ContainsAny(s, "`\r\n") && !strings.ContainsFunc(s, unsafeRune) && strconv.CanBackquote(s) {
+		return jen.Id("`" + s + "`")
+	}
+	return jen.Lit(s)
 }

@@ -290,3 +290,47 @@ func enumConstNames(typeName string, vals []*jsonval.Value, taken map[string]boo
 	}
 	return names
 }
+
+func lowerFirst(s string) string {
+	// "The order" → "the order"; "URL of the page" and "ISO 3166 code"
+	// stay as written: a capital is lowered only when the next letter is
+	// small.
+	r := []rune(s)
+	if len(r) >= 2 && unicode.IsUpper(r[0]) && unicode.IsLower(r[1]) {
+		r[0] = unicode.ToLower(r[0])
+	}
+	return string(r)
+}
+
+// lowerIdent makes an exported identifier unexported, lowering a leading
+// initialism whole: "RefundOrder" → "refundOrder", "URLPath" → "urlPath".
+func lowerIdent(s string) string {
+	r := []rune(s)
+	for i := 0; i < len(r) && unicode.IsUpper(r[i]) && (i == 0 || i+1 >= len(r) || unicode.IsUpper(r[i+1])); i++ {
+		r[i] = unicode.ToLower(r[i])
+	}
+	return string(r)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// fileName is the output file of a tool: its Go name in snake case, with a
+// "_tool.go" suffix that no GOOS or GOARCH build constraint can match.
+// RefundOrder → refund_order_tool.go, MCPEcho → mcp_echo_tool.go.
+func fileName(goName string) string {
+	var b strings.Builder
+	rs := []rune(goName)
+	for i, r := range rs {
+		upper := unicode.IsUpper(r)
+		if upper && i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String() + "_tool.go"
+}

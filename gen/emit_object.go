@@ -1,0 +1,173 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// decodeObjectValue reads an object: a struct through its decode method, a
+// map inline.
+func (e *emitter) decodeObjectValue(n *node, set setter) []jen.Code {
+	var out []jen.Code
+	if n.enum != nil {
+		out = append(out, jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()))
+	}
+	if n.hasStruct {
+		if n.onCycle {
+			out = append(out, jen.Id("o").Op(":=").New(jen.Id(n.goName)))
+		} else {
+			out = append(out, jen.Var().Id("o").Id(n.goName))
+		}
+		out = append(out, jen.Id("o").Dot(decodeMethod(n)).Call(d()))
+		out = append(out, e.rawEnumCheck(n)...)
+		return append(out, set.value(jen.Id("o")))
+	}
+	e.depth++
+	defer func() { e.depth-- }()
+	m := jen.Id(fmt.Sprintf("m%d", e.depth))
+	out = append(out, m.Clone().Op(":=").Map(jen.String()).Add(e.elemType(n.addlNode)).Values())
+	out = append(out, e.memberLoop(n, m)...)
+	out = append(out, e.rawEnumCheck(n)...)
+	return append(out, set.value(m))
+}
+
+// rawEnumCheck compares the bytes of a composite value with the enum.
+func (e *emitter) rawEnumCheck(n *node) []jen.Code {
+	if n.enum == nil {
+		return nil
+	}
+	args := []jen.Code{dr().Dot("Capture").Call(jen.Id("start"))}
+	for _, v := range n.enum {
+		if v.Kind == jsonval.Object || v.Kind == jsonval.Array {
+			args = append(args, jen.Lit(string(v.Marshal())))
+		}
+	}
+	return []jen.Code{jen.If(jen.Op("!").Qual(pkgTgimpl, "RawIn").Call(args...)).Block(e.enumViolation(n, jen.Lit("")))}
+}
+
+// memberLoop reads the members of an object. For a struct the fields of v
+// are set; for a map-only object (m non-nil) the members go into m.
+func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
+	var out []jen.Code
+	out = append(out, jen.Id("mark").Op(":=").Add(d().Dot("ObjectNames").Call()))
+	words := (len(n.props) + 63) / 64
+	if len(n.props) > 0 {
+		if words == 1 {
+			out = append(out, jen.Var().Id("seen").Uint64())
+		} else {
+			out = append(out, jen.Var().Id("seen").Index(jen.Lit(words)).Uint64())
+		}
+	}
+	bit := func(i int) (*jen.Statement, *jen.Statement) {
+		mask := jen.Parens(jen.Id(fmt.Sprintf("1 << %d", i%64)))
+		if words == 1 {
+			return jen.Id("seen"), mask
+		}
+		return jen.Id("seen").Index(jen.Lit(i / 64)), mask
+	}
+	var cases []jen.Code
+	for _, p := range n.props {
+		word, mask := bit(p.bit)
+		body := []jen.Code{
+			jen.If(word.Clone().Op("&").Add(mask.Clone()).Op("!=").Lit(0)).Block(d().Dot("DuplicateMember").Call(), jen.Break()),
+			word.Clone().Op("|=").Id(fmt.Sprintf("1 << %d", p.bit%64)),
+		}
+		outer := e.sensitive
+		e.sensitive = outer || p.sens
+		if p.sens && !p.node.sens {
+			body = append(body, sensitiveScope(p.node, e.decodeValue(p.node, e.fieldSetter(p)))...)
+		} else {
+			body = append(body, e.decodeValue(p.node, e.fieldSetter(p))...)
+		}
+		e.sensitive = outer
+		cases = append(cases, jen.Case(jen.Lit(p.name)).Block(body...))
+	}
+	var dflt []jen.Code
+	switch n.addl {
+	case addlClosed:
+		var known []string
+		for _, p := range n.props {
+			known = append(known, p.name)
+		}
+		dflt = []jen.Code{d().Dot("Additional").Call(jen.Lit(n.addlPtr), jen.Id("mark"), jen.Id("name"), jen.Lit(strings.Join(known, ", ")))}
+	case addlOpen:
+		dflt = []jen.Code{jen.If(d().Dot("Extra").Call(jen.Id("mark"), jen.Id("name"))).Block(dr().Dot("Skip").Call())}
+	case addlSchema:
+		target := m
+		if target == nil {
+			target = jen.Id("v").Dot("AdditionalProperties")
+			dflt = append(dflt, jen.If(target.Clone().Op("==").Nil()).Block(
+				target.Clone().Op("=").Map(jen.String()).Add(e.elemType(n.addlNode)).Values()))
+		}
+		assign := func(x jen.Code) jen.Code { return target.Clone().Index(jen.Id("key")).Op("=").Add(x) }
+		dflt = append(dflt,
+			jen.If(d().Dot("Extra").Call(jen.Id("mark"), jen.Id("name"))).Block(append([]jen.Code{
+				jen.Id("key").Op(":=").Add(d().Dot("String").Call(jen.Id("name"))),
+			}, e.decodeValue(n.addlNode, e.elemSetter(n.addlNode, assign))...)...))
+	}
+	var loopBody []jen.Code
+	loopBody = append(loopBody,
+		jen.List(jen.Id("name"), jen.Id("ok")).Op(":=").Add(dr().Dot("NextMember").Call()),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
+		d().Dot("PushName").Call(),
+	)
+	dflt = e.patternDefault(n, dflt)
+	if len(cases) > 0 {
+		loopBody = append(loopBody, jen.Switch(jen.String().Call(jen.Id("name"))).Block(append(cases, jen.Default().Block(dflt...))...))
+	} else {
+		loopBody = append(loopBody, dflt...)
+	}
+	loopBody = append(loopBody, d().Dot("Pop").Call())
+	out = append(out, dr().Dot("ObjectStart").Call(), jen.For().Block(loopBody...))
+	out = append(out, d().Dot("EndObject").Call(jen.Id("mark")))
+	var reqMask uint64
+	var reqChecks []jen.Code
+	for _, p := range n.props {
+		if !p.required {
+			continue
+		}
+		word, mask := bit(p.bit)
+		if words == 1 {
+			reqMask |= 1 << uint(p.bit)
+		}
+		reqChecks = append(reqChecks, jen.If(word.Op("&").Add(mask).Op("==").Lit(0)).Block(
+			d().Dot("Required").Call(jen.Lit(n.ptr+"/required"), jen.Lit(p.name))))
+	}
+	switch {
+	case len(reqChecks) == 0:
+	case words == 1:
+		mask := jen.Id(fmt.Sprintf("%#x", reqMask))
+		out = append(out, jen.If(jen.Id("seen").Op("&").Add(mask).Op("!=").Add(mask)).Block(reqChecks...))
+	default:
+		out = append(out, reqChecks...)
+	}
+	return out
+}
+
+// emitNestedUnmarshal gives a nested object type the same strict decoding
+// as the tool's arguments, so that encoding/json never fills it loosely.
+func (e *emitter) emitNestedUnmarshal(n *node) {
+	e.doc(fmt.Sprintf("UnmarshalJSON decodes v with the strict, single-pass checks of the %s decoder.", e.tm.t.Name))
+	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Var().Id("x").Id(n.goName),
+		jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),
+		jen.Id("d").Dot("Reset").Call(jen.Id(e.tm.goName+"ToolName"), jen.Id("data")),
+		e.beginSensitiveTool(n.sens),
+		jen.If(jen.Id("d").Dot("Object").Call()).Block(jen.Id("x").Dot("decode").Call(jen.Op("&").Id("d"))),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Op("*").Id("v").Op("=").Id("x"),
+		jen.Return(jen.Nil()),
+	)
+	e.f.Line()
+}
+
+func (e *emitter) emitDecodeMethod(n *node) {
+	e.doc(fmt.Sprintf("decode reads a %s from d, which is at an object.", n.goName))
+	body := e.structChecks(n, e.memberLoop(n, nil))
+	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("decode").Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(body...)
+	e.f.Line()
+}
