@@ -33,7 +33,7 @@ const (
 )
 
 // allTools are the tool names of the package, in name order.
-var allTools = []string{cancelT, shipT, statusT, refundT, dispatchT}
+var allTools = []string{cancelT, shipT, statusT, refundT, dispatchT, contactT}
 
 // ---- spies -------------------------------------------------------------------
 
@@ -168,6 +168,7 @@ func (h *harness) gateTools(omit ...string) []*gate.Tool {
 		spyBind(h, generated.GetOrderStatusSpec),
 		spyBind(h, generated.RefundOrderSpec),
 		spyBind(h, generated.ScheduleOrderDispatchSpec),
+		spyBind(h, generated.UpdateDeliveryContactSpec),
 	} {
 		if !slices.Contains(omit, t.Name) {
 			out = append(out, t)
@@ -193,6 +194,7 @@ func (h *harness) bindings() generated.Bindings {
 		GetOrderStatus:        typedStatus(spyBinding[generated.GetOrderStatusArgs](h, statusT)),
 		RefundOrder:           withNoApproval(spyBinding[generated.RefundOrderArgs](h, refundT)),
 		ScheduleOrderDispatch: spyBinding[generated.ScheduleOrderDispatchArgs](h, dispatchT),
+		UpdateDeliveryContact: spyBinding[generated.UpdateDeliveryContactArgs](h, contactT),
 	}
 }
 
@@ -265,10 +267,10 @@ var visibility = []struct {
 	tools []string
 }{
 	{"no roles", pNone, []string{shipT, statusT}},
-	{"support", pSupport, []string{cancelT, shipT, statusT, refundT}},
+	{"support", pSupport, []string{cancelT, shipT, statusT, refundT, contactT}},
 	{"finance", pFinance, []string{shipT, statusT, refundT}},
 	{"operations", pOps, []string{shipT, statusT, dispatchT}},
-	{"support+operations", pSeveral, []string{cancelT, shipT, statusT, refundT, dispatchT}},
+	{"support+operations", pSeveral, []string{cancelT, shipT, statusT, refundT, dispatchT, contactT}},
 	{"all roles", pAll, allTools},
 	{"unknown roles", pAdmin, []string{shipT, statusT}},
 	{"case and space variants", pCase, []string{shipT, statusT}},
@@ -485,6 +487,7 @@ var schemas = map[string]string{
 	statusT:   generated.GetOrderStatusSchema,
 	refundT:   generated.RefundOrderSchema,
 	dispatchT: generated.ScheduleOrderDispatchSchema,
+	contactT:  generated.UpdateDeliveryContactSchema,
 }
 
 // TestGateHiddenToolLooksMissing: a call to a tool the principal may not
@@ -1003,6 +1006,7 @@ func TestRegistryConsistency(t *testing.T) {
 		{generated.GetOrderStatusSpec.Name, generated.GetOrderStatusSpec.Schema, generated.GetOrderStatusSpec.Version, generated.GetOrderStatusSpec.Roles},
 		{generated.RefundOrderSpec.Name, generated.RefundOrderSpec.Schema, generated.RefundOrderSpec.Version, generated.RefundOrderSpec.Roles},
 		{generated.ScheduleOrderDispatchSpec.Name, generated.ScheduleOrderDispatchSpec.Schema, generated.ScheduleOrderDispatchSpec.Version, generated.ScheduleOrderDispatchSpec.Roles},
+		{generated.UpdateDeliveryContactSpec.Name, generated.UpdateDeliveryContactSpec.Schema, generated.UpdateDeliveryContactSpec.Version, generated.UpdateDeliveryContactSpec.Roles},
 	}
 
 	// The tools of schemas/ are exactly the specs.
@@ -1219,7 +1223,7 @@ func TestAuditOneEventPerCall(t *testing.T) {
 	versions := map[string]string{
 		cancelT: generated.CancelOrderSpec.Version, shipT: generated.CreateShipmentSpec.Version,
 		statusT: generated.GetOrderStatusSpec.Version, refundT: generated.RefundOrderSpec.Version,
-		dispatchT: generated.ScheduleOrderDispatchSpec.Version,
+		dispatchT: generated.ScheduleOrderDispatchSpec.Version, contactT: generated.UpdateDeliveryContactSpec.Version,
 	}
 	for _, c := range behaviourCases {
 		t.Run(c.Name, func(t *testing.T) {
