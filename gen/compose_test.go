@@ -36,6 +36,14 @@ var composedTools = []struct {
 			{"type":"object","properties":{"kind":{"const":"dog"},"bark":{"type":"boolean"}},"required":["kind"]}]}},"required":["pet"]}`,
 		[]string{`{"pet":{"kind":"cat","lives":9}}`, `{"pet":{"kind":"dog"}}`},
 		[]string{`{"pet":{"kind":"cat","bark":true}}`, `{"pet":{"kind":"cow"}}`, `{"pet":{"kind":"cat","lives":-1}}`, `{"pet":{"kind":"dog","extra":1}}`}},
+	// A tagged union whose branches close themselves (what OpenAI's strict
+	// mode needs): still a typed sum, same verdicts.
+	{"closedPet", `{"type":"object","properties":{"pet":{"anyOf":[
+			{"type":"object","properties":{"kind":{"const":"cat"},"lives":{"type":"integer","minimum":0}},"required":["kind","lives"],"additionalProperties":false},
+			{"type":"object","properties":{"kind":{"const":"dog"},"bark":{"type":"boolean"}},"required":["kind","bark"],"additionalProperties":false}]}},"required":["pet"]}`,
+		[]string{`{"pet":{"kind":"cat","lives":9}}`, `{"pet":{"bark":false,"kind":"dog"}}`},
+		[]string{`{"pet":{"kind":"cat","bark":true}}`, `{"pet":{"kind":"cat","lives":9,"bark":true}}`, `{"pet":{"kind":"cow"}}`, `{"pet":{"lives":9}}`,
+			`{"pet":{"kind":"cat","lives":-1}}`, `{"pet":{"kind":"dog","bark":true,"extra":1}}`, `{"pet":null}`}},
 	{"inherit", `{"type":"object","properties":{"item":{"allOf":[{"$ref":"#/$defs/base"},{"properties":{"size":{"type":"integer"}}}]},"plain":{"$ref":"#/$defs/base"}},
 			"$defs":{"base":{"type":"object","properties":{"id":{"type":"string"},"tags":{"type":"object","properties":{"t":{"type":"string"}}}},"required":["id"]}}}`,
 		[]string{`{"item":{"id":"1","size":2}}`, `{"plain":{"id":"1"}}`, `{"item":{"id":"1","tags":{"t":"x"}}}`},

@@ -73,11 +73,14 @@ func taggedSite(n *node) *taggedUnion {
 }
 
 // plainStruct reports whether n is a struct with nothing to check or
-// evaluate but its declared properties.
+// evaluate but its declared properties. A struct closed by its own
+// additionalProperties: false is one too: that keyword evaluates every
+// member, but the struct's decoder refuses every member it does not
+// declare (OpenAI's strict mode needs such branches closed).
 func plainStruct(n *node) bool {
 	c := n.comp
 	return n.kind == kindObject && n.hasStruct && !n.nullable && n.addl != addlSchema &&
-		(c == nil || !c.checks() && len(c.patterns) == 0 && !c.seen.allNames && len(c.sameValue()) == 0)
+		(c == nil || !c.checks() && len(c.patterns) == 0 && (!c.seen.allNames || n.addl == addlClosed) && len(c.sameValue()) == 0)
 }
 
 // disjointTypes reports whether each branch takes one JSON type, a

@@ -22,7 +22,7 @@ func TestAuditOneEventPerCall(t *testing.T) {
 	versions := map[string]string{
 		cancelT: generated.CancelOrderSpec.Version, shipT: generated.CreateShipmentSpec.Version,
 		statusT: generated.GetOrderStatusSpec.Version, refundT: generated.RefundOrderSpec.Version,
-		dispatchT: generated.ScheduleOrderDispatchSpec.Version,
+		dispatchT: generated.ScheduleOrderDispatchSpec.Version, contactT: generated.UpdateDeliveryContactSpec.Version,
 	}
 	for _, c := range behaviourCases {
 		t.Run(c.Name, func(t *testing.T) {

@@ -23,7 +23,7 @@ const (
 )
 
 // allTools are the tool names of the package, in name order.
-var allTools = []string{cancelT, shipT, statusT, refundT, dispatchT}
+var allTools = []string{cancelT, shipT, statusT, refundT, dispatchT, contactT}
 
 // ---- spies -------------------------------------------------------------------
 
@@ -158,6 +158,7 @@ func (h *harness) gateTools(omit ...string) []*gate.Tool {
 		spyBind(h, generated.GetOrderStatusSpec),
 		spyBind(h, generated.RefundOrderSpec),
 		spyBind(h, generated.ScheduleOrderDispatchSpec),
+		spyBind(h, generated.UpdateDeliveryContactSpec),
 	} {
 		if !slices.Contains(omit, t.Name) {
 			out = append(out, t)
@@ -183,6 +184,7 @@ func (h *harness) bindings() generated.Bindings {
 		GetOrderStatus:        typedStatus(spyBinding[generated.GetOrderStatusArgs](h, statusT)),
 		RefundOrder:           withNoApproval(spyBinding[generated.RefundOrderArgs](h, refundT)),
 		ScheduleOrderDispatch: spyBinding[generated.ScheduleOrderDispatchArgs](h, dispatchT),
+		UpdateDeliveryContact: spyBinding[generated.UpdateDeliveryContactArgs](h, contactT),
 	}
 }
 
@@ -255,10 +257,10 @@ var visibility = []struct {
 	tools []string
 }{
 	{"no roles", pNone, []string{shipT, statusT}},
-	{"support", pSupport, []string{cancelT, shipT, statusT, refundT}},
+	{"support", pSupport, []string{cancelT, shipT, statusT, refundT, contactT}},
 	{"finance", pFinance, []string{shipT, statusT, refundT}},
 	{"operations", pOps, []string{shipT, statusT, dispatchT}},
-	{"support+operations", pSeveral, []string{cancelT, shipT, statusT, refundT, dispatchT}},
+	{"support+operations", pSeveral, []string{cancelT, shipT, statusT, refundT, dispatchT, contactT}},
 	{"all roles", pAll, allTools},
 	{"unknown roles", pAdmin, []string{shipT, statusT}},
 	{"case and space variants", pCase, []string{shipT, statusT}},

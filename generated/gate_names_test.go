@@ -132,6 +132,7 @@ var schemas = map[string]string{
 	statusT:   generated.GetOrderStatusSchema,
 	refundT:   generated.RefundOrderSchema,
 	dispatchT: generated.ScheduleOrderDispatchSchema,
+	contactT:  generated.UpdateDeliveryContactSchema,
 }
 
 // TestGateHiddenToolLooksMissing: a call to a tool the principal may not

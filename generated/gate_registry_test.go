@@ -77,6 +77,7 @@ func TestRegistryConsistency(t *testing.T) {
 		{generated.GetOrderStatusSpec.Name, generated.GetOrderStatusSpec.Schema, generated.GetOrderStatusSpec.Version, generated.GetOrderStatusSpec.Roles},
 		{generated.RefundOrderSpec.Name, generated.RefundOrderSpec.Schema, generated.RefundOrderSpec.Version, generated.RefundOrderSpec.Roles},
 		{generated.ScheduleOrderDispatchSpec.Name, generated.ScheduleOrderDispatchSpec.Schema, generated.ScheduleOrderDispatchSpec.Version, generated.ScheduleOrderDispatchSpec.Roles},
+		{generated.UpdateDeliveryContactSpec.Name, generated.UpdateDeliveryContactSpec.Schema, generated.UpdateDeliveryContactSpec.Version, generated.UpdateDeliveryContactSpec.Roles},
 	}
 
 	// The tools of schemas/ are exactly the specs.

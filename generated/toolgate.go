@@ -29,6 +29,8 @@ type Bindings struct {
 	RefundOrder tggate.Binding[RefundOrderArgs]
 	// ScheduleOrderDispatch binds the schedule_order_dispatch tool.
 	ScheduleOrderDispatch tggate.Binding[ScheduleOrderDispatchArgs]
+	// UpdateDeliveryContact binds the update_delivery_contact tool.
+	UpdateDeliveryContact tggate.Binding[UpdateDeliveryContactArgs]
 }
 
 // NewRegistry returns the gate registry of every tool of this package, bound
@@ -41,5 +43,6 @@ func NewRegistry(b Bindings, opts ...tggate.Option) (*tggate.Registry, error) {
 		tggate.BindTyped(GetOrderStatusSpec, GetOrderStatusResultSpec, b.GetOrderStatus),
 		tggate.Bind(RefundOrderSpec, b.RefundOrder),
 		tggate.Bind(ScheduleOrderDispatchSpec, b.ScheduleOrderDispatch),
+		tggate.Bind(UpdateDeliveryContactSpec, b.UpdateDeliveryContact),
 	}, opts...)
 }

@@ -29,5 +29,7 @@ func TestToolContracts(t *testing.T) {
 			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
 		tgcontract.For(ScheduleOrderDispatchSpec, ScheduleOrderDispatchSource, ScheduleOrderDispatchSourceSHA256, "", false, ScheduleOrderDispatchDefinitions,
 			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}),
+		tgcontract.For(UpdateDeliveryContactSpec, UpdateDeliveryContactSource, UpdateDeliveryContactSourceSHA256, "", false, UpdateDeliveryContactDefinitions,
+			[]tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.MCP}),
 	)
 }

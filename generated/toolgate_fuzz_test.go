@@ -60,3 +60,12 @@ func FuzzDecodeRefundOrderArgs(f *testing.F) {
 func FuzzDecodeScheduleOrderDispatchArgs(f *testing.F) {
 	tgcontract.Fuzz(f, ScheduleOrderDispatchSpec)
 }
+
+// FuzzDecodeUpdateDeliveryContactArgs checks DecodeUpdateDeliveryContactArgs against
+// santhosh-tekuri/jsonschema on UpdateDeliveryContactSchema, re-encodes every value it
+// accepts, and dispatches every input through a gate whose executor is a spy:
+// accepted input runs once, refused input never. Findings go to
+// testdata/fuzz/FuzzDecodeUpdateDeliveryContactArgs/. See tgcontract.Fuzz.
+func FuzzDecodeUpdateDeliveryContactArgs(f *testing.F) {
+	tgcontract.Fuzz(f, UpdateDeliveryContactSpec)
+}

@@ -81,6 +81,10 @@ func newAgent() (*agent, error) {
 			Policy:  gate.AllowAll[generated.ScheduleOrderDispatchArgs],
 			Execute: func(context.Context, generated.ScheduleOrderDispatchArgs) (any, error) { return nil, nil },
 		},
+		UpdateDeliveryContact: gate.Binding[generated.UpdateDeliveryContactArgs]{
+			Policy:  gate.AllowAll[generated.UpdateDeliveryContactArgs],
+			Execute: func(context.Context, generated.UpdateDeliveryContactArgs) (any, error) { return nil, nil },
+		},
 	})
 	a.reg = reg
 	return a, err

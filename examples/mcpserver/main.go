@@ -7,8 +7,8 @@
 //	# "Authorization: Bearer support-demo" (or operations-demo, or admin-demo)
 //
 // Each bearer token is a principal with its own roles, so each sees its own
-// tools/list: support-demo sees four tools, operations-demo three,
-// admin-demo all five. The executors are fakes that answer from a fixed
+// tools/list: support-demo sees five tools, operations-demo three,
+// admin-demo all six. The executors are fakes that answer from a fixed
 // order book; the audit log (one slog JSON line per call) goes to stderr.
 package main
 
@@ -117,6 +117,14 @@ func bindings() generated.Bindings {
 		ScheduleOrderDispatch: gate.Binding[generated.ScheduleOrderDispatchArgs]{Policy: gate.AllowAll[generated.ScheduleOrderDispatchArgs],
 			Execute: func(_ context.Context, a generated.ScheduleOrderDispatchArgs) (any, error) {
 				return map[string]any{"orderId": a.OrderID, "scheduled": true}, nil
+			}},
+		UpdateDeliveryContact: gate.Binding[generated.UpdateDeliveryContactArgs]{Policy: gate.AllowAll[generated.UpdateDeliveryContactArgs],
+			Execute: func(_ context.Context, a generated.UpdateDeliveryContactArgs) (any, error) {
+				if e, ok := a.Contact.Email(); ok {
+					return map[string]any{"order_id": a.OrderID, "email": e.Email}, nil
+				}
+				p, _ := a.Contact.Phone()
+				return map[string]any{"order_id": a.OrderID, "phone": p.Phone}, nil
 			}},
 	}
 }

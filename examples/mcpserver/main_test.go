@@ -36,7 +36,7 @@ func TestDemoServer(t *testing.T) {
 		tr := &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}}
 		return mcp.NewClient(&mcp.Implementation{Name: "demo-test", Version: "v0.0.0"}, nil).Connect(ctx, tr, nil)
 	}
-	for token, want := range map[string]int{"support-demo": 4, "operations-demo": 3, "admin-demo": 5} {
+	for token, want := range map[string]int{"support-demo": 5, "operations-demo": 3, "admin-demo": 6} {
 		cs, err := connect(token)
 		if err != nil {
 			t.Fatal(err)

@@ -74,6 +74,7 @@ func setup() (http.Handler, *gate.Registry, error) {
 			}},
 		RefundOrder:           withApproval(ok[generated.RefundOrderArgs]()),
 		ScheduleOrderDispatch: ok[generated.ScheduleOrderDispatchArgs](),
+		UpdateDeliveryContact: ok[generated.UpdateDeliveryContactArgs](),
 	}, gate.WithAuditor(audit))
 	if err != nil {
 		return nil, nil, err

@@ -164,6 +164,21 @@ func (b *orderBook) schedule(_ context.Context, a generated.ScheduleOrderDispatc
 	return map[string]string{"orderId": a.OrderID, "date": a.DispatchDate}, nil
 }
 
+// updateContact records the delivery contact of an order: its email address
+// or its phone number, whichever branch the call holds.
+func (b *orderBook) updateContact(_ context.Context, a generated.UpdateDeliveryContactArgs) (any, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.orders[a.OrderID]; !ok {
+		return nil, fmt.Errorf("no order %s", a.OrderID)
+	}
+	if e, ok := a.Contact.Email(); ok {
+		return map[string]string{"orderId": a.OrderID, "email": e.Email}, nil
+	}
+	p, _ := a.Contact.Phone()
+	return map[string]string{"orderId": a.OrderID, "phone": p.Phone}, nil
+}
+
 // snapshot returns each order's status, for printing.
 func (b *orderBook) snapshot() map[string]order {
 	b.mu.Lock()
@@ -206,6 +221,7 @@ func newGateway(b *orderBook, audit io.Writer) (*gate.Registry, error) {
 		CancelOrder:           gate.Binding[generated.CancelOrderArgs]{Policy: gate.AllowAll[generated.CancelOrderArgs], Execute: b.cancel},
 		CreateShipment:        gate.Binding[generated.CreateShipmentArgs]{Policy: gate.AllowAll[generated.CreateShipmentArgs], Execute: b.ship},
 		ScheduleOrderDispatch: gate.Binding[generated.ScheduleOrderDispatchArgs]{Policy: gate.AllowAll[generated.ScheduleOrderDispatchArgs], Execute: b.schedule},
+		UpdateDeliveryContact: gate.Binding[generated.UpdateDeliveryContactArgs]{Policy: gate.AllowAll[generated.UpdateDeliveryContactArgs], Execute: b.updateContact},
 	}, gate.WithAuditor(gate.SlogAuditor(logger)))
 }
 

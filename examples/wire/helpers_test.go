@@ -27,6 +27,7 @@ var tools = []struct {
 	{"get_order_status", generated.GetOrderStatusDefinitions},
 	{"refund_order", generated.RefundOrderDefinitions},
 	{"schedule_order_dispatch", generated.ScheduleOrderDispatchDefinitions},
+	{"update_delivery_contact", generated.UpdateDeliveryContactDefinitions},
 }
 
 // forEachTool runs f as a subtest for every tool that has a definition for

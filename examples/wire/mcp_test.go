@@ -34,6 +34,8 @@ type spies struct {
 	runs map[string]int
 	// statusResult, when set, is what get_order_status returns.
 	statusResult func(generated.GetOrderStatusArgs) generated.GetOrderStatusResult
+	// contacts are the arguments update_delivery_contact ran with.
+	contacts []generated.UpdateDeliveryContactArgs
 }
 
 // status is get_order_status's result: a dispatched order with its
@@ -90,6 +92,7 @@ func newSpiedRegistry(t *testing.T) (*gate.Registry, *spies) {
 		},
 		RefundOrder:           noApproval(spy[generated.RefundOrderArgs](s, "refund_order")),
 		ScheduleOrderDispatch: spy[generated.ScheduleOrderDispatchArgs](s, "schedule_order_dispatch"),
+		UpdateDeliveryContact: s.contactBinding(),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -88,6 +88,7 @@ func newRegistry(t testing.TB) (*gate.Registry, *runs) {
 		},
 		RefundOrder:           withoutApproval(spy[generated.RefundOrderArgs](r, "refund_order")),
 		ScheduleOrderDispatch: spy[generated.ScheduleOrderDispatchArgs](r, "schedule_order_dispatch"),
+		UpdateDeliveryContact: spy[generated.UpdateDeliveryContactArgs](r, "update_delivery_contact"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +217,7 @@ func TestToolsListPerPrincipal(t *testing.T) {
 		}
 		seen[tok] = got
 	}
-	if len(seen["tok-alice"]) != 5 || slices.Equal(seen["tok-bob"], seen["tok-olga"]) || slices.Contains(seen["tok-bob"], "schedule_order_dispatch") {
+	if len(seen["tok-alice"]) != 6 || slices.Equal(seen["tok-bob"], seen["tok-olga"]) || slices.Contains(seen["tok-bob"], "schedule_order_dispatch") {
 		t.Errorf("the principals' lists do not differ as their roles say: %v", seen)
 	}
 	if n := r.count(); len(n) != 0 {

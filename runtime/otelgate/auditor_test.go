@@ -45,6 +45,7 @@ func newRegistry(t *testing.T, a *Auditor, store gate.ReplayStore) *gate.Registr
 			}},
 		RefundOrder:           withoutApproval(allow[generated.RefundOrderArgs]()),
 		ScheduleOrderDispatch: allow[generated.ScheduleOrderDispatchArgs](),
+		UpdateDeliveryContact: allow[generated.UpdateDeliveryContactArgs](),
 	}, opts...)
 	if err != nil {
 		t.Fatal(err)
