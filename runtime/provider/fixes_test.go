@@ -242,3 +242,23 @@ func TestMCPExtrasCannotOverride(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenAIOptionalAnyOfNull: an optional member that is anyOf [T, null]
+// accepts null already; OpenAI strict lists it as required as it is,
+// rather than refusing the tool for a value without a type.
+func TestOpenAIOptionalAnyOfNull(t *testing.T) {
+	schema := `{"type":"object","properties":{"note":{"anyOf":[{"type":"string","maxLength":10},{"type":"null"}]}},"additionalProperties":false}`
+	def, err := provider.Project(provider.OpenAIChat, provider.Tool{Name: "t", Schema: schema})
+	if err != nil {
+		t.Fatalf("Project: %v", err)
+	}
+	got := def.JSON
+	for _, want := range []string{`"required":["note"]`, `"anyOf":[{"type":"string"},{"type":"null"}]`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("definition lacks %s:\n%s", want, got)
+		}
+	}
+	if def.NullAsAbsent {
+		t.Errorf("NullAsAbsent set: null is a value of note, not its absence")
+	}
+}

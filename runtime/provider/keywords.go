@@ -148,6 +148,13 @@ func isNullable(s *jsonval.Value) bool {
 	if slices.Contains(TypeNames(s), "null") {
 		return true
 	}
+	// anyOf [T, {"type": "null"}] (Pydantic's Optional) accepts null
+	// already.
+	if a := s.Get("anyOf"); a != nil && slices.ContainsFunc(a.Items, func(b *jsonval.Value) bool {
+		return slices.Equal(TypeNames(b), []string{"null"})
+	}) {
+		return true
+	}
 	if e := s.Get("enum"); e != nil && s.Get("type") == nil {
 		for _, v := range e.Items {
 			if v.Kind == jsonval.Null {
