@@ -152,7 +152,7 @@ func (e *emitter) declareTagged(n *node, t *taggedUnion) {
 	for _, b := range t.branches {
 		e.declare(b.n)
 		if t.closed && b.n.kind == kindObject && b.n.addl == addlOpen {
-			e.declareClosedDecode(b.n, b.sp)
+			e.declareClosedDecode(b.n, n.comp.unevalProps.sp)
 		}
 	}
 }

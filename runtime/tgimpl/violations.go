@@ -3,6 +3,7 @@ package tgimpl
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/jsonval"
@@ -60,11 +61,16 @@ func (d *Decoder) Required(sp, name string) {
 func (d *Decoder) Additional(sp string, start int, name []byte, known string) {
 	if d.Extra(start, name) {
 		d.R.Skip()
+		// The closure of a composition is its unevaluatedProperties.
+		kw := "additionalProperties"
+		if strings.HasSuffix(sp, "/unevaluatedProperties") {
+			kw = "unevaluatedProperties"
+		}
 		if known == "" {
-			d.add("additionalProperties", sp, "", " is not a known field; this object takes none")
+			d.add(kw, sp, "", " is not a known field; this object takes none")
 			return
 		}
-		d.add("additionalProperties", sp, "", " is not a known field; the fields are ", known)
+		d.add(kw, sp, "", " is not a known field; the fields are ", known)
 	}
 }
 

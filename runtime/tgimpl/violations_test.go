@@ -267,3 +267,22 @@ func TestDocumentedMessages(t *testing.T) {
 		t.Errorf("Reset's depth limit %d exceeds the path stack %d", jsonread.DefaultLimits.MaxDepth, maxPath)
 	}
 }
+
+// TestAdditionalKeyword: an undeclared member breaks the keyword at the
+// schema path given: additionalProperties, or the unevaluatedProperties
+// that closes a composition.
+func TestAdditionalKeyword(t *testing.T) {
+	for _, sp := range []string{"/additionalProperties", "/properties/pet/unevaluatedProperties"} {
+		var d Decoder
+		d.Reset("t", []byte(`{"x":1}`))
+		d.Object()
+		walkObjects(&d, func(mark int, name []byte) { d.Additional(sp, mark, name, "kind") })
+		e, ok := d.Finish().(*toolerr.Error)
+		if !ok || len(e.Violations) != 1 {
+			t.Fatalf("%s: error %v", sp, e)
+		}
+		if v := e.Violations[0]; v.SchemaPath != sp || !strings.HasSuffix(sp, "/"+v.Keyword) {
+			t.Errorf("%s: keyword %s at %s", sp, v.Keyword, v.SchemaPath)
+		}
+	}
+}

@@ -544,7 +544,7 @@ func (v *PetOneofPetOneOf0) decodeClosed(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/pet/oneOf/0/properties/indoor/type", "boolean")
 			}
 		default:
-			d.Additional("/properties/pet/oneOf/0", mark, name, "kind, name, age, indoor")
+			d.Additional("/properties/pet/unevaluatedProperties", mark, name, "kind, name, age, indoor")
 		}
 		d.Pop()
 	}
@@ -828,7 +828,7 @@ func (v *PetOneofPetOneOf1) decodeClosed(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/pet/oneOf/1/properties/leash/type", "boolean")
 			}
 		default:
-			d.Additional("/properties/pet/oneOf/1", mark, name, "kind, name, age, leash")
+			d.Additional("/properties/pet/unevaluatedProperties", mark, name, "kind, name, age, leash")
 		}
 		d.Pop()
 	}
@@ -1128,7 +1128,7 @@ func (v *PetOneofPetOneOf2) decodeClosed(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/pet/oneOf/2/properties/wingspan/type", "number")
 			}
 		default:
-			d.Additional("/properties/pet/oneOf/2", mark, name, "kind, name, age, wingspan")
+			d.Additional("/properties/pet/unevaluatedProperties", mark, name, "kind, name, age, wingspan")
 		}
 		d.Pop()
 	}
