@@ -292,11 +292,11 @@ func enumConstNames(typeName string, vals []*jsonval.Value, taken map[string]boo
 }
 
 func lowerFirst(s string) string {
-	// "The order" → "the order"; "URL of the page" and "ISO 3166 code"
-	// stay as written: a capital is lowered only when the next letter is
-	// small.
+	// "The order" → "the order", "A contact" → "a contact"; "URL of the
+	// page" and "ISO 3166 code" stay as written: a capital is lowered only
+	// when the next letter is small, or when it is the article "A".
 	r := []rune(s)
-	if len(r) >= 2 && unicode.IsUpper(r[0]) && unicode.IsLower(r[1]) {
+	if len(r) >= 2 && unicode.IsUpper(r[0]) && (unicode.IsLower(r[1]) || r[0] == 'A' && r[1] == ' ') {
 		r[0] = unicode.ToLower(r[0])
 	}
 	return string(r)

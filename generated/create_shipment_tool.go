@@ -183,7 +183,7 @@ var CreateShipmentSpec = tggate.Spec[CreateShipmentArgs]{
 type CreateShipmentArgs struct {
 	// OrderID is the order the items belong to.
 	OrderID string `json:"order_id"`
-	// Address is A delivery address.
+	// Address is a delivery address.
 	Address CreateShipmentAddress `json:"address"`
 	// LineItems is the items to ship; each SKU at most once.
 	LineItems []CreateShipmentLineItem `json:"line_items"`
@@ -403,7 +403,7 @@ func (v *CreateShipmentArgs) ServiceOrDefault() CreateShipmentService {
 // /properties/order_id).
 var createShipmentOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
-// CreateShipmentAddress is A delivery address.
+// CreateShipmentAddress is a delivery address.
 type CreateShipmentAddress struct {
 	// Name is the recipient's name.
 	Name string `json:"name"`

@@ -141,7 +141,7 @@ type ScheduleOrderDispatchArgs struct {
 	AmountPence int64 `json:"amount_pence"`
 	// Currency is the currency of the fee.
 	Currency ScheduleOrderDispatchCurrency `json:"currency"`
-	// Note is A note for the warehouse; omit it to keep an earlier note, null
+	// Note is a note for the warehouse; omit it to keep an earlier note, null
 	// clears it.
 	Note tgopt.Nullable[string] `json:"note"`
 }

@@ -354,7 +354,7 @@ func (u *UpdateDeliveryContactContact) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// UpdateDeliveryContactContactAnyOf0 is A contact by email.
+// UpdateDeliveryContactContactAnyOf0 is a contact by email.
 type UpdateDeliveryContactContactAnyOf0 struct {
 	// Kind is always email for this branch.
 	Kind UpdateDeliveryContactContactAnyOf0Kind `json:"kind"`
@@ -471,7 +471,7 @@ const (
 	UpdateDeliveryContactContactAnyOf0KindEmail UpdateDeliveryContactContactAnyOf0Kind = "email"
 )
 
-// UpdateDeliveryContactContactAnyOf1 is A contact by phone.
+// UpdateDeliveryContactContactAnyOf1 is a contact by phone.
 type UpdateDeliveryContactContactAnyOf1 struct {
 	// Kind is always phone for this branch.
 	Kind UpdateDeliveryContactContactAnyOf1Kind `json:"kind"`
