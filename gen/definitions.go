@@ -217,33 +217,84 @@ func providerConst(p provider.Provider) string {
 func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.Definition, leftOut []Notice, err error) {
 	var errs ErrorList
 	for _, t := range tools {
-		tm, err := model(t, Options{OpenObjects: opts.OpenObjects, Providers: []provider.Provider{provider.MCP}})
+		tm, err := exportModel(t, opts)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		chosen := tm.chosen(opts)
-		if chosen != nil && !slices.Contains(chosen, p) {
-			leftOut = append(leftOut, Notice{File: t.File, Pointer: t.Pointer, Tool: t.Name, Provider: p, Reason: tm.chosenBy() + " leaves it out"})
-			continue
-		}
-		def, err := provider.Project(p, tm.projected)
-		var refusal *provider.RefusedError
+		def, notice, refused, err := tm.export(opts, p)
 		switch {
-		case errors.As(err, &refusal) && chosen != nil:
-			errs = append(errs, tm.refusedError(refusal))
-		case errors.As(err, &refusal):
-			leftOut = append(leftOut, tm.notice(refusal))
 		case err != nil:
 			return nil, nil, err
+		case refused != nil:
+			errs = append(errs, refused)
+		case notice != nil:
+			leftOut = append(leftOut, *notice)
 		default:
-			defs = append(defs, def)
+			defs = append(defs, *def)
 		}
 	}
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
 	return defs, leftOut, nil
+}
+
+// Exported is what Export answers for one tool and one provider: its
+// definition, or the notice why the tool is left out.
+type Exported struct {
+	Provider   provider.Provider
+	Definition *provider.Definition
+	LeftOut    *Notice
+}
+
+// ExportEach is Export of the one tool t to each provider of ps in turn,
+// modelling the tool once: err is the error Export would return for the
+// first provider it reports one for.
+func ExportEach(t *Tool, opts Options, ps []provider.Provider) ([]Exported, error) {
+	tm, err := exportModel(t, opts)
+	if err != nil {
+		return nil, ErrorList{err}
+	}
+	out := make([]Exported, 0, len(ps))
+	for _, p := range ps {
+		def, notice, refused, err := tm.export(opts, p)
+		switch {
+		case err != nil:
+			return nil, err
+		case refused != nil:
+			return nil, ErrorList{refused}
+		}
+		out = append(out, Exported{Provider: p, Definition: def, LeftOut: notice})
+	}
+	return out, nil
+}
+
+// exportModel models t as Export needs it.
+func exportModel(t *Tool, opts Options) (*toolModel, error) {
+	return model(t, Options{OpenObjects: opts.OpenObjects, Providers: []provider.Provider{provider.MCP}})
+}
+
+// export projects the modelled tool for p: its definition, or a notice when
+// it is left out; refused is the error of a tool p cannot carry although p
+// was chosen for it, err any other failure.
+func (tm *toolModel) export(opts Options, p provider.Provider) (def *provider.Definition, notice *Notice, refused, err error) {
+	chosen := tm.chosen(opts)
+	if chosen != nil && !slices.Contains(chosen, p) {
+		return nil, &Notice{File: tm.t.File, Pointer: tm.t.Pointer, Tool: tm.t.Name, Provider: p, Reason: tm.chosenBy() + " leaves it out"}, nil, nil
+	}
+	d, err := provider.Project(p, tm.projected)
+	var refusal *provider.RefusedError
+	switch {
+	case errors.As(err, &refusal) && chosen != nil:
+		return nil, nil, tm.refusedError(refusal), nil
+	case errors.As(err, &refusal):
+		n := tm.notice(refusal)
+		return nil, &n, nil, nil
+	case err != nil:
+		return nil, nil, nil, err
+	}
+	return &d, nil, nil, nil
 }
 
 // field is one "Name: value" of a composite literal.

@@ -3,6 +3,7 @@ package gen_test
 import (
 	"os"
 	"os/exec"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/gobuild"
 	"github.com/toolgate/toolgate/gen/internal/synth"
+	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 const synthSeed = 12
@@ -130,4 +132,45 @@ func TestSynthBuild(t *testing.T) {
 	rss, _ := strconv.Atoi(string(m[1]))
 	t.Logf("%d tools: %.1f KiB/tool generated, build %.2f s (%.1f ms/tool), peak RSS %d MiB (%.1f KiB/tool)",
 		n, float64(size)/float64(n)/1024, wall.Seconds(), float64(wall.Milliseconds())/float64(n), rss/1024, float64(rss)/float64(n))
+}
+
+// TestExportEachMatchesExport: ExportEach, which models a tool once, answers
+// for each provider what Export answers for that provider alone.
+func TestExportEachMatchesExport(t *testing.T) {
+	dir := t.TempDir()
+	if err := synth.Write(dir, synthSeed, 20); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := gen.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools = append(tools, demoTools(t)...)
+	for _, opts := range []gen.Options{{}, {Providers: []provider.Provider{provider.Anthropic, provider.Gemini}}} {
+		for _, tool := range tools {
+			each, err := gen.ExportEach(tool, opts, provider.All)
+			if err != nil {
+				t.Fatalf("%s: %v", tool.Name, err)
+			}
+			if len(each) != len(provider.All) {
+				t.Fatalf("%s: %d answers, want %d", tool.Name, len(each), len(provider.All))
+			}
+			for i, p := range provider.All {
+				defs, leftOut, err := gen.Export([]*gen.Tool{tool}, opts, p)
+				if err != nil {
+					t.Fatalf("%s %s: %v", tool.Name, p, err)
+				}
+				got := each[i]
+				if got.Provider != p || (got.Definition == nil) != (len(defs) == 0) || (got.LeftOut == nil) != (len(leftOut) == 0) {
+					t.Fatalf("%s %s: ExportEach %+v, Export %d definitions, %d notices", tool.Name, p, got, len(defs), len(leftOut))
+				}
+				if got.Definition != nil && !reflect.DeepEqual(*got.Definition, defs[0]) {
+					t.Errorf("%s %s: the definitions differ", tool.Name, p)
+				}
+				if got.LeftOut != nil && *got.LeftOut != leftOut[0] {
+					t.Errorf("%s %s: notice %v, Export %v", tool.Name, p, *got.LeftOut, leftOut[0])
+				}
+			}
+		}
+	}
 }
