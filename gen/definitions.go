@@ -145,27 +145,24 @@ func (tm *toolModel) nullAsAbsent() bool {
 	return false
 }
 
-// emitDefinitions writes the tool's provider definitions and refusals.
+// emitDefinitions writes the tool's provider definitions, derived when the
+// package initializes from the embedded effective schema (what the
+// generator projected, byte for byte: the contract test compares), and the
+// providers it is left out of.
 func (e *emitter) emitDefinitions() {
 	g := e.tm.goName
 	e.claim(g+"Definitions", "tool "+e.tm.t.Name)
-	var defs []jen.Code
-	for _, d := range e.tm.defs {
-		fields := []jen.Code{
-			field("Provider", jen.Qual(pkgProvider, providerConst(d.Provider))),
-			field("JSON", goString(d.JSON)),
-		}
-		if len(d.Local) > 0 {
-			var locals []jen.Code
-			for _, l := range d.Local {
-				locals = append(locals, jen.Values(field("Pointer", jen.Lit(l.Pointer)), field("Keyword", jen.Lit(l.Keyword)), field("Value", goString(l.Value))))
-			}
-			fields = append(fields, field("Local", jen.Index().Qual(pkgProvider, "Local").Add(literal(locals))))
-		}
-		if d.NullAsAbsent {
-			fields = append(fields, field("NullAsAbsent", jen.True()))
-		}
-		defs = append(defs, literal(fields))
+	tool := []jen.Code{
+		field("Name", jen.Id(g+"ToolName")),
+		field("Description", jen.Id(g+"Description")),
+		field("Schema", jen.Id(g+"Schema")),
+	}
+	if e.tm.projected.MCP != "" {
+		tool = append(tool, field("MCP", goString(e.tm.projected.MCP)))
+	}
+	args := []jen.Code{jen.Qual(pkgProvider, "Tool").Add(literal(tool))}
+	for _, p := range e.tm.exported() {
+		args = append(args, jen.Qual(pkgProvider, providerConst(p)))
 	}
 	doc := fmt.Sprintf("%sDefinitions are the definitions of the %s tool for each model provider it is exported to, exactly as they are sent, each with the rules its schema cannot carry (enforced by the gate all the same).", g, e.tm.t.Name)
 	var chosenOut []string
@@ -184,9 +181,9 @@ func (e *emitter) emitDefinitions() {
 		doc += "\n\nA call in the dialect of a provider the tool is not exported to is unknown_tool."
 	}
 	e.doc(doc)
-	e.f.Var().Id(g+"Definitions").Op("=").Index().Qual(pkgProvider, "Definition").ValuesFunc(func(gr *jen.Group) {
-		for _, d := range defs {
-			gr.Line().Add(d)
+	e.f.Var().Id(g+"Definitions").Op("=").Qual(pkgProvider, "MustDefinitions").CallFunc(func(gr *jen.Group) {
+		for _, a := range args {
+			gr.Line().Add(a)
 		}
 		gr.Line()
 	})
