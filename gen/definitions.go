@@ -145,27 +145,24 @@ func (tm *toolModel) nullAsAbsent() bool {
 	return false
 }
 
-// emitDefinitions writes the tool's provider definitions and refusals.
+// emitDefinitions writes the tool's provider definitions, derived when the
+// package initializes from the embedded effective schema (what the
+// generator projected, byte for byte: the contract test compares), and the
+// providers it is left out of.
 func (e *emitter) emitDefinitions() {
 	g := e.tm.goName
 	e.claim(g+"Definitions", "tool "+e.tm.t.Name)
-	var defs []jen.Code
-	for _, d := range e.tm.defs {
-		fields := []jen.Code{
-			field("Provider", jen.Qual(pkgProvider, providerConst(d.Provider))),
-			field("JSON", goString(d.JSON)),
-		}
-		if len(d.Local) > 0 {
-			var locals []jen.Code
-			for _, l := range d.Local {
-				locals = append(locals, jen.Values(field("Pointer", jen.Lit(l.Pointer)), field("Keyword", jen.Lit(l.Keyword)), field("Value", goString(l.Value))))
-			}
-			fields = append(fields, field("Local", jen.Index().Qual(pkgProvider, "Local").Add(literal(locals))))
-		}
-		if d.NullAsAbsent {
-			fields = append(fields, field("NullAsAbsent", jen.True()))
-		}
-		defs = append(defs, literal(fields))
+	tool := []jen.Code{
+		field("Name", jen.Id(g+"ToolName")),
+		field("Description", jen.Id(g+"Description")),
+		field("Schema", jen.Id(g+"Schema")),
+	}
+	if e.tm.projected.MCP != "" {
+		tool = append(tool, field("MCP", goString(e.tm.projected.MCP)))
+	}
+	args := []jen.Code{jen.Qual(pkgProvider, "Tool").Add(literal(tool))}
+	for _, p := range e.tm.exported() {
+		args = append(args, jen.Qual(pkgProvider, providerConst(p)))
 	}
 	doc := fmt.Sprintf("%sDefinitions are the definitions of the %s tool for each model provider it is exported to, exactly as they are sent, each with the rules its schema cannot carry (enforced by the gate all the same).", g, e.tm.t.Name)
 	var chosenOut []string
@@ -184,9 +181,9 @@ func (e *emitter) emitDefinitions() {
 		doc += "\n\nA call in the dialect of a provider the tool is not exported to is unknown_tool."
 	}
 	e.doc(doc)
-	e.f.Var().Id(g+"Definitions").Op("=").Index().Qual(pkgProvider, "Definition").ValuesFunc(func(gr *jen.Group) {
-		for _, d := range defs {
-			gr.Line().Add(d)
+	e.f.Var().Id(g+"Definitions").Op("=").Qual(pkgProvider, "MustDefinitions").CallFunc(func(gr *jen.Group) {
+		for _, a := range args {
+			gr.Line().Add(a)
 		}
 		gr.Line()
 	})
@@ -217,33 +214,84 @@ func providerConst(p provider.Provider) string {
 func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.Definition, leftOut []Notice, err error) {
 	var errs ErrorList
 	for _, t := range tools {
-		tm, err := model(t, Options{OpenObjects: opts.OpenObjects, Providers: []provider.Provider{provider.MCP}})
+		tm, err := exportModel(t, opts)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		chosen := tm.chosen(opts)
-		if chosen != nil && !slices.Contains(chosen, p) {
-			leftOut = append(leftOut, Notice{File: t.File, Pointer: t.Pointer, Tool: t.Name, Provider: p, Reason: tm.chosenBy() + " leaves it out"})
-			continue
-		}
-		def, err := provider.Project(p, tm.projected)
-		var refusal *provider.RefusedError
+		def, notice, refused, err := tm.export(opts, p)
 		switch {
-		case errors.As(err, &refusal) && chosen != nil:
-			errs = append(errs, tm.refusedError(refusal))
-		case errors.As(err, &refusal):
-			leftOut = append(leftOut, tm.notice(refusal))
 		case err != nil:
 			return nil, nil, err
+		case refused != nil:
+			errs = append(errs, refused)
+		case notice != nil:
+			leftOut = append(leftOut, *notice)
 		default:
-			defs = append(defs, def)
+			defs = append(defs, *def)
 		}
 	}
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
 	return defs, leftOut, nil
+}
+
+// Exported is what Export answers for one tool and one provider: its
+// definition, or the notice why the tool is left out.
+type Exported struct {
+	Provider   provider.Provider
+	Definition *provider.Definition
+	LeftOut    *Notice
+}
+
+// ExportEach is Export of the one tool t to each provider of ps in turn,
+// modelling the tool once: err is the error Export would return for the
+// first provider it reports one for.
+func ExportEach(t *Tool, opts Options, ps []provider.Provider) ([]Exported, error) {
+	tm, err := exportModel(t, opts)
+	if err != nil {
+		return nil, ErrorList{err}
+	}
+	out := make([]Exported, 0, len(ps))
+	for _, p := range ps {
+		def, notice, refused, err := tm.export(opts, p)
+		switch {
+		case err != nil:
+			return nil, err
+		case refused != nil:
+			return nil, ErrorList{refused}
+		}
+		out = append(out, Exported{Provider: p, Definition: def, LeftOut: notice})
+	}
+	return out, nil
+}
+
+// exportModel models t as Export needs it.
+func exportModel(t *Tool, opts Options) (*toolModel, error) {
+	return model(t, Options{OpenObjects: opts.OpenObjects, Providers: []provider.Provider{provider.MCP}})
+}
+
+// export projects the modelled tool for p: its definition, or a notice when
+// it is left out; refused is the error of a tool p cannot carry although p
+// was chosen for it, err any other failure.
+func (tm *toolModel) export(opts Options, p provider.Provider) (def *provider.Definition, notice *Notice, refused, err error) {
+	chosen := tm.chosen(opts)
+	if chosen != nil && !slices.Contains(chosen, p) {
+		return nil, &Notice{File: tm.t.File, Pointer: tm.t.Pointer, Tool: tm.t.Name, Provider: p, Reason: tm.chosenBy() + " leaves it out"}, nil, nil
+	}
+	d, err := provider.Project(p, tm.projected)
+	var refusal *provider.RefusedError
+	switch {
+	case errors.As(err, &refusal) && chosen != nil:
+		return nil, nil, tm.refusedError(refusal), nil
+	case errors.As(err, &refusal):
+		n := tm.notice(refusal)
+		return nil, &n, nil, nil
+	case err != nil:
+		return nil, nil, nil, err
+	}
+	return &d, nil, nil, nil
 }
 
 // field is one "Name: value" of a composite literal.

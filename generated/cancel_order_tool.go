@@ -77,54 +77,19 @@ func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 // CancelOrderDefinitions are the definitions of the cancel_order tool for each
 // model provider it is exported to, exactly as they are sent, each with the
 // rules its schema cannot carry (enforced by the gate all the same).
-var CancelOrderDefinitions = []tgprovider.Definition{
-	{
-		Provider: tgprovider.OpenAIChat,
-		JSON:     `{"type":"function","function":{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock; true by default."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
-			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
-		},
-		NullAsAbsent: true,
+var CancelOrderDefinitions = tgprovider.MustDefinitions(
+	tgprovider.Tool{
+		Name:        CancelOrderToolName,
+		Description: CancelOrderDescription,
+		Schema:      CancelOrderSchema,
 	},
-	{
-		Provider: tgprovider.OpenAIResponses,
-		JSON:     `{"type":"function","name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":["boolean","null"],"description":"Whether to return the reserved items to stock; true by default."}},"required":["orderId","reason","restock"],"additionalProperties":false},"strict":true}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
-			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
-		},
-		NullAsAbsent: true,
-	},
-	{
-		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/reason: minLength 3; /properties/reason: maxLength 500.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock; true by default.","default":true}},"required":["orderId","reason"],"additionalProperties":false},"strict":true}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
-			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
-		},
-	},
-	{
-		Provider: tgprovider.Gemini,
-		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/reason: minLength 3; /properties/reason: maxLength 500.","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel."},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible."},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock; true by default."}},"required":["orderId","reason"],"additionalProperties":false}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
-			{Pointer: "/properties/reason", Keyword: "minLength", Value: `3`},
-			{Pointer: "/properties/reason", Keyword: "maxLength", Value: `500`},
-		},
-	},
-	{
-		Provider: tgprovider.GeminiLegacy,
-		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"STRING","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"BOOLEAN","description":"Whether to return the reserved items to stock; true by default."}},"propertyOrdering":["orderId","reason","restock"],"required":["orderId","reason"]}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
-		},
-	},
-	{
-		Provider: tgprovider.MCP,
-		JSON:     `{"name":"cancel_order","description":"Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock; true by default.","default":true}},"required":["orderId","reason"],"additionalProperties":false}}`,
-	},
-}
+	tgprovider.OpenAIChat,
+	tgprovider.OpenAIResponses,
+	tgprovider.Anthropic,
+	tgprovider.Gemini,
+	tgprovider.GeminiLegacy,
+	tgprovider.MCP,
+)
 
 // CancelOrderSpec describes the cancel_order tool to a gate registry: its
 // name, schema, version, metadata and decoder.

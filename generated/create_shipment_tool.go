@@ -79,89 +79,19 @@ func (v *CreateShipmentArgs) UnmarshalJSON(data []byte) error {
 // CreateShipmentDefinitions are the definitions of the create_shipment tool
 // for each model provider it is exported to, exactly as they are sent, each
 // with the rules its schema cannot carry (enforced by the gate all the same).
-var CreateShipmentDefinitions = []tgprovider.Definition{
-	{
-		Provider: tgprovider.OpenAIChat,
-		JSON:     `{"type":"function","function":{"name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service. Use once the order is packed; not for orders already dispatched. Returns the shipment's tracking reference.\n\nAlso checked when the tool runs (not expressible in this schema): /$defs/address/properties/name: minLength 1; /$defs/address/properties/name: maxLength 100; /$defs/address/properties/line1: minLength 1; /$defs/address/properties/line1: maxLength 200; /$defs/address/properties/line2: maxLength 200; /$defs/address/properties/city: minLength 1; /$defs/address/properties/city: maxLength 100.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship, at most 99.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":["string","null"],"description":"The carrier service; standard by default.","enum":["standard","express","next_day",null]},"insured_value":{"type":["number","null"],"description":"The declared value to insure, in the order's currency, with at most two decimals; omit to ship uninsured.","exclusiveMinimum":0,"maximum":10000,"multipleOf":0.01}},"required":["order_id","address","line_items","service","insured_value"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name."},"line1":{"type":"string","description":"The first address line."},"line2":{"type":["string","null"],"description":"The second address line, if any."},"city":{"type":"string","description":"The town or city."},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","line2","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false},"strict":true}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/$defs/address/properties/name", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/name", Keyword: "maxLength", Value: `100`},
-			{Pointer: "/$defs/address/properties/line1", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/line1", Keyword: "maxLength", Value: `200`},
-			{Pointer: "/$defs/address/properties/line2", Keyword: "maxLength", Value: `200`},
-			{Pointer: "/$defs/address/properties/city", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/city", Keyword: "maxLength", Value: `100`},
-		},
-		NullAsAbsent: true,
+var CreateShipmentDefinitions = tgprovider.MustDefinitions(
+	tgprovider.Tool{
+		Name:        CreateShipmentToolName,
+		Description: CreateShipmentDescription,
+		Schema:      CreateShipmentSchema,
 	},
-	{
-		Provider: tgprovider.OpenAIResponses,
-		JSON:     `{"type":"function","name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service. Use once the order is packed; not for orders already dispatched. Returns the shipment's tracking reference.\n\nAlso checked when the tool runs (not expressible in this schema): /$defs/address/properties/name: minLength 1; /$defs/address/properties/name: maxLength 100; /$defs/address/properties/line1: minLength 1; /$defs/address/properties/line1: maxLength 200; /$defs/address/properties/line2: maxLength 200; /$defs/address/properties/city: minLength 1; /$defs/address/properties/city: maxLength 100.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship, at most 99.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":["string","null"],"description":"The carrier service; standard by default.","enum":["standard","express","next_day",null]},"insured_value":{"type":["number","null"],"description":"The declared value to insure, in the order's currency, with at most two decimals; omit to ship uninsured.","exclusiveMinimum":0,"maximum":10000,"multipleOf":0.01}},"required":["order_id","address","line_items","service","insured_value"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name."},"line1":{"type":"string","description":"The first address line."},"line2":{"type":["string","null"],"description":"The second address line, if any."},"city":{"type":"string","description":"The town or city."},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","line2","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false},"strict":true}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/$defs/address/properties/name", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/name", Keyword: "maxLength", Value: `100`},
-			{Pointer: "/$defs/address/properties/line1", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/line1", Keyword: "maxLength", Value: `200`},
-			{Pointer: "/$defs/address/properties/line2", Keyword: "maxLength", Value: `200`},
-			{Pointer: "/$defs/address/properties/city", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/city", Keyword: "maxLength", Value: `100`},
-		},
-		NullAsAbsent: true,
-	},
-	{
-		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service. Use once the order is packed; not for orders already dispatched. Returns the shipment's tracking reference.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/line_items: maxItems 50; /properties/line_items/items/properties/quantity: minimum 1; /properties/line_items/items/properties/quantity: maximum 99; /properties/insured_value: exclusiveMinimum 0; /properties/insured_value: maximum 10000; /properties/insured_value: multipleOf 0.01; /$defs/address/properties/name: minLength 1; /$defs/address/properties/name: maxLength 100; /$defs/address/properties/line1: minLength 1; /$defs/address/properties/line1: maxLength 200; /$defs/address/properties/line2: maxLength 200; /$defs/address/properties/city: minLength 1; /$defs/address/properties/city: maxLength 100.","input_schema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship, at most 99."}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":"string","description":"The carrier service; standard by default.","enum":["standard","express","next_day"],"default":"standard"},"insured_value":{"type":"number","description":"The declared value to insure, in the order's currency, with at most two decimals; omit to ship uninsured."}},"required":["order_id","address","line_items"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name."},"line1":{"type":"string","description":"The first address line."},"line2":{"type":"string","description":"The second address line, if any."},"city":{"type":"string","description":"The town or city."},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false},"strict":true}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/line_items", Keyword: "maxItems", Value: `50`},
-			{Pointer: "/properties/line_items/items/properties/quantity", Keyword: "minimum", Value: `1`},
-			{Pointer: "/properties/line_items/items/properties/quantity", Keyword: "maximum", Value: `99`},
-			{Pointer: "/properties/insured_value", Keyword: "exclusiveMinimum", Value: `0`},
-			{Pointer: "/properties/insured_value", Keyword: "maximum", Value: `10000`},
-			{Pointer: "/properties/insured_value", Keyword: "multipleOf", Value: `0.01`},
-			{Pointer: "/$defs/address/properties/name", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/name", Keyword: "maxLength", Value: `100`},
-			{Pointer: "/$defs/address/properties/line1", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/line1", Keyword: "maxLength", Value: `200`},
-			{Pointer: "/$defs/address/properties/line2", Keyword: "maxLength", Value: `200`},
-			{Pointer: "/$defs/address/properties/city", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/city", Keyword: "maxLength", Value: `100`},
-		},
-	},
-	{
-		Provider: tgprovider.Gemini,
-		JSON:     `{"name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service. Use once the order is packed; not for orders already dispatched. Returns the shipment's tracking reference.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/order_id: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/line_items/items/properties/sku: pattern \"^[A-Z0-9]{4,12}$\"; /properties/insured_value: exclusiveMinimum 0; /properties/insured_value: multipleOf 0.01; /$defs/address/properties/name: minLength 1; /$defs/address/properties/name: maxLength 100; /$defs/address/properties/line1: minLength 1; /$defs/address/properties/line1: maxLength 200; /$defs/address/properties/line2: maxLength 200; /$defs/address/properties/city: minLength 1; /$defs/address/properties/city: maxLength 100; /$defs/address/properties/postcode: pattern \"^[A-Z0-9][A-Z0-9 -]{1,9}$\"; /$defs/address/properties/country: pattern \"^[A-Z]{2}$\".","parametersJsonSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to."},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit."},"quantity":{"type":"integer","description":"How many of the SKU to ship, at most 99.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":"string","description":"The carrier service; standard by default.","enum":["standard","express","next_day"]},"insured_value":{"type":"number","description":"The declared value to insure, in the order's currency, with at most two decimals; omit to ship uninsured.","maximum":10000}},"required":["order_id","address","line_items"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name."},"line1":{"type":"string","description":"The first address line."},"line2":{"type":"string","description":"The second address line, if any."},"city":{"type":"string","description":"The town or city."},"postcode":{"type":"string","description":"The postal code."},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code."}},"required":["name","line1","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/order_id", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
-			{Pointer: "/properties/line_items/items/properties/sku", Keyword: "pattern", Value: `"^[A-Z0-9]{4,12}$"`},
-			{Pointer: "/properties/insured_value", Keyword: "exclusiveMinimum", Value: `0`},
-			{Pointer: "/properties/insured_value", Keyword: "multipleOf", Value: `0.01`},
-			{Pointer: "/$defs/address/properties/name", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/name", Keyword: "maxLength", Value: `100`},
-			{Pointer: "/$defs/address/properties/line1", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/line1", Keyword: "maxLength", Value: `200`},
-			{Pointer: "/$defs/address/properties/line2", Keyword: "maxLength", Value: `200`},
-			{Pointer: "/$defs/address/properties/city", Keyword: "minLength", Value: `1`},
-			{Pointer: "/$defs/address/properties/city", Keyword: "maxLength", Value: `100`},
-			{Pointer: "/$defs/address/properties/postcode", Keyword: "pattern", Value: `"^[A-Z0-9][A-Z0-9 -]{1,9}$"`},
-			{Pointer: "/$defs/address/properties/country", Keyword: "pattern", Value: `"^[A-Z]{2}$"`},
-		},
-	},
-	{
-		Provider: tgprovider.GeminiLegacy,
-		JSON:     `{"name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service. Use once the order is packed; not for orders already dispatched. Returns the shipment's tracking reference.\n\nAlso checked when the tool runs (not expressible in this schema): /$defs/address: additionalProperties false; /properties/line_items/items: additionalProperties false; /properties/insured_value: exclusiveMinimum 0; /properties/insured_value: multipleOf 0.01; (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"order_id":{"type":"STRING","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"type":"OBJECT","description":"A delivery address.","properties":{"name":{"type":"STRING","description":"The recipient's name.","minLength":1,"maxLength":100},"line1":{"type":"STRING","description":"The first address line.","minLength":1,"maxLength":200},"line2":{"type":"STRING","description":"The second address line, if any.","maxLength":200},"city":{"type":"STRING","description":"The town or city.","minLength":1,"maxLength":100},"postcode":{"type":"STRING","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"STRING","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"propertyOrdering":["name","line1","line2","city","postcode","country"],"required":["name","line1","city","postcode","country"]},"line_items":{"type":"ARRAY","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"OBJECT","properties":{"sku":{"type":"STRING","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"INTEGER","description":"How many of the SKU to ship, at most 99.","minimum":1,"maximum":99}},"propertyOrdering":["sku","quantity"],"required":["sku","quantity"]}},"service":{"type":"STRING","description":"The carrier service; standard by default.","enum":["standard","express","next_day"]},"insured_value":{"type":"NUMBER","description":"The declared value to insure, in the order's currency, with at most two decimals; omit to ship uninsured.","maximum":10000}},"propertyOrdering":["order_id","address","line_items","service","insured_value"],"required":["order_id","address","line_items"]}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/$defs/address", Keyword: "additionalProperties", Value: `false`},
-			{Pointer: "/properties/line_items/items", Keyword: "additionalProperties", Value: `false`},
-			{Pointer: "/properties/insured_value", Keyword: "exclusiveMinimum", Value: `0`},
-			{Pointer: "/properties/insured_value", Keyword: "multipleOf", Value: `0.01`},
-			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
-		},
-	},
-	{
-		Provider: tgprovider.MCP,
-		JSON:     `{"name":"create_shipment","description":"Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service. Use once the order is packed; not for orders already dispatched. Returns the shipment's tracking reference.","inputSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship, at most 99.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":"string","description":"The carrier service; standard by default.","enum":["standard","express","next_day"],"default":"standard"},"insured_value":{"type":"number","description":"The declared value to insure, in the order's currency, with at most two decimals; omit to ship uninsured.","exclusiveMinimum":0,"maximum":10000,"multipleOf":0.01}},"required":["order_id","address","line_items"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name.","minLength":1,"maxLength":100},"line1":{"type":"string","description":"The first address line.","minLength":1,"maxLength":200},"line2":{"type":"string","description":"The second address line, if any.","maxLength":200},"city":{"type":"string","description":"The town or city.","minLength":1,"maxLength":100},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false}}`,
-	},
-}
+	tgprovider.OpenAIChat,
+	tgprovider.OpenAIResponses,
+	tgprovider.Anthropic,
+	tgprovider.Gemini,
+	tgprovider.GeminiLegacy,
+	tgprovider.MCP,
+)
 
 // CreateShipmentSpec describes the create_shipment tool to a gate registry:
 // its name, schema, version, metadata and decoder.

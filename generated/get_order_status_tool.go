@@ -79,40 +79,20 @@ func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 // GetOrderStatusDefinitions are the definitions of the get_order_status tool
 // for each model provider it is exported to, exactly as they are sent, each
 // with the rules its schema cannot carry (enforced by the gate all the same).
-var GetOrderStatusDefinitions = []tgprovider.Definition{
-	{
-		Provider:     tgprovider.OpenAIChat,
-		JSON:         `{"type":"function","function":{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first; false by default."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}}`,
-		NullAsAbsent: true,
+var GetOrderStatusDefinitions = tgprovider.MustDefinitions(
+	tgprovider.Tool{
+		Name:        GetOrderStatusToolName,
+		Description: GetOrderStatusDescription,
+		Schema:      GetOrderStatusSchema,
+		MCP:         `{"outputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order looked up, as it was asked for.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"status":{"type":"string","description":"Where the order is now.","enum":["paid","packed","dispatched","delivered","cancelled","refunded"]},"updatedAt":{"type":"string","description":"When the status last changed.","format":"date-time"},"carrier":{"type":"string","description":"The carrier the order travels with; left out until it is dispatched.","enum":["royal_mail","dpd","evri","ups"]},"trackingRef":{"type":"string","description":"The carrier's tracking reference; left out until it is dispatched.","minLength":6,"maxLength":40,"pattern":"^[A-Z0-9]+$"}},"required":["orderId","status","updatedAt"],"additionalProperties":false}}`,
 	},
-	{
-		Provider:     tgprovider.OpenAIResponses,
-		JSON:         `{"type":"function","name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":["boolean","null"],"description":"Whether to include every past status change, oldest first; false by default."}},"required":["orderId","includeHistory"],"additionalProperties":false},"strict":true}`,
-		NullAsAbsent: true,
-	},
-	{
-		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default.","default":false}},"required":["orderId"],"additionalProperties":false},"strict":true}`,
-	},
-	{
-		Provider: tgprovider.Gemini,
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up."},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default."}},"required":["orderId"],"additionalProperties":false}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
-		},
-	},
-	{
-		Provider: tgprovider.GeminiLegacy,
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"BOOLEAN","description":"Whether to include every past status change, oldest first; false by default."}},"propertyOrdering":["orderId","includeHistory"],"required":["orderId"]}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
-		},
-	},
-	{
-		Provider: tgprovider.MCP,
-		JSON:     `{"name":"get_order_status","description":"Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default.","default":false}},"required":["orderId"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order looked up, as it was asked for.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"status":{"type":"string","description":"Where the order is now.","enum":["paid","packed","dispatched","delivered","cancelled","refunded"]},"updatedAt":{"type":"string","description":"When the status last changed.","format":"date-time"},"carrier":{"type":"string","description":"The carrier the order travels with; left out until it is dispatched.","enum":["royal_mail","dpd","evri","ups"]},"trackingRef":{"type":"string","description":"The carrier's tracking reference; left out until it is dispatched.","minLength":6,"maxLength":40,"pattern":"^[A-Z0-9]+$"}},"required":["orderId","status","updatedAt"],"additionalProperties":false}}`,
-	},
-}
+	tgprovider.OpenAIChat,
+	tgprovider.OpenAIResponses,
+	tgprovider.Anthropic,
+	tgprovider.Gemini,
+	tgprovider.GeminiLegacy,
+	tgprovider.MCP,
+)
 
 // GetOrderStatusSpec describes the get_order_status tool to a gate registry:
 // its name, schema, version, metadata and decoder.

@@ -80,44 +80,19 @@ func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 // RefundOrderDefinitions are the definitions of the refund_order tool for each
 // model provider it is exported to, exactly as they are sent, each with the
 // rules its schema cannot carry (enforced by the gate all the same).
-var RefundOrderDefinitions = []tgprovider.Definition{
-	{
-		Provider:     tgprovider.OpenAIChat,
-		JSON:         `{"type":"function","function":{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt; true by default."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}}`,
-		NullAsAbsent: true,
+var RefundOrderDefinitions = tgprovider.MustDefinitions(
+	tgprovider.Tool{
+		Name:        RefundOrderToolName,
+		Description: RefundOrderDescription,
+		Schema:      RefundOrderSchema,
 	},
-	{
-		Provider:     tgprovider.OpenAIResponses,
-		JSON:         `{"type":"function","name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.","parameters":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":["boolean","null"],"description":"Whether to email the customer a refund receipt; true by default."}},"required":["orderId","amountInCents","reason","notifyCustomer"],"additionalProperties":false},"strict":true}`,
-		NullAsAbsent: true,
-	},
-	{
-		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amountInCents: minimum 1; /properties/amountInCents: maximum 100000.","input_schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid."},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt; true by default.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false},"strict":true}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/amountInCents", Keyword: "minimum", Value: `1`},
-			{Pointer: "/properties/amountInCents", Keyword: "maximum", Value: `100000`},
-		},
-	},
-	{
-		Provider: tgprovider.Gemini,
-		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/orderId: pattern \"^[A-Z][A-Z0-9-]{2,31}$\".","parametersJsonSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19."},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt; true by default."}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/orderId", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
-		},
-	},
-	{
-		Provider: tgprovider.GeminiLegacy,
-		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.\n\nAlso checked when the tool runs (not expressible in this schema): (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"orderId":{"type":"STRING","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"INTEGER","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"STRING","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"BOOLEAN","description":"Whether to email the customer a refund receipt; true by default."}},"propertyOrdering":["orderId","amountInCents","reason","notifyCustomer"],"required":["orderId","amountInCents","reason"]}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
-		},
-	},
-	{
-		Provider: tgprovider.MCP,
-		JSON:     `{"name":"refund_order","description":"Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference.","inputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt; true by default.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}}`,
-	},
-}
+	tgprovider.OpenAIChat,
+	tgprovider.OpenAIResponses,
+	tgprovider.Anthropic,
+	tgprovider.Gemini,
+	tgprovider.GeminiLegacy,
+	tgprovider.MCP,
+)
 
 // RefundOrderSpec describes the refund_order tool to a gate registry: its
 // name, schema, version, metadata and decoder.

@@ -68,51 +68,19 @@ func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 // schedule_order_dispatch tool for each model provider it is exported to,
 // exactly as they are sent, each with the rules its schema cannot carry
 // (enforced by the gate all the same).
-var ScheduleOrderDispatchDefinitions = []tgprovider.Definition{
-	{
-		Provider: tgprovider.OpenAIChat,
-		JSON:     `{"type":"function","function":{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
-		},
+var ScheduleOrderDispatchDefinitions = tgprovider.MustDefinitions(
+	tgprovider.Tool{
+		Name:        ScheduleOrderDispatchToolName,
+		Description: ScheduleOrderDispatchDescription,
+		Schema:      ScheduleOrderDispatchSchema,
 	},
-	{
-		Provider: tgprovider.OpenAIResponses,
-		JSON:     `{"type":"function","name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/note: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it."}},"required":["order_id","dispatch_date","amount_pence","currency","note"],"additionalProperties":false},"strict":true}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
-		},
-	},
-	{
-		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/amount_pence: minimum 0; /properties/amount_pence: maximum 50000; /properties/note: maxLength 280.","input_schema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000."},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false},"strict":true}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/amount_pence", Keyword: "minimum", Value: `0`},
-			{Pointer: "/properties/amount_pence", Keyword: "maximum", Value: `50000`},
-			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
-		},
-	},
-	{
-		Provider: tgprovider.Gemini,
-		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/order_id: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/note: maxLength 280.","parametersJsonSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch."},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it."}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/order_id", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
-			{Pointer: "/properties/note", Keyword: "maxLength", Value: `280`},
-		},
-	},
-	{
-		Provider: tgprovider.GeminiLegacy,
-		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/dispatch_date: format \"date\"; (root): additionalProperties false.","parameters":{"type":"OBJECT","properties":{"order_id":{"type":"STRING","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"STRING","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"INTEGER","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"STRING","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":"STRING","nullable":true,"description":"A note for the warehouse; omit it to keep an earlier note, null clears it.","maxLength":280}},"propertyOrdering":["order_id","dispatch_date","amount_pence","currency","note"],"required":["order_id","dispatch_date","amount_pence","currency"]}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/dispatch_date", Keyword: "format", Value: `"date"`},
-			{Pointer: "", Keyword: "additionalProperties", Value: `false`},
-		},
-	},
-	{
-		Provider: tgprovider.MCP,
-		JSON:     `{"name":"schedule_order_dispatch","description":"Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch.","inputSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}}`,
-	},
-}
+	tgprovider.OpenAIChat,
+	tgprovider.OpenAIResponses,
+	tgprovider.Anthropic,
+	tgprovider.Gemini,
+	tgprovider.GeminiLegacy,
+	tgprovider.MCP,
+)
 
 // ScheduleOrderDispatchSpec describes the schedule_order_dispatch tool to a
 // gate registry: its name, schema, version, metadata and decoder.

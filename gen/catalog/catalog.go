@@ -68,17 +68,17 @@ func tool(t *gen.Tool, opts gen.Options, path string) (templates.CatalogTool, er
 		r.object(rs, "", 0)
 		ct.Result, ct.HasResult = r.out, true
 	}
-	for _, pv := range provider.All {
-		defs, leftOut, err := gen.Export([]*gen.Tool{t}, opts, pv)
-		if err != nil {
-			return templates.CatalogTool{}, err
+	exported, err := gen.ExportEach(t, opts, provider.All)
+	if err != nil {
+		return templates.CatalogTool{}, err
+	}
+	for _, e := range exported {
+		cp := templates.CatalogProvider{Name: string(e.Provider)}
+		if e.LeftOut != nil {
+			cp.LeftOut = e.LeftOut.Reason
 		}
-		cp := templates.CatalogProvider{Name: string(pv)}
-		if len(leftOut) > 0 {
-			cp.LeftOut = leftOut[0].Reason
-		}
-		for _, d := range defs {
-			for _, l := range d.Local {
+		if e.Definition != nil {
+			for _, l := range e.Definition.Local {
 				cp.Local = append(cp.Local, l.String())
 			}
 		}

@@ -190,7 +190,11 @@ func skeleton(s string) string {
 // editDistance1 reports whether a and b differ by exactly one insertion,
 // deletion or substitution.
 func editDistance1(a, b string) bool {
-	ra, rb := []rune(a), []rune(b)
+	return runesDistance1([]rune(a), []rune(b))
+}
+
+// runesDistance1 is editDistance1 of decoded strings.
+func runesDistance1(ra, rb []rune) bool {
 	if len(ra) < len(rb) {
 		ra, rb = rb, ra
 	}
@@ -214,16 +218,22 @@ func editDistance1(a, b string) bool {
 }
 
 // confusableTools compares every pair of tool names; a finding is reported
-// on the later tool.
+// on the later tool. Each name is folded once: the pairs are quadratic.
 func confusableTools(infos []*toolInfo) []Finding {
+	skel := make([]string, len(infos))
+	lower := make([][]rune, len(infos))
+	for i, ti := range infos {
+		skel[i] = skeleton(ti.t.Name)
+		lower[i] = []rune(strings.ToLower(ti.t.Name))
+	}
 	var out []Finding
 	for j, b := range infos {
-		for _, a := range infos[:j] {
+		for i, a := range infos[:j] {
 			rule, msg := "", ""
 			switch {
-			case skeleton(a.t.Name) == skeleton(b.t.Name):
+			case skel[i] == skel[j]:
 				rule, msg = RuleNameConfusable, "reads like %q (%s): folding case, separators and look-alike characters makes them one name"
-			case editDistance1(strings.ToLower(a.t.Name), strings.ToLower(b.t.Name)):
+			case runesDistance1(lower[i], lower[j]):
 				rule, msg = RuleNameNear, "is one edit from %q (%s): a model can pick the wrong one"
 			default:
 				continue

@@ -23,31 +23,30 @@ func (c *checker) providerFit(defaults []provider.Provider) error {
 	type local struct{ ptr, kw, value string }
 	var order []local
 	by := map[local][]string{}
-	for _, p := range provider.All {
-		defs, leftOut, err := gen.Export([]*gen.Tool{t}, gen.Options{Providers: defaults}, p)
-		var ge *gen.Error
-		switch {
-		case errors.As(err, &ge) && ge.Provider != "":
-			// The generator refuses the whole tool, whichever provider is
-			// asked for: one finding.
-			c.add(RuleProviderRefused, ge.Pointer, "%s", ge.Message)
-			return nil
-		case err != nil:
-			return err
+	exported, err := gen.ExportEach(t, gen.Options{Providers: defaults}, provider.All)
+	var ge *gen.Error
+	switch {
+	case errors.As(err, &ge) && ge.Provider != "":
+		// The generator refuses the whole tool, whichever provider is
+		// asked for: one finding.
+		c.add(RuleProviderRefused, ge.Pointer, "%s", ge.Message)
+		return nil
+	case err != nil:
+		return err
+	}
+	for _, e := range exported {
+		if chosen == nil && e.LeftOut != nil {
+			c.add(RuleProviderFit, e.LeftOut.Pointer, "not exported to %s: %s", e.Provider, e.LeftOut.Reason)
 		}
-		if chosen == nil {
-			for _, n := range leftOut {
-				c.add(RuleProviderFit, n.Pointer, "not exported to %s: %s", p, n.Reason)
-			}
+		if e.Definition == nil {
+			continue
 		}
-		for _, d := range defs {
-			for _, l := range d.Local {
-				k := local{l.Pointer, l.Keyword, l.Value}
-				if _, seen := by[k]; !seen {
-					order = append(order, k)
-				}
-				by[k] = append(by[k], string(p))
+		for _, l := range e.Definition.Local {
+			k := local{l.Pointer, l.Keyword, l.Value}
+			if _, seen := by[k]; !seen {
+				order = append(order, k)
 			}
+			by[k] = append(by[k], string(e.Provider))
 		}
 	}
 	for _, k := range order {

@@ -68,16 +68,15 @@ func (v *PetOneofArgs) UnmarshalJSON(data []byte) error {
 //
 // A call in the dialect of a provider the tool is not exported to is
 // unknown_tool.
-var PetOneofDefinitions = []tgprovider.Definition{
-	{
-		Provider: tgprovider.MCP,
-		JSON:     `{"name":"pet_oneof","description":"Register a pet: a oneOf of three object branches told apart by kind.","inputSchema":{"type":"object","properties":{"pet":{"oneOf":[{"type":"object","properties":{"kind":{"const":"cat"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"indoor":{"type":"boolean"}},"required":["kind","name"]},{"type":"object","properties":{"kind":{"const":"dog"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"leash":{"type":"boolean"}},"required":["kind","name"]},{"type":"object","properties":{"kind":{"const":"bird"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"wingspan":{"type":"number","exclusiveMinimum":0}},"required":["kind","name"]}],"unevaluatedProperties":false}},"required":["pet"],"additionalProperties":false}}`,
+var PetOneofDefinitions = tgprovider.MustDefinitions(
+	tgprovider.Tool{
+		Name:        PetOneofToolName,
+		Description: PetOneofDescription,
+		Schema:      PetOneofSchema,
 	},
-	{
-		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"pet_oneof","description":"Register a pet: a oneOf of three object branches told apart by kind.","input_schema":{"type":"object","properties":{"pet":{"oneOf":[{"type":"object","properties":{"kind":{"const":"cat"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"indoor":{"type":"boolean"}},"required":["kind","name"]},{"type":"object","properties":{"kind":{"const":"dog"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"leash":{"type":"boolean"}},"required":["kind","name"]},{"type":"object","properties":{"kind":{"const":"bird"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"wingspan":{"type":"number","exclusiveMinimum":0}},"required":["kind","name"]}],"unevaluatedProperties":false}},"required":["pet"],"additionalProperties":false}}`,
-	},
-}
+	tgprovider.MCP,
+	tgprovider.Anthropic,
+)
 
 // PetOneofSpec describes the pet_oneof tool to a gate registry: its name,
 // schema, version, metadata and decoder.

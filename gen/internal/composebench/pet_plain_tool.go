@@ -68,21 +68,15 @@ func (v *PetPlainArgs) UnmarshalJSON(data []byte) error {
 //
 // A call in the dialect of a provider the tool is not exported to is
 // unknown_tool.
-var PetPlainDefinitions = []tgprovider.Definition{
-	{
-		Provider: tgprovider.MCP,
-		JSON:     `{"name":"pet_plain","description":"Register a pet: one plain object (the baseline of BenchmarkDecode).","inputSchema":{"type":"object","properties":{"pet":{"type":"object","properties":{"kind":{"type":"string","enum":["cat","dog","bird"]},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"indoor":{"type":"boolean"}},"required":["kind","name"],"additionalProperties":false}},"required":["pet"],"additionalProperties":false}}`,
+var PetPlainDefinitions = tgprovider.MustDefinitions(
+	tgprovider.Tool{
+		Name:        PetPlainToolName,
+		Description: PetPlainDescription,
+		Schema:      PetPlainSchema,
 	},
-	{
-		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"pet_plain","description":"Register a pet: one plain object (the baseline of BenchmarkDecode).\n\nAlso checked when the tool runs (not expressible in this schema): /properties/pet/properties/name: maxLength 40; /properties/pet/properties/age: minimum 0; /properties/pet/properties/age: maximum 40.","input_schema":{"type":"object","properties":{"pet":{"type":"object","properties":{"kind":{"type":"string","enum":["cat","dog","bird"]},"name":{"type":"string"},"age":{"type":"integer"},"indoor":{"type":"boolean"}},"required":["kind","name"],"additionalProperties":false}},"required":["pet"],"additionalProperties":false},"strict":true}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/pet/properties/name", Keyword: "maxLength", Value: `40`},
-			{Pointer: "/properties/pet/properties/age", Keyword: "minimum", Value: `0`},
-			{Pointer: "/properties/pet/properties/age", Keyword: "maximum", Value: `40`},
-		},
-	},
-}
+	tgprovider.MCP,
+	tgprovider.Anthropic,
+)
 
 // PetPlainSpec describes the pet_plain tool to a gate registry: its name,
 // schema, version, metadata and decoder.
