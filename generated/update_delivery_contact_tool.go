@@ -73,46 +73,18 @@ func (v *UpdateDeliveryContactArgs) UnmarshalJSON(data []byte) error {
 //
 // A call in the dialect of a provider the tool is not exported to is
 // unknown_tool.
-var UpdateDeliveryContactDefinitions = []tgprovider.Definition{
-	{
-		Provider: tgprovider.OpenAIChat,
-		JSON:     `{"type":"function","function":{"name":"update_delivery_contact","description":"Change who the carrier contacts about an order's delivery: an email address or a phone number. Use when the customer gives a new contact before or after dispatch; not for changing the delivery address. Returns the order's contact as now recorded.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/contact: unevaluatedProperties false; /properties/contact/anyOf/0/properties/email: maxLength 254; /properties/instructions/anyOf/0: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order whose delivery contact changes.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"contact":{"description":"The new contact: by email or by phone, told apart by kind.","anyOf":[{"type":"object","description":"A contact by email.","properties":{"kind":{"type":"string","description":"Always email for this branch.","const":"email"},"email":{"type":"string","description":"The address the carrier writes to.","format":"email"}},"required":["kind","email"],"additionalProperties":false},{"type":"object","description":"A contact by phone.","properties":{"kind":{"type":"string","description":"Always phone for this branch.","const":"phone"},"phone":{"type":"string","description":"The number the carrier calls, in E.164 form such as +447700900123.","pattern":"^\\+[1-9][0-9]{6,14}$"}},"required":["kind","phone"],"additionalProperties":false}]},"instructions":{"description":"Delivery instructions for the carrier, such as where to leave the parcel; null when there are none.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["order_id","contact","instructions"],"additionalProperties":false},"strict":true}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/contact", Keyword: "unevaluatedProperties", Value: `false`},
-			{Pointer: "/properties/contact/anyOf/0/properties/email", Keyword: "maxLength", Value: `254`},
-			{Pointer: "/properties/instructions/anyOf/0", Keyword: "maxLength", Value: `280`},
-		},
+var UpdateDeliveryContactDefinitions = tgprovider.MustDefinitions(
+	tgprovider.Tool{
+		Name:        UpdateDeliveryContactToolName,
+		Description: UpdateDeliveryContactDescription,
+		Schema:      UpdateDeliveryContactSchema,
 	},
-	{
-		Provider: tgprovider.OpenAIResponses,
-		JSON:     `{"type":"function","name":"update_delivery_contact","description":"Change who the carrier contacts about an order's delivery: an email address or a phone number. Use when the customer gives a new contact before or after dispatch; not for changing the delivery address. Returns the order's contact as now recorded.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/contact: unevaluatedProperties false; /properties/contact/anyOf/0/properties/email: maxLength 254; /properties/instructions/anyOf/0: maxLength 280.","parameters":{"type":"object","properties":{"order_id":{"type":"string","description":"The order whose delivery contact changes.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"contact":{"description":"The new contact: by email or by phone, told apart by kind.","anyOf":[{"type":"object","description":"A contact by email.","properties":{"kind":{"type":"string","description":"Always email for this branch.","const":"email"},"email":{"type":"string","description":"The address the carrier writes to.","format":"email"}},"required":["kind","email"],"additionalProperties":false},{"type":"object","description":"A contact by phone.","properties":{"kind":{"type":"string","description":"Always phone for this branch.","const":"phone"},"phone":{"type":"string","description":"The number the carrier calls, in E.164 form such as +447700900123.","pattern":"^\\+[1-9][0-9]{6,14}$"}},"required":["kind","phone"],"additionalProperties":false}]},"instructions":{"description":"Delivery instructions for the carrier, such as where to leave the parcel; null when there are none.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["order_id","contact","instructions"],"additionalProperties":false},"strict":true}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/contact", Keyword: "unevaluatedProperties", Value: `false`},
-			{Pointer: "/properties/contact/anyOf/0/properties/email", Keyword: "maxLength", Value: `254`},
-			{Pointer: "/properties/instructions/anyOf/0", Keyword: "maxLength", Value: `280`},
-		},
-	},
-	{
-		Provider: tgprovider.Anthropic,
-		JSON:     `{"name":"update_delivery_contact","description":"Change who the carrier contacts about an order's delivery: an email address or a phone number. Use when the customer gives a new contact before or after dispatch; not for changing the delivery address. Returns the order's contact as now recorded.","input_schema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order whose delivery contact changes.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"contact":{"description":"The new contact: by email or by phone, told apart by kind.","anyOf":[{"type":"object","description":"A contact by email.","properties":{"kind":{"type":"string","description":"Always email for this branch.","const":"email"},"email":{"type":"string","description":"The address the carrier writes to.","format":"email","maxLength":254}},"required":["kind","email"],"additionalProperties":false},{"type":"object","description":"A contact by phone.","properties":{"kind":{"type":"string","description":"Always phone for this branch.","const":"phone"},"phone":{"type":"string","description":"The number the carrier calls, in E.164 form such as +447700900123.","pattern":"^\\+[1-9][0-9]{6,14}$"}},"required":["kind","phone"],"additionalProperties":false}],"unevaluatedProperties":false},"instructions":{"description":"Delivery instructions for the carrier, such as where to leave the parcel; null when there are none.","anyOf":[{"type":"string","maxLength":280},{"type":"null"}]}},"required":["order_id","contact","instructions"],"additionalProperties":false}}`,
-	},
-	{
-		Provider: tgprovider.Gemini,
-		JSON:     `{"name":"update_delivery_contact","description":"Change who the carrier contacts about an order's delivery: an email address or a phone number. Use when the customer gives a new contact before or after dispatch; not for changing the delivery address. Returns the order's contact as now recorded.\n\nAlso checked when the tool runs (not expressible in this schema): /properties/order_id: pattern \"^[A-Z][A-Z0-9-]{2,31}$\"; /properties/contact: unevaluatedProperties false; /properties/contact/anyOf/0/properties/email: format \"email\"; /properties/contact/anyOf/0/properties/email: maxLength 254; /properties/contact/anyOf/1/properties/phone: pattern \"^\\\\+[1-9][0-9]{6,14}$\"; /properties/instructions/anyOf/0: maxLength 280.","parametersJsonSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order whose delivery contact changes."},"contact":{"description":"The new contact: by email or by phone, told apart by kind.","anyOf":[{"type":"object","description":"A contact by email.","properties":{"kind":{"type":"string","description":"Always email for this branch.","enum":["email"]},"email":{"type":"string","description":"The address the carrier writes to."}},"required":["kind","email"],"additionalProperties":false},{"type":"object","description":"A contact by phone.","properties":{"kind":{"type":"string","description":"Always phone for this branch.","enum":["phone"]},"phone":{"type":"string","description":"The number the carrier calls, in E.164 form such as +447700900123."}},"required":["kind","phone"],"additionalProperties":false}]},"instructions":{"description":"Delivery instructions for the carrier, such as where to leave the parcel; null when there are none.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["order_id","contact","instructions"],"additionalProperties":false}}`,
-		Local: []tgprovider.Local{
-			{Pointer: "/properties/order_id", Keyword: "pattern", Value: `"^[A-Z][A-Z0-9-]{2,31}$"`},
-			{Pointer: "/properties/contact", Keyword: "unevaluatedProperties", Value: `false`},
-			{Pointer: "/properties/contact/anyOf/0/properties/email", Keyword: "format", Value: `"email"`},
-			{Pointer: "/properties/contact/anyOf/0/properties/email", Keyword: "maxLength", Value: `254`},
-			{Pointer: "/properties/contact/anyOf/1/properties/phone", Keyword: "pattern", Value: `"^\\+[1-9][0-9]{6,14}$"`},
-			{Pointer: "/properties/instructions/anyOf/0", Keyword: "maxLength", Value: `280`},
-		},
-	},
-	{
-		Provider: tgprovider.MCP,
-		JSON:     `{"name":"update_delivery_contact","description":"Change who the carrier contacts about an order's delivery: an email address or a phone number. Use when the customer gives a new contact before or after dispatch; not for changing the delivery address. Returns the order's contact as now recorded.","inputSchema":{"type":"object","properties":{"order_id":{"type":"string","description":"The order whose delivery contact changes.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"contact":{"description":"The new contact: by email or by phone, told apart by kind.","anyOf":[{"type":"object","description":"A contact by email.","properties":{"kind":{"type":"string","description":"Always email for this branch.","const":"email"},"email":{"type":"string","description":"The address the carrier writes to.","format":"email","maxLength":254}},"required":["kind","email"],"additionalProperties":false},{"type":"object","description":"A contact by phone.","properties":{"kind":{"type":"string","description":"Always phone for this branch.","const":"phone"},"phone":{"type":"string","description":"The number the carrier calls, in E.164 form such as +447700900123.","pattern":"^\\+[1-9][0-9]{6,14}$"}},"required":["kind","phone"],"additionalProperties":false}],"unevaluatedProperties":false},"instructions":{"description":"Delivery instructions for the carrier, such as where to leave the parcel; null when there are none.","anyOf":[{"type":"string","maxLength":280},{"type":"null"}]}},"required":["order_id","contact","instructions"],"additionalProperties":false}}`,
-	},
-}
+	tgprovider.OpenAIChat,
+	tgprovider.OpenAIResponses,
+	tgprovider.Anthropic,
+	tgprovider.Gemini,
+	tgprovider.MCP,
+)
 
 // UpdateDeliveryContactSpec describes the update_delivery_contact tool to a
 // gate registry: its name, schema, version, metadata and decoder.
