@@ -32,8 +32,8 @@ type EnforceVersion uint
 
 // The range of generated-code versions this package supports.
 const (
-	MinVersion = 1
-	MaxVersion = 1
+	MinVersion = 2
+	MaxVersion = 2
 )
 
 // maxPath bounds the path stack, at jsonread.DefaultLimits.MaxDepth, the
