@@ -35,8 +35,10 @@ type emitter struct {
 	trials map[*node]bool
 	// seens marks the nodes whose evaluated-members function has been emitted.
 	seens map[*node]bool
-	// closedDone marks the branch structs whose decodeClosed method has been emitted (tagged.go).
-	closedDone map[*node]bool
+	// closable marks the open structs that a composition also decodes closed
+	// (tagged.go): their member loop is decodeIn, with the closing keyword
+	// as an argument.
+	closable map[*node]bool
 }
 
 func d() *jen.Statement  { return jen.Id("d") }

@@ -21,9 +21,6 @@ func (e *emitter) declare(n *node) {
 	e.done[n] = true
 	if n.nullOf != nil {
 		e.declare(n.nullOf)
-		if decodeMethod(n) != "decode" {
-			e.declareClosedDecode(n.nullOf, n.addlPtr)
-		}
 		return
 	}
 	e.declareComposition(n)

@@ -22,7 +22,7 @@ func (e *emitter) decodeObjectValue(n *node, set setter) []jen.Code {
 		} else {
 			out = append(out, jen.Var().Id("o").Id(n.goName))
 		}
-		out = append(out, jen.Id("o").Dot(decodeMethod(n)).Call(d()))
+		out = append(out, decodeCall(jen.Id("o"), closedBy(n)))
 		out = append(out, e.rawEnumCheck(n)...)
 		return append(out, set.value(jen.Id("o")))
 	}
@@ -47,6 +47,15 @@ func (e *emitter) rawEnumCheck(n *node) []jen.Code {
 		}
 	}
 	return []jen.Code{jen.If(jen.Op("!").Qual(pkgTgimpl, "RawIn").Call(args...)).Block(e.enumViolation(n, jen.Lit("")))}
+}
+
+// knownMembers lists n's declared members for a message: "kind, lives".
+func knownMembers(n *node) string {
+	var known []string
+	for _, p := range n.props {
+		known = append(known, p.name)
+	}
+	return strings.Join(known, ", ")
 }
 
 // memberLoop reads the members of an object. For a struct the fields of v
@@ -89,13 +98,13 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 	var dflt []jen.Code
 	switch n.addl {
 	case addlClosed:
-		var known []string
-		for _, p := range n.props {
-			known = append(known, p.name)
-		}
-		dflt = []jen.Code{d().Dot("Additional").Call(jen.Lit(n.addlPtr), jen.Id("mark"), jen.Id("name"), jen.Lit(strings.Join(known, ", ")))}
+		dflt = []jen.Code{d().Dot("Additional").Call(jen.Lit(n.addlPtr), jen.Id("mark"), jen.Id("name"), jen.Lit(knownMembers(n)))}
 	case addlOpen:
 		dflt = []jen.Code{jen.If(d().Dot("Extra").Call(jen.Id("mark"), jen.Id("name"))).Block(dr().Dot("Skip").Call())}
+	case addlClosedAt:
+		dflt = []jen.Code{jen.If(jen.Id("closedAt").Op("!=").Lit("")).Block(
+			d().Dot("Additional").Call(jen.Id("closedAt"), jen.Id("mark"), jen.Id("name"), jen.Lit(knownMembers(n))),
+		).Else().If(d().Dot("Extra").Call(jen.Id("mark"), jen.Id("name"))).Block(dr().Dot("Skip").Call())}
 	case addlSchema:
 		target := m
 		if target == nil {
@@ -167,7 +176,27 @@ func (e *emitter) emitNestedUnmarshal(n *node) {
 
 func (e *emitter) emitDecodeMethod(n *node) {
 	e.doc(fmt.Sprintf("decode reads a %s from d, which is at an object.", n.goName))
-	body := e.structChecks(n, e.memberLoop(n, nil))
-	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("decode").Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(body...)
+	recv := jen.Id("v").Op("*").Id(n.goName)
+	dec := jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")
+	if !e.closable[n] {
+		e.f.Func().Params(recv).Id("decode").Params(dec).Block(e.structChecks(n, e.memberLoop(n, nil))...)
+		e.f.Line()
+		return
+	}
+	e.f.Func().Params(recv.Clone()).Id("decode").Params(dec.Clone()).Block(jen.Id("v").Dot("decodeIn").Call(d(), jen.Lit("")))
 	e.f.Line()
+	e.doc(fmt.Sprintf("decodeIn reads a %s from d, which is at an object. closedAt, when not empty, is the unevaluatedProperties of a composition that closes it: a member the struct does not declare then breaks that keyword.", n.goName))
+	loop := *n
+	loop.addl = addlClosedAt
+	e.f.Func().Params(recv).Id("decodeIn").Params(dec, jen.Id("closedAt").String()).Block(e.structChecks(n, e.memberLoop(&loop, nil))...)
+	e.f.Line()
+}
+
+// decodeCall decodes the struct at target: closed by the keyword at
+// closedAt (decodeIn), or as the struct's own schema says (decode).
+func decodeCall(target *jen.Statement, closedAt string) jen.Code {
+	if closedAt == "" {
+		return target.Dot("decode").Call(d())
+	}
+	return target.Dot("decodeIn").Call(d(), jen.Lit(closedAt))
 }

@@ -111,9 +111,10 @@ type node struct {
 type addlKind uint8
 
 const (
-	addlOpen   addlKind = iota // any extra member allowed (skipped)
-	addlClosed                 // no extra member allowed
-	addlSchema                 // extra members decoded into a map
+	addlOpen     addlKind = iota // any extra member allowed (skipped)
+	addlClosed                   // no extra member allowed
+	addlSchema                   // extra members decoded into a map
+	addlClosedAt                 // open, unless the decodeIn argument closedAt closes it (tagged.go)
 )
 
 // prop is a declared member of an object.

@@ -20,7 +20,7 @@ import (
 // value, as for any object, and no other branch is tried.
 // The closure of the site (unevaluatedProperties: false) is exactly the
 // branch's own closure, since the branch alone evaluates the value: the
-// branch is decoded closed (decodeClosed). See BenchmarkDecode in
+// branch is decoded closed (decodeIn). See BenchmarkDecode in
 // gen/internal/composebench for the cost against a plain object.
 
 // taggedUnion describes a site decoded as a tagged union.
@@ -29,7 +29,9 @@ type taggedUnion struct {
 	branches []branch
 	tag      string
 	values   []string
-	closed   bool // the site says unevaluatedProperties: false
+	// closedBy is the pointer of the site's unevaluatedProperties: false,
+	// "" when the site leaves its branches open.
+	closedBy string
 	// byType: the branches are told apart by their JSON types, which are
 	// pairwise different (string | object), not by a tag.
 	byType bool
@@ -48,7 +50,10 @@ func taggedSite(n *node) *taggedUnion {
 	if c.unevalProps != nil && c.unevalProps.n.kind != kindNever {
 		return nil
 	}
-	t := &taggedUnion{kw: "oneOf", branches: c.oneOf, closed: c.unevalProps != nil}
+	t := &taggedUnion{kw: "oneOf", branches: c.oneOf}
+	if c.unevalProps != nil {
+		t.closedBy = c.unevalProps.sp
+	}
 	switch {
 	case len(c.oneOf) > 0 && len(c.anyOf) == 0:
 	case len(c.anyOf) > 0 && len(c.oneOf) == 0:
@@ -110,8 +115,6 @@ func disjointTypes(branches []branch) bool {
 	return true
 }
 
-func closedDecode(*node) string { return "decodeClosed" }
-
 // decodeTagged reads a tagged union's value: look ahead for its tag, then
 // decode it as the branch the tag names.
 func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
@@ -124,13 +127,9 @@ func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
 	}
 	var cases []jen.Code
 	for i, b := range t.branches {
-		method := "decode"
-		if t.closed && b.n.addl == addlOpen {
-			method = closedDecode(b.n)
-		}
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(
 			jen.Var().Id("o").Id(b.n.goName),
-			jen.Id("o").Dot(method).Call(d()),
+			decodeCall(jen.Id("o"), t.closedAt(b)),
 			set.value(jen.Id(unionType(n)).Values(jen.Dict{jen.Id("branch"): jen.Lit(i + 1), jen.Id(branchField(i)): jen.Id("o")})),
 		))
 	}
@@ -145,44 +144,53 @@ func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
 	)}
 }
 
-// declareTagged declares the union type of a tagged union, its branches
-// and, where the site closes them, their closed decode methods.
+// declareTagged declares the union type of a tagged union and its
+// branches.
 func (e *emitter) declareTagged(n *node, t *taggedUnion) {
 	e.declareUnionType(n, t)
 	for _, b := range t.branches {
 		e.declare(b.n)
-		if t.closed && b.n.kind == kindObject && b.n.addl == addlOpen {
-			e.declareClosedDecode(b.n, n.comp.unevalProps.sp)
-		}
 	}
 }
 
-// declareClosedDecode writes, once, the decodeClosed method of the struct
-// of n: n's decode, but a member n does not declare is a violation (of the
-// keyword at addlPtr, the closure of the composition n is a branch of).
-func (e *emitter) declareClosedDecode(n *node, addlPtr string) {
-	if e.closedDone == nil {
-		e.closedDone = map[*node]bool{}
+// closedAt is the pointer of the unevaluatedProperties that closes branch
+// b of the union, or "" when b is decoded as its own schema says.
+func (t *taggedUnion) closedAt(b branch) string {
+	if t.closedBy != "" && b.n.kind == kindObject && b.n.addl == addlOpen {
+		return t.closedBy
 	}
-	if e.closedDone[n] {
-		return
-	}
-	e.closedDone[n] = true
-	closed := *n
-	closed.addl = addlClosed
-	closed.addlPtr = addlPtr
-	e.doc(fmt.Sprintf("%s reads a %s from d, which is at an object, as a branch of a composition that closes it: a member the branch does not declare is a violation.", closedDecode(n), n.goName))
-	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id(closedDecode(n)).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.memberLoop(&closed, nil)...)
-	e.f.Line()
+	return ""
 }
 
-// decodeMethod is the method that decodes the struct of n: decodeClosed
-// for a nullable branch that its composition closes (nullable.go).
-func decodeMethod(n *node) string {
+// closedBy is the pointer of the unevaluatedProperties that closes the
+// struct of n, a nullable copy of an open struct, or "".
+func closedBy(n *node) string {
 	if n.nullOf != nil && n.addl == addlClosed && n.nullOf.addl == addlOpen {
-		return closedDecode(n)
+		return n.addlPtr
 	}
-	return "decode"
+	return ""
+}
+
+// closableStructs lists the open structs of tm that a composition also
+// decodes closed: the branches of a closed tagged union, and the structs
+// of closed nullable copies.
+func closableStructs(tm *toolModel) map[*node]bool {
+	out := map[*node]bool{}
+	for _, root := range tm.roots() {
+		walkNodes(root, func(n *node) {
+			if closedBy(n) != "" {
+				out[n.nullOf] = true
+			}
+			if t := taggedSite(n); t != nil {
+				for _, b := range t.branches {
+					if t.closedAt(b) != "" {
+						out[b.n] = true
+					}
+				}
+			}
+		})
+	}
+	return out
 }
 
 // unionType is the Go type of a tagged union's values.
@@ -294,11 +302,7 @@ func (e *emitter) decodeByType(n *node, set setter, t *taggedUnion) []jen.Code {
 		}
 		var body []jen.Code
 		if b.n.kind == kindObject {
-			method := "decode"
-			if t.closed && b.n.addl == addlOpen {
-				method = closedDecode(b.n)
-			}
-			body = []jen.Code{jen.Var().Id("o").Id(b.n.goName), jen.Id("o").Dot(method).Call(d()), store(jen.Id("o"))}
+			body = []jen.Code{jen.Var().Id("o").Id(b.n.goName), decodeCall(jen.Id("o"), t.closedAt(b)), store(jen.Id("o"))}
 		} else {
 			body = e.decodeKind(b.n, setter{value: store})
 		}

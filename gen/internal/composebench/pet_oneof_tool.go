@@ -119,21 +119,21 @@ func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 				switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"cat\"", "\"dog\"", "\"bird\"") {
 				case 0:
 					var o PetOneofPetOneOf0
-					o.decodeClosed(d)
+					o.decodeIn(d, "/properties/pet/unevaluatedProperties")
 					v.Pet = PetOneofPet{
 						b0:     o,
 						branch: 1,
 					}
 				case 1:
 					var o PetOneofPetOneOf1
-					o.decodeClosed(d)
+					o.decodeIn(d, "/properties/pet/unevaluatedProperties")
 					v.Pet = PetOneofPet{
 						b1:     o,
 						branch: 2,
 					}
 				case 2:
 					var o PetOneofPetOneOf2
-					o.decodeClosed(d)
+					o.decodeIn(d, "/properties/pet/unevaluatedProperties")
 					v.Pet = PetOneofPet{
 						b2:     o,
 						branch: 3,
@@ -240,21 +240,21 @@ func (u *PetOneofPet) UnmarshalJSON(data []byte) error {
 			switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"cat\"", "\"dog\"", "\"bird\"") {
 			case 0:
 				var o PetOneofPetOneOf0
-				o.decodeClosed(d)
+				o.decodeIn(d, "/properties/pet/unevaluatedProperties")
 				decoded = PetOneofPet{
 					b0:     o,
 					branch: 1,
 				}
 			case 1:
 				var o PetOneofPetOneOf1
-				o.decodeClosed(d)
+				o.decodeIn(d, "/properties/pet/unevaluatedProperties")
 				decoded = PetOneofPet{
 					b1:     o,
 					branch: 2,
 				}
 			case 2:
 				var o PetOneofPetOneOf2
-				o.decodeClosed(d)
+				o.decodeIn(d, "/properties/pet/unevaluatedProperties")
 				decoded = PetOneofPet{
 					b2:     o,
 					branch: 3,
@@ -301,6 +301,13 @@ func (v *PetOneofPetOneOf0) UnmarshalJSON(data []byte) error {
 
 // decode reads a PetOneofPetOneOf0 from d, which is at an object.
 func (v *PetOneofPetOneOf0) decode(d *tgimpl.Decoder) {
+	v.decodeIn(d, "")
+}
+
+// decodeIn reads a PetOneofPetOneOf0 from d, which is at an object. closedAt,
+// when not empty, is the unevaluatedProperties of a composition that closes
+// it: a member the struct does not declare then breaks that keyword.
+func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -394,7 +401,9 @@ func (v *PetOneofPetOneOf0) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/pet/oneOf/0/properties/indoor/type", "boolean")
 			}
 		default:
-			if d.Extra(mark, name) {
+			if closedAt != "" {
+				d.Additional(closedAt, mark, name, "kind, name, age, indoor")
+			} else if d.Extra(mark, name) {
 				d.R.Skip()
 			}
 		}
@@ -446,118 +455,6 @@ const (
 	PetOneofPetOneOf0KindCat PetOneofPetOneOf0Kind = "cat"
 )
 
-// decodeClosed reads a PetOneofPetOneOf0 from d, which is at an object, as a
-// branch of a composition that closes it: a member the branch does not declare
-// is a violation.
-func (v *PetOneofPetOneOf0) decodeClosed(d *tgimpl.Decoder) {
-	mark := d.ObjectNames()
-	var seen uint64
-	d.R.ObjectStart()
-	for {
-		name, ok := d.R.NextMember()
-		if !ok {
-			break
-		}
-		d.PushName()
-		switch string(name) {
-		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				switch string(s) {
-				case "cat":
-					v.Kind = PetOneofPetOneOf0KindCat
-				default:
-					d.Const("/properties/pet/oneOf/0/properties/kind/const", "cat", d.Quote(s))
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/kind/type", "string")
-			}
-		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/oneOf/0/properties/name/maxLength", 40, length)
-				}
-				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/name/type", "string")
-			}
-		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/0/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/oneOf/0/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/age/type", "integer")
-			}
-		case "indoor":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
-				v.Indoor = tgopt.Some(x)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/indoor/type", "boolean")
-			}
-		default:
-			d.Additional("/properties/pet/unevaluatedProperties", mark, name, "kind, name, age, indoor")
-		}
-		d.Pop()
-	}
-	d.EndObject(mark)
-	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/oneOf/0/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/oneOf/0/required", "name")
-		}
-	}
-}
-
 // PetOneofPetOneOf1 is the object at pet_oneof (schema
 // /properties/pet/oneOf/1).
 type PetOneofPetOneOf1 struct {
@@ -585,6 +482,13 @@ func (v *PetOneofPetOneOf1) UnmarshalJSON(data []byte) error {
 
 // decode reads a PetOneofPetOneOf1 from d, which is at an object.
 func (v *PetOneofPetOneOf1) decode(d *tgimpl.Decoder) {
+	v.decodeIn(d, "")
+}
+
+// decodeIn reads a PetOneofPetOneOf1 from d, which is at an object. closedAt,
+// when not empty, is the unevaluatedProperties of a composition that closes
+// it: a member the struct does not declare then breaks that keyword.
+func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -678,7 +582,9 @@ func (v *PetOneofPetOneOf1) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/pet/oneOf/1/properties/leash/type", "boolean")
 			}
 		default:
-			if d.Extra(mark, name) {
+			if closedAt != "" {
+				d.Additional(closedAt, mark, name, "kind, name, age, leash")
+			} else if d.Extra(mark, name) {
 				d.R.Skip()
 			}
 		}
@@ -730,118 +636,6 @@ const (
 	PetOneofPetOneOf1KindDog PetOneofPetOneOf1Kind = "dog"
 )
 
-// decodeClosed reads a PetOneofPetOneOf1 from d, which is at an object, as a
-// branch of a composition that closes it: a member the branch does not declare
-// is a violation.
-func (v *PetOneofPetOneOf1) decodeClosed(d *tgimpl.Decoder) {
-	mark := d.ObjectNames()
-	var seen uint64
-	d.R.ObjectStart()
-	for {
-		name, ok := d.R.NextMember()
-		if !ok {
-			break
-		}
-		d.PushName()
-		switch string(name) {
-		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				switch string(s) {
-				case "dog":
-					v.Kind = PetOneofPetOneOf1KindDog
-				default:
-					d.Const("/properties/pet/oneOf/1/properties/kind/const", "dog", d.Quote(s))
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/kind/type", "string")
-			}
-		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/oneOf/1/properties/name/maxLength", 40, length)
-				}
-				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/name/type", "string")
-			}
-		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/1/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/oneOf/1/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/age/type", "integer")
-			}
-		case "leash":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
-				v.Leash = tgopt.Some(x)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/leash/type", "boolean")
-			}
-		default:
-			d.Additional("/properties/pet/unevaluatedProperties", mark, name, "kind, name, age, leash")
-		}
-		d.Pop()
-	}
-	d.EndObject(mark)
-	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/oneOf/1/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/oneOf/1/required", "name")
-		}
-	}
-}
-
 // PetOneofPetOneOf2 is the object at pet_oneof (schema
 // /properties/pet/oneOf/2).
 type PetOneofPetOneOf2 struct {
@@ -869,6 +663,13 @@ func (v *PetOneofPetOneOf2) UnmarshalJSON(data []byte) error {
 
 // decode reads a PetOneofPetOneOf2 from d, which is at an object.
 func (v *PetOneofPetOneOf2) decode(d *tgimpl.Decoder) {
+	v.decodeIn(d, "")
+}
+
+// decodeIn reads a PetOneofPetOneOf2 from d, which is at an object. closedAt,
+// when not empty, is the unevaluatedProperties of a composition that closes
+// it: a member the struct does not declare then breaks that keyword.
+func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -970,7 +771,9 @@ func (v *PetOneofPetOneOf2) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/pet/oneOf/2/properties/wingspan/type", "number")
 			}
 		default:
-			if d.Extra(mark, name) {
+			if closedAt != "" {
+				d.Additional(closedAt, mark, name, "kind, name, age, wingspan")
+			} else if d.Extra(mark, name) {
 				d.R.Skip()
 			}
 		}
@@ -1021,123 +824,3 @@ type PetOneofPetOneOf2Kind string
 const (
 	PetOneofPetOneOf2KindBird PetOneofPetOneOf2Kind = "bird"
 )
-
-// decodeClosed reads a PetOneofPetOneOf2 from d, which is at an object, as a
-// branch of a composition that closes it: a member the branch does not declare
-// is a violation.
-func (v *PetOneofPetOneOf2) decodeClosed(d *tgimpl.Decoder) {
-	mark := d.ObjectNames()
-	var seen uint64
-	d.R.ObjectStart()
-	for {
-		name, ok := d.R.NextMember()
-		if !ok {
-			break
-		}
-		d.PushName()
-		switch string(name) {
-		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				switch string(s) {
-				case "bird":
-					v.Kind = PetOneofPetOneOf2KindBird
-				default:
-					d.Const("/properties/pet/oneOf/2/properties/kind/const", "bird", d.Quote(s))
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/kind/type", "string")
-			}
-		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/oneOf/2/properties/name/maxLength", 40, length)
-				}
-				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/name/type", "string")
-			}
-		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/2/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/oneOf/2/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/age/type", "integer")
-			}
-		case "wingspan":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if tgjsonnum.Compare(raw, []byte("0")) <= 0 {
-					d.ExclusiveMinimum("/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", d.Text(raw))
-				}
-				if x, ok := d.ParseFloat(raw, "/properties/pet/oneOf/2/properties/wingspan/type", false); ok {
-					if x <= 0 && tgjsonnum.Compare(raw, []byte("0")) > 0 {
-						d.FloatBound("exclusiveMinimum", "/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", d.Text(raw), x)
-					}
-					v.Wingspan = tgopt.Some(x)
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/wingspan/type", "number")
-			}
-		default:
-			d.Additional("/properties/pet/unevaluatedProperties", mark, name, "kind, name, age, wingspan")
-		}
-		d.Pop()
-	}
-	d.EndObject(mark)
-	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/oneOf/2/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/oneOf/2/required", "name")
-		}
-	}
-}
