@@ -166,25 +166,12 @@ func resultDifferential(tool Tool) (errs, logs []string) {
 
 // canonicalOutput finds the named tool's outputSchema in a tool file.
 func canonicalOutput(data []byte, name string) (*jsonval.Value, error) {
-	doc, err := jsonval.Parse(data)
+	c, err := findTool(data, name)
 	if err != nil {
 		return nil, err
 	}
-	candidates := []*jsonval.Value{doc}
-	switch {
-	case doc.Kind == jsonval.Array:
-		candidates = doc.Items
-	case doc.Get("tools") != nil && doc.Get("name") == nil:
-		candidates = doc.Get("tools").Items
+	if out := c.Get("outputSchema"); out != nil {
+		return out, nil
 	}
-	for _, c := range candidates {
-		if n := c.Get("name"); n == nil || n.Str != name {
-			continue
-		}
-		if out := c.Get("outputSchema"); out != nil {
-			return out, nil
-		}
-		return nil, fmt.Errorf("tool %s has no outputSchema any more", name)
-	}
-	return nil, fmt.Errorf("the file no longer defines tool %s", name)
+	return nil, fmt.Errorf("tool %s has no outputSchema any more", name)
 }

@@ -46,12 +46,12 @@ func checkSource(t *testing.T, tool Tool) {
 	t.Error(strings.Join(msg, "\n\t"))
 }
 
-// canonical finds the named tool in a tool file (one tool, {"tools": [...]}
-// or an array) and returns its description and parameters schema.
-func canonical(data []byte, name string) (string, *jsonval.Value, error) {
+// findTool finds the named tool in a tool file (one tool, {"tools": [...]}
+// or an array) and returns the tool object.
+func findTool(data []byte, name string) (*jsonval.Value, error) {
 	doc, err := jsonval.Parse(data)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	candidates := []*jsonval.Value{doc}
 	switch {
@@ -61,21 +61,30 @@ func canonical(data []byte, name string) (string, *jsonval.Value, error) {
 		candidates = doc.Get("tools").Items
 	}
 	for _, c := range candidates {
-		if n := c.Get("name"); n == nil || n.Str != name {
-			continue
+		if n := c.Get("name"); n != nil && n.Str == name {
+			return c, nil
 		}
-		params := c.Get("parameters")
-		if params == nil {
-			params = c.Get("inputSchema")
-		}
-		if params == nil {
-			return "", nil, fmt.Errorf("tool %s has no parameters any more", name)
-		}
-		desc := ""
-		if d := c.Get("description"); d != nil {
-			desc = d.Str
-		}
-		return desc, params, nil
 	}
-	return "", nil, fmt.Errorf("the file no longer defines tool %s", name)
+	return nil, fmt.Errorf("the file no longer defines tool %s", name)
+}
+
+// canonical finds the named tool in a tool file and returns its description
+// and parameters schema.
+func canonical(data []byte, name string) (string, *jsonval.Value, error) {
+	c, err := findTool(data, name)
+	if err != nil {
+		return "", nil, err
+	}
+	params := c.Get("parameters")
+	if params == nil {
+		params = c.Get("inputSchema")
+	}
+	if params == nil {
+		return "", nil, fmt.Errorf("tool %s has no parameters any more", name)
+	}
+	desc := ""
+	if d := c.Get("description"); d != nil {
+		desc = d.Str
+	}
+	return desc, params, nil
 }

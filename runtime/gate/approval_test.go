@@ -125,6 +125,9 @@ func TestApprovalRequiredRunsNothing(t *testing.T) {
 			// A replay of the call ID is a duplicate, not a second pending call.
 			_, err = r.Dispatch(context.Background(), Caller{Principal: clerk, Scope: "conv-1"}, Call{ID: "c1", Name: "pay", Args: []byte(bigPay), Complete: true})
 			wantCode(t, err, toolerr.DuplicateCall, toolerr.Validation)
+			if a.execs() != 0 {
+				t.Errorf("the duplicate ran the executor: execs %d", a.execs())
+			}
 			small := Call{ID: "c2", Name: "pay", Args: []byte(goodPay), Complete: true}
 			res, err := r.Dispatch(context.Background(), Caller{Principal: clerk, Scope: "conv-1"}, small)
 			if mode == ApprovalPolicy {
@@ -144,6 +147,9 @@ func TestApprovalRequiredJSON(t *testing.T) {
 	a := newApprovals()
 	r := a.registry(t, ApprovalPolicy, "v1", false)
 	res, _ := r.Dispatch(context.Background(), Caller{Principal: clerk, Scope: "s"}, Call{ID: "c1", Name: "pay", Args: []byte(`{"account":"SECRET-ACC","amount":500}`), Complete: true})
+	if res.Executed || a.execs() != 0 {
+		t.Errorf("awaiting approval, yet executed %v, execs %d", res.Executed, a.execs())
+	}
 	b, err := json.Marshal(res.Err)
 	if err != nil {
 		t.Fatal(err)

@@ -286,7 +286,7 @@ func TestCallTool(t *testing.T) {
 				if rpcErr != nil || !res.IsError || len(res.Content) != 1 {
 					t.Fatalf("result %+v, error %v; want an isError result", res, rpcErr)
 				}
-				ref, _ := newRegistry(t)
+				ref, refRuns := newRegistry(t)
 				args := tc.args
 				if args == "" {
 					args = "{}"
@@ -295,6 +295,9 @@ func TestCallTool(t *testing.T) {
 				want, _ := json.Marshal(direct.Err)
 				if direct.Err == nil || direct.Err.Code != tc.code {
 					t.Fatalf("reference dispatch: %v, want %s", direct.Err, tc.code)
+				}
+				if n := refRuns.count(); len(n) != 0 || direct.Executed {
+					t.Errorf("reference dispatch refused, yet runs %v (executed %v)", n, direct.Executed)
 				}
 				if text := res.Content[0].(*mcp.TextContent).Text; text != string(want) {
 					t.Errorf("text\n got %s\nwant %s", text, want)
