@@ -82,10 +82,10 @@ func asToolErr(t *testing.T, err error, code toolerr.Code) *toolerr.Error {
 func assertViolation(t *testing.T, err error, code toolerr.Code, keyword, pointer string) *toolerr.Error {
 	t.Helper()
 	e := asToolErr(t, err, code)
-	if len(e.Violations) == 0 {
+	if len(e.Violations()) == 0 {
 		t.Fatalf("no violations in %v", e)
 	}
-	if v := e.Violations[0]; v.Keyword != keyword || v.InstancePath != pointer {
+	if v := e.Violations()[0]; v.Keyword != keyword || v.InstancePath != pointer {
 		t.Fatalf("violation = (%s, %q), want (%s, %q): %+v", v.Keyword, v.InstancePath, keyword, pointer, v)
 	}
 	return e
@@ -121,7 +121,7 @@ func checkOutcomeOffset(t *testing.T, c behaviourCase, v any, err error, exactOf
 		t.Errorf("Tool = %q, want %q", e.Tool, c.Tool)
 	}
 	if w.Code == toolerr.InvalidJSON {
-		if (exactOffset && e.Offset != w.Offset) || e.Reason == "" || len(e.Violations) != 0 {
+		if (exactOffset && e.Offset != w.Offset) || e.Reason == "" || len(e.Violations()) != 0 {
 			t.Errorf("invalid_json at %d (%q), want offset %d and a reason, no violations; input %.120q", e.Offset, e.Reason, w.Offset, c.Input)
 		}
 		return
@@ -129,17 +129,17 @@ func checkOutcomeOffset(t *testing.T, c behaviourCase, v any, err error, exactOf
 	if e.Truncated != w.Truncated {
 		t.Errorf("Truncated = %v, want %v", e.Truncated, w.Truncated)
 	}
-	n := max(len(e.Violations), len(w.Violations))
+	n := max(len(e.Violations()), len(w.Violations))
 	for i := range n {
 		switch {
-		case i >= len(e.Violations):
+		case i >= len(e.Violations()):
 			t.Errorf("violation %d missing, want (%s, %q)", i, w.Violations[i].Keyword, w.Violations[i].Pointer)
 			continue
 		case i >= len(w.Violations):
-			t.Errorf("unexpected violation %d: %+v", i, e.Violations[i])
+			t.Errorf("unexpected violation %d: %+v", i, e.Violations()[i])
 			continue
 		}
-		got, want := e.Violations[i], w.Violations[i]
+		got, want := e.Violations()[i], w.Violations[i]
 		if got.Keyword != want.Keyword || got.InstancePath != want.Pointer {
 			t.Errorf("violation %d = (%s, %q), want (%s, %q): %s", i, got.Keyword, got.InstancePath, want.Keyword, want.Pointer, got.Message)
 		}

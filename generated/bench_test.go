@@ -188,7 +188,7 @@ func TestItemsPastMaxItemsNotKept(t *testing.T) {
 	var err error
 	bytes := allocatedBy(3, func() { _, err = generated.DecodeCreateShipmentArgs(data) })
 	var e *toolerr.Error
-	if !errors.As(err, &e) || len(e.Violations) != 1 || e.Violations[0].Keyword != "maxItems" || e.Violations[0].Message != "line_items must have at most 50 items; received 20000" {
+	if !errors.As(err, &e) || len(e.Violations()) != 1 || e.Violations()[0].Keyword != "maxItems" || e.Violations()[0].Message != "line_items must have at most 50 items; received 20000" {
 		t.Fatalf("error %v, want one maxItems violation", err)
 	}
 	t.Logf("%d bytes allocated to refuse %d items (%d bytes)", bytes, n, len(data))

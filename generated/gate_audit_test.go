@@ -49,7 +49,7 @@ func TestAuditOneEventPerCall(t *testing.T) {
 			}
 			var wantRefs []gate.ViolationRef
 			if res.Err != nil {
-				for _, v := range res.Err.Violations {
+				for _, v := range res.Err.Violations() {
 					wantRefs = append(wantRefs, gate.ViolationRef{Keyword: v.Keyword, InstancePath: v.InstancePath})
 				}
 			}

@@ -61,7 +61,7 @@ func TestGateUnknownNames(t *testing.T) {
 					if got := listedTools(t, e); !slices.Equal(got, v.tools) {
 						t.Errorf("listed tools %q, want %q", got, v.tools)
 					}
-					if e.Tool != "" || len(e.Violations) != 0 || e.Code.Category() != toolerr.Validation {
+					if e.Tool != "" || len(e.Violations()) != 0 || e.Code.Category() != toolerr.Validation {
 						t.Errorf("error %+v", e)
 					}
 				})

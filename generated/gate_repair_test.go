@@ -94,7 +94,7 @@ func TestRepairLoop(t *testing.T) {
 				}
 			} else {
 				e := wantErr(t, err, tt.code)
-				if tt.lastViol != "" && (len(e.Violations) == 0 || e.Violations[0].Keyword != tt.lastViol) {
+				if tt.lastViol != "" && (len(e.Violations()) == 0 || e.Violations()[0].Keyword != tt.lastViol) {
 					t.Errorf("last refusal %v, want first violation %s", e, tt.lastViol)
 				}
 				if tt.nextErr != nil && !errors.Is(err, tt.nextErr) {

@@ -45,11 +45,11 @@ func TestLargeFailingValueCostsWhatIsShown(t *testing.T) {
 			data := []byte(tt.input)
 			n := allocatedBy(5, func() { _, err = generated.DecodeRefundOrderArgs(data) })
 			var e *toolerr.Error
-			if !errors.As(err, &e) || len(e.Violations) != 1 || e.Violations[0].Keyword != tt.keyword {
+			if !errors.As(err, &e) || len(e.Violations()) != 1 || e.Violations()[0].Keyword != tt.keyword {
 				t.Fatalf("error %v, want one %s violation", err, tt.keyword)
 			}
-			if !strings.HasSuffix(e.Violations[0].Message, "…") {
-				t.Errorf("the value shown is not marked cut: %q", e.Violations[0].Message)
+			if !strings.HasSuffix(e.Violations()[0].Message, "…") {
+				t.Errorf("the value shown is not marked cut: %q", e.Violations()[0].Message)
 			}
 			if n > tt.limit {
 				t.Errorf("%d bytes allocated to refuse a %d-byte value, want at most %d", n, size, tt.limit)
@@ -97,13 +97,13 @@ func TestRefusalJSONBounded(t *testing.T) {
 			if err := json.Unmarshal(data, &w); err != nil {
 				t.Fatal(err)
 			}
-			if len(w.Violations) < len(e.Violations) && !w.Truncated {
-				t.Errorf("%d of %d violations sent, not marked truncated", len(w.Violations), len(e.Violations))
+			if len(w.Violations) < len(e.Violations()) && !w.Truncated {
+				t.Errorf("%d of %d violations sent, not marked truncated", len(w.Violations), len(e.Violations()))
 			}
-			if len(e.Violations) > 1 && !strings.Contains(w.Message, "more problems)") {
+			if len(e.Violations()) > 1 && !strings.Contains(w.Message, "more problems)") {
 				t.Errorf("summary %q does not count problems", w.Message)
 			}
-			t.Logf("%d bytes of arguments: %d violations, %d bytes of JSON, %d violations sent", len(input), len(e.Violations), len(data), len(w.Violations))
+			t.Logf("%d bytes of arguments: %d violations, %d bytes of JSON, %d violations sent", len(input), len(e.Violations()), len(data), len(w.Violations))
 		})
 	}
 }
@@ -126,7 +126,7 @@ func TestExecutorValueKeepsTheBounds(t *testing.T) {
 		var got []string
 		var e *toolerr.Error
 		if errors.As(err, &e) {
-			for _, v := range e.Violations {
+			for _, v := range e.Violations() {
 				got = append(got, v.Keyword)
 			}
 		} else if err != nil {

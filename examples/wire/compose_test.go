@@ -79,8 +79,8 @@ func checkContactCall(t *testing.T, d gate.Dialect, args []byte, want int) {
 		gate.Call{ID: "call-1", Name: "update_delivery_contact", Args: args, Complete: true, Dialect: d})
 	if c.keyword != "" {
 		var te *toolerr.Error
-		if !errors.As(err, &te) || te.Code != toolerr.InvalidArguments || len(te.Violations) == 0 ||
-			te.Violations[0].Keyword != c.keyword || te.Violations[0].InstancePath != c.pointer {
+		if !errors.As(err, &te) || te.Code != toolerr.InvalidArguments || len(te.Violations()) == 0 ||
+			te.Violations()[0].Keyword != c.keyword || te.Violations()[0].InstancePath != c.pointer {
 			t.Fatalf("%s: error %v, want invalid_arguments with first violation %s at %s", c.name, err, c.keyword, c.pointer)
 		}
 		if runs := s.count(); len(runs) != 0 || res.Executed {
@@ -187,7 +187,7 @@ func TestComposedCallMCP(t *testing.T) {
 			if c.keyword != "" {
 				var te toolerr.Error
 				if !res.IsError || json.Unmarshal([]byte(text), &te) != nil || te.Code != toolerr.InvalidArguments ||
-					len(te.Violations) == 0 || te.Violations[0].Keyword != c.keyword || te.Violations[0].InstancePath != c.pointer {
+					len(te.Violations()) == 0 || te.Violations()[0].Keyword != c.keyword || te.Violations()[0].InstancePath != c.pointer {
 					t.Fatalf("isError %v, text %s; want invalid_arguments with first violation %s at %s", res.IsError, text, c.keyword, c.pointer)
 				}
 				if runs := s.count(); len(runs) != 0 {

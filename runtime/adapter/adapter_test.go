@@ -360,7 +360,7 @@ func decodeOrder(data []byte) (orderArgs, error) {
 		v = append(v, toolerr.Violation{Keyword: "required", SchemaPath: "/required", Message: "orderId is required"})
 	}
 	if len(v) > 0 {
-		return a, &toolerr.Error{Code: toolerr.InvalidArguments, Violations: v}
+		return a, (&toolerr.Error{Code: toolerr.InvalidArguments}).SetViolations(v)
 	}
 	return a, nil
 }

@@ -139,7 +139,7 @@ func TestRecorder(t *testing.T) {
 				// The masked call is refused for the same reason.
 				_, err := generated.DecodeRefundOrderArgs(r.Args.Marshal())
 				var te *toolerr.Error
-				if !errors.As(err, &te) || len(te.Violations) != 1 || te.Violations[0].Keyword != "maximum" || te.Violations[0].InstancePath != "/amountInCents" {
+				if !errors.As(err, &te) || len(te.Violations()) != 1 || te.Violations()[0].Keyword != "maximum" || te.Violations()[0].InstancePath != "/amountInCents" {
 					t.Errorf("replaying the masked call: %v", err)
 				}
 			} else if r.Code != callrecord.Accepted || string(r.Args.Marshal()) != `{"orderId":"A-11","amountInCents":5,"reason":"duplicate"}` {

@@ -61,7 +61,7 @@ func decodeNM(nullAsAbsent bool) func([]byte) (nmArgs, error) {
 			bad("required", "", "/required")
 		}
 		if len(vs) > 0 {
-			return nmArgs{}, &toolerr.Error{Code: toolerr.InvalidArguments, Tool: "nm", Violations: vs}
+			return nmArgs{}, (&toolerr.Error{Code: toolerr.InvalidArguments, Tool: "nm"}).SetViolations(vs)
 		}
 		return a, nil
 	}
@@ -143,7 +143,7 @@ func TestBrokenRulesLocalMatchesSchemaPath(t *testing.T) {
 		{Pointer: "", Keyword: "additionalProperties", Value: "false"},
 	}}
 	refusal := func(vs ...toolerr.Violation) error {
-		return &toolerr.Error{Code: toolerr.InvalidArguments, Violations: vs}
+		return (&toolerr.Error{Code: toolerr.InvalidArguments}).SetViolations(vs)
 	}
 	v := func(kw, sp string) toolerr.Violation { return toolerr.Violation{Keyword: kw, SchemaPath: sp} }
 	tests := []struct {

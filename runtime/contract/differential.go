@@ -252,7 +252,7 @@ func brokenRulesLocal(err error, def provider.Definition) bool {
 	if !errors.As(err, &e) || e.Code != toolerr.InvalidArguments {
 		return false
 	}
-	for _, v := range e.Violations {
+	for _, v := range e.Violations() {
 		if !slices.ContainsFunc(def.Local, func(l provider.Local) bool {
 			at := l.Pointer + "/" + jsonval.EscapeToken(l.Keyword)
 			// A branch keyword fails because a rule inside a branch does:

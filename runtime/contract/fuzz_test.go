@@ -293,11 +293,11 @@ func TestAgreeAllowsOnlyUnrepresentableNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 	typeErr := func(ptr string, n int) error {
-		e := &toolerr.Error{Code: toolerr.InvalidArguments, Tool: "t"}
+		var vs []toolerr.Violation
 		for range n {
-			e.Violations = append(e.Violations, toolerr.Violation{Keyword: "type", InstancePath: ptr, SchemaPath: "/properties" + ptr + "/type"})
+			vs = append(vs, toolerr.Violation{Keyword: "type", InstancePath: ptr, SchemaPath: "/properties" + ptr + "/type"})
 		}
-		return e
+		return (&toolerr.Error{Code: toolerr.InvalidArguments, Tool: "t"}).SetViolations(vs)
 	}
 	for _, c := range []struct {
 		name  string
@@ -311,20 +311,20 @@ func TestAgreeAllowsOnlyUnrepresentableNumbers(t *testing.T) {
 		{"integer beyond int64", `{"i":1e400}`, typeErr("/i", 1), true, true},
 		{"integer just beyond int64", `{"i":9223372036854775808}`, typeErr("/i", 1), true, true},
 		{"number beyond float64", `{"f":-1e400}`, typeErr("/f", 1), true, true},
-		{"two such numbers", `{"i":1e19,"f":1e309}`, &toolerr.Error{Code: toolerr.InvalidArguments, Violations: []toolerr.Violation{
+		{"two such numbers", `{"i":1e19,"f":1e309}`, (&toolerr.Error{Code: toolerr.InvalidArguments}).SetViolations([]toolerr.Violation{
 			{Keyword: "type", InstancePath: "/i", SchemaPath: "/properties/i/type"},
 			{Keyword: "type", InstancePath: "/f", SchemaPath: "/properties/f/type"},
-		}}, true, true},
-		{"one such number and another violation", `{"i":1e19,"s":1}`, &toolerr.Error{Code: toolerr.InvalidArguments, Violations: []toolerr.Violation{
+		}), true, true},
+		{"one such number and another violation", `{"i":1e19,"s":1}`, (&toolerr.Error{Code: toolerr.InvalidArguments}).SetViolations([]toolerr.Violation{
 			{Keyword: "type", InstancePath: "/i", SchemaPath: "/properties/i/type"},
 			{Keyword: "type", InstancePath: "/s", SchemaPath: "/properties/s/type"},
-		}}, true, false},
+		}), true, false},
 		{"integer within int64", `{"i":9223372036854775807}`, typeErr("/i", 1), true, false},
 		{"integer written with a fraction", `{"i":1.5e400}`, typeErr("/i", 1), true, true},
 		{"number within float64", `{"f":1e308}`, typeErr("/f", 1), true, false},
 		{"number below float64's precision", `{"f":1e-400}`, typeErr("/f", 1), true, false},
 		{"a string", `{"s":"1e400"}`, typeErr("/s", 1), true, false},
-		{"another keyword", `{"i":1e400}`, &toolerr.Error{Code: toolerr.InvalidArguments, Violations: []toolerr.Violation{{Keyword: "maximum", InstancePath: "/i", SchemaPath: "/properties/i/maximum"}}}, true, false},
+		{"another keyword", `{"i":1e400}`, (&toolerr.Error{Code: toolerr.InvalidArguments}).SetViolations([]toolerr.Violation{{Keyword: "maximum", InstancePath: "/i", SchemaPath: "/properties/i/maximum"}}), true, false},
 		{"pointer to nothing", `{"i":1e400}`, typeErr("/j", 1), true, false},
 		{"violations cut at the cap", `{"i":1e400}`, typeErr("/i", toolerr.MaxViolations), true, false},
 		{"not a violation", `{"i":1e400}`, &toolerr.Error{Code: toolerr.InvalidJSON}, true, false},

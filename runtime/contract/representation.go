@@ -31,14 +31,14 @@ import (
 // — is a real disagreement, and RepresentationOnly returns false.
 func RepresentationOnly(schema *jsonval.Value, instance []byte, err error) bool {
 	var e *toolerr.Error
-	if !errors.As(err, &e) || e.Code != toolerr.InvalidArguments || len(e.Violations) == 0 || len(e.Violations) >= toolerr.MaxViolations || e.Truncated {
+	if !errors.As(err, &e) || e.Code != toolerr.InvalidArguments || len(e.Violations()) == 0 || len(e.Violations()) >= toolerr.MaxViolations || e.Truncated {
 		return false
 	}
 	inst, perr := jsonval.Parse(instance)
 	if perr != nil {
 		return false
 	}
-	for _, v := range e.Violations {
+	for _, v := range e.Violations() {
 		if !representationOnly(schema, inst, v) {
 			return false
 		}

@@ -56,7 +56,7 @@ func TestRepresentationOnly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := &toolerr.Error{Code: toolerr.InvalidArguments, Violations: tt.vs}
+			err := (&toolerr.Error{Code: toolerr.InvalidArguments}).SetViolations(tt.vs)
 			if got := RepresentationOnly(sch, []byte(tt.instance), err); got != tt.want {
 				t.Errorf("RepresentationOnly = %v, want %v", got, tt.want)
 			}

@@ -526,8 +526,8 @@ func TestApprovalIsNeverAnArgument(t *testing.T) {
 	r := a.registry(t, ApprovalPolicy, "v1", false)
 	_, err := r.Dispatch(context.Background(), Caller{Principal: clerk}, Call{ID: "c1", Name: "pay", Args: []byte(`{"account":"ACC-1","amount":500,"approved":true}`), Complete: true})
 	te := wantCode(t, err, toolerr.InvalidArguments, toolerr.Validation)
-	if te.Violations[0].InstancePath != "/approved" || a.execs() != 0 || len(a.pending.calls) != 0 {
-		t.Errorf("violations %+v, execs %d, pending %d", te.Violations, a.execs(), len(a.pending.calls))
+	if te.Violations()[0].InstancePath != "/approved" || a.execs() != 0 || len(a.pending.calls) != 0 {
+		t.Errorf("violations %+v, execs %d, pending %d", te.Violations(), a.execs(), len(a.pending.calls))
 	}
 }
 

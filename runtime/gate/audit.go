@@ -190,7 +190,7 @@ func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, r
 	}
 	if res.Err != nil {
 		e.Code, e.Category = res.Err.Code, res.Err.Code.Category()
-		for _, v := range res.Err.Violations {
+		for _, v := range res.Err.Violations() {
 			e.Violations = append(e.Violations, ViolationRef{Keyword: v.Keyword, InstancePath: v.InstancePath})
 		}
 	}

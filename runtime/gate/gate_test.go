@@ -70,7 +70,7 @@ func decodePay(data []byte, nullAsAbsent bool) (payArgs, error) {
 		}
 	}
 	if len(vs) > 0 {
-		return payArgs{}, &toolerr.Error{Code: toolerr.InvalidArguments, Tool: "pay", Violations: vs}
+		return payArgs{}, (&toolerr.Error{Code: toolerr.InvalidArguments, Tool: "pay"}).SetViolations(vs)
 	}
 	return a, nil
 }

@@ -95,7 +95,7 @@ func checkResult[R any](tool string, out ResultSpec[R], v R) (any, error) {
 		e := &toolerr.Error{Code: toolerr.InvalidResult, Tool: tool, Reason: withheld, Err: err}
 		var te *toolerr.Error
 		if errors.As(err, &te) {
-			e.Violations, e.Truncated = te.Violations, te.Truncated
+			e.SetViolations(te.Violations()).Truncated = te.Truncated
 		}
 		return nil, &invalidResult{e}
 	}

@@ -28,10 +28,10 @@ func receiptSpec() ResultSpec[receipt] {
 				return receipt{}, &toolerr.Error{Code: toolerr.InvalidJSON, Tool: "pay", Reason: "not an object"}
 			}
 			if len(m["id"]) > 8 {
-				return receipt{}, &toolerr.Error{Code: toolerr.InvalidArguments, Tool: "pay", Violations: []toolerr.Violation{{
+				return receipt{}, (&toolerr.Error{Code: toolerr.InvalidArguments, Tool: "pay"}).SetViolations([]toolerr.Violation{{
 					Keyword: "maxLength", InstancePath: "/id", SchemaPath: "/properties/id/maxLength",
 					Message: fmt.Sprintf("id must be at most 8 characters long; received %s", m["id"]),
-				}}}
+				}})
 			}
 			return receipt{ID: m["id"]}, nil
 		},
@@ -125,9 +125,9 @@ func TestTypedResults(t *testing.T) {
 					t.Errorf("the model's text shows the withheld result: %s", text)
 				}
 			}
-			if tt.keyword != "" && (len(res.Err.Violations) != 1 || res.Err.Violations[0].Keyword != tt.keyword ||
+			if tt.keyword != "" && (len(res.Err.Violations()) != 1 || res.Err.Violations()[0].Keyword != tt.keyword ||
 				len(ev.Violations) != 1 || ev.Violations[0].Keyword != tt.keyword || ev.Violations[0].InstancePath != "/id") {
-				t.Errorf("violations %+v, audited %+v; want %s at /id", res.Err.Violations, ev.Violations, tt.keyword)
+				t.Errorf("violations %+v, audited %+v; want %s at /id", res.Err.Violations(), ev.Violations, tt.keyword)
 			}
 		})
 	}

@@ -4,9 +4,10 @@
 // that it is built against the tgimpl it was generated for.
 //
 // A Decoder wraps a strict jsonread.Reader, keeps a cheap stack of the
-// members and indexes being read, and collects violations. The JSON pointer
-// and message of a violation are rendered only when a rule is broken, so the
-// path of a valid call does no string work.
+// members and indexes being read, and records violations. A violation is
+// recorded when a rule is broken (the path and the value shown are copied)
+// and its JSON pointer and message are rendered only when the error is
+// read, so a valid call does no string work and a refusal little.
 package tgimpl
 
 import (
@@ -58,7 +59,7 @@ type Decoder struct {
 	tool       string
 	path       [maxPath]pathSeg
 	depth      int
-	violations []toolerr.Violation
+	records    []record // the violations found (see render.go)
 	truncated  bool
 	hidden     int    // sensitive values being read (see BeginSensitive)
 	failedOut  bool   // the reader had failed before the outermost sensitive value began
@@ -75,10 +76,9 @@ type Decoder struct {
 	srcOff   int    // the offset in the input where src starts
 	copied   bool   // a string was copied on its own (see String)
 
-	dropped            bool     // the call will be refused (see Drop)
-	refusal            *refusal // made on the first violation (see render.go)
-	text               []byte   // the arena the violations' pointers and messages view
-	ptrStart, msgStart int      // the violation being written: where its pointer and message start
+	dropped bool     // the call will be refused (see Drop)
+	refusal *refusal // made on the first violation (see render.go)
+	text    []byte   // the arena the records copy paths and values into
 }
 
 // nameSet indexes the undeclared member names of one object with many of
@@ -98,7 +98,7 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.NullAsAbsent = false
 	d.tool = tool
 	d.depth = 0
-	d.violations = nil
+	d.records = nil
 	d.truncated = false
 	d.hidden = 0
 	d.failedOut = false
@@ -143,12 +143,10 @@ func (d *Decoder) Finish() error {
 		}
 		return &toolerr.Error{Code: toolerr.InvalidJSON, Tool: d.tool, Offset: e.Offset, Reason: reason}
 	}
-	if len(d.violations) == 0 {
+	if len(d.records) == 0 {
 		return nil
 	}
-	e := &d.refusal.err
-	*e = toolerr.Error{Code: toolerr.InvalidArguments, Tool: d.tool, Violations: d.violations, Truncated: d.truncated}
-	return e
+	return d.refuse()
 }
 
 // PushName records that the value of the member just read by NextMember is
@@ -357,7 +355,7 @@ func (d *Decoder) ParseInt(raw []byte, sp string, sensitive bool) (x int64, ok, 
 	case isInt:
 		return 0, false, true
 	}
-	d.add("type", sp, d.shown(raw, sensitive), " must be an integer")
+	d.add(kInteger, sp, "", d.shown(raw, sensitive))
 	return 0, false, false
 }
 
@@ -365,7 +363,7 @@ func (d *Decoder) ParseInt(raw []byte, sp string, sensitive bool) (x int64, ok, 
 // schema's bounds (there are none, or they are beyond int64 too): the
 // generated type cannot hold it. sp is the type keyword's pointer.
 func (d *Decoder) IntRange(sp, got string) {
-	d.add("type", sp, got, " must be an integer between -9223372036854775808 and 9223372036854775807")
+	d.add(kIntRange, sp, "", got)
 }
 
 // ParseFloat converts number text to float64, recording a violation when it
@@ -375,7 +373,7 @@ func (d *Decoder) IntRange(sp, got string) {
 func (d *Decoder) ParseFloat(raw []byte, sp string, sensitive bool) (float64, bool) {
 	f := jsonnum.Float64(raw)
 	if math.IsInf(f, 0) {
-		d.add("type", sp, d.shown(raw, sensitive), " must be a number within the 64-bit floating-point range")
+		d.add(kFloat, sp, "", d.shown(raw, sensitive))
 		return 0, false
 	}
 	return f, true
@@ -387,18 +385,27 @@ func (d *Decoder) ParseFloat(raw []byte, sp string, sensitive bool) (float64, bo
 // exclusiveMinimum 0, 1e-400 is above 0 but becomes 0. got is the text as
 // messages show it (Text), "" when sensitive.
 func (d *Decoder) FloatBound(kw, sp, bound, got string, x float64) {
-	if got != "" {
-		got += ", which is " + strconv.FormatFloat(x, 'g', -1, 64) + " as a 64-bit float"
+	k, ok := floatBounds[kw]
+	if !ok {
+		panic("tgimpl: FloatBound of " + kw + ", which is not a bound keyword")
 	}
-	d.add(kw, sp, got, " must be ", boundRule[kw], " ", bound, " also as a 64-bit floating-point number")
+	if !d.begin(k, sp, bound) || got == "" || d.hidden > 0 {
+		return
+	}
+	from := len(d.text)
+	d.text = append(d.text, got...)
+	d.text = append(d.text, ", which is "...)
+	d.text = strconv.AppendFloat(d.text, x, 'g', -1, 64)
+	d.text = append(d.text, " as a 64-bit float"...)
+	d.shows(from)
 }
 
-// boundRule phrases each bound keyword for FloatBound.
-var boundRule = map[string]string{
-	"minimum":          "at least",
-	"exclusiveMinimum": "greater than",
-	"maximum":          "at most",
-	"exclusiveMaximum": "less than",
+// floatBounds are FloatBound's kinds by keyword.
+var floatBounds = map[string]kind{
+	"minimum":          kFloatMinimum,
+	"exclusiveMinimum": kFloatExclusiveMinimum,
+	"maximum":          kFloatMaximum,
+	"exclusiveMaximum": kFloatExclusiveMaximum,
 }
 
 // shown is the received number as a message shows it: "" (not shown) for
@@ -445,7 +452,7 @@ func Own[T any](items []T) []T {
 // 900 KiB string that breaks its pattern) is not copied. Checks read s, or
 // View(s), never Value's result.
 func (d *Decoder) Value(s []byte) string {
-	if d.dropped || len(d.violations) > 0 || d.truncated || d.R.Err() != nil {
+	if d.dropped || len(d.records) > 0 || d.truncated || d.R.Err() != nil {
 		return ""
 	}
 	return d.String(s)

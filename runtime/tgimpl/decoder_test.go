@@ -81,8 +81,8 @@ func TestUndeclaredDuplicates(t *testing.T) {
 			if len(d.sets) != 0 || d.nUnknown != 0 || len(d.more) != 0 {
 				t.Errorf("EndObject left %d sets and %d names", len(d.sets), d.nUnknown)
 			}
-			if tt.code == toolerr.InvalidArguments && (len(e.Violations) != min(strings.Count(tt.data, ":"), toolerr.MaxViolations) || e.Truncated != (strings.Count(tt.data, ":") > toolerr.MaxViolations)) {
-				t.Errorf("%d violations (truncated %v)", len(e.Violations), e.Truncated)
+			if tt.code == toolerr.InvalidArguments && (len(e.Violations()) != min(strings.Count(tt.data, ":"), toolerr.MaxViolations) || e.Truncated != (strings.Count(tt.data, ":") > toolerr.MaxViolations)) {
+				t.Errorf("%d violations (truncated %v)", len(e.Violations()), e.Truncated)
 			}
 		})
 	}

@@ -156,10 +156,10 @@ func TestNamesQuotedInMessages(t *testing.T) {
 	for _, tt := range tests {
 		_, err := readUnknown(t, tt.data)
 		e, ok := err.(*toolerr.Error)
-		if !ok || len(e.Violations) != 1 {
+		if !ok || len(e.Violations()) != 1 {
 			t.Fatalf("%s: %v", tt.data, err)
 		}
-		if v := e.Violations[0]; v.InstancePath != tt.ptr || v.Message != tt.msg {
+		if v := e.Violations()[0]; v.InstancePath != tt.ptr || v.Message != tt.msg {
 			t.Errorf("%s: (%q, %q), want (%q, %q)", tt.data, v.InstancePath, v.Message, tt.ptr, tt.msg)
 		}
 	}
@@ -192,10 +192,10 @@ func TestPathBounded(t *testing.T) {
 	descend()
 	err := d.Finish()
 	e, ok := err.(*toolerr.Error)
-	if !ok || len(e.Violations) != toolerr.MaxViolations {
+	if !ok || len(e.Violations()) != toolerr.MaxViolations {
 		t.Fatalf("error %v", err)
 	}
-	v := e.Violations[0]
+	v := e.Violations()[0]
 	if len(v.InstancePath) > maxPathText+len("/")+len(name)+len("/…") || !strings.HasSuffix(v.InstancePath, "/…") {
 		t.Errorf("pointer of %d bytes: %.80q…", len(v.InstancePath), v.InstancePath)
 	}
@@ -206,7 +206,7 @@ func TestPathBounded(t *testing.T) {
 	if len(out) > toolerr.MaxJSONBytes {
 		t.Errorf("%d bytes of JSON", len(out))
 	}
-	t.Logf("%d bytes of arguments, 60 deep: %d violations, %d bytes of JSON", len(data), len(e.Violations), len(out))
+	t.Logf("%d bytes of arguments, 60 deep: %d violations, %d bytes of JSON", len(data), len(e.Violations()), len(out))
 }
 
 // TestSensitiveScope: between BeginSensitive and EndSensitive no value is
@@ -249,7 +249,7 @@ func TestSensitiveScope(t *testing.T) {
 	d.Pop()
 	d.R.NextMember()
 	e, ok := d.Finish().(*toolerr.Error)
-	if !ok || len(e.Violations) != 3 {
+	if !ok || len(e.Violations()) != 3 {
 		t.Fatalf("error %v", e)
 	}
 	want := []struct{ ptr, msg string }{
@@ -258,7 +258,7 @@ func TestSensitiveScope(t *testing.T) {
 		{"/after", "after must be x; received shown"},
 	}
 	for i, w := range want {
-		if v := e.Violations[i]; v.InstancePath != w.ptr || v.Message != w.msg {
+		if v := e.Violations()[i]; v.InstancePath != w.ptr || v.Message != w.msg {
 			t.Errorf("violation %d: (%q, %q), want (%q, %q)", i, v.InstancePath, v.Message, w.ptr, w.msg)
 		}
 	}

@@ -2,8 +2,9 @@ package tgimpl
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
-	"strings"
+	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -11,62 +12,115 @@ import (
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
-// A refusal holds what a decode that records a violation allocates, in one
-// block made on the first violation: the error returned, room for the
-// first violations and the start of the text arena their pointers and
-// messages are written to. The block stays under 512 bytes, the largest
-// size the allocator serves without a type header. A refusal with one or
-// two short violations costs this one allocation; more grow the violation
-// list or the arena as append does (the arena into a block of its own,
-// which holds no pointers).
-type refusal struct {
-	err        toolerr.Error
-	violations [2]toolerr.Violation
-	text       [264]byte
+// The records. A violation is recorded, when it is found, as a record:
+// its kind (which keyword, which message template), the keyword's schema
+// pointer and the template's argument from the schema (constants of the
+// generated code), and, copied into the decoder's text arena, the path to
+// the value (see appendPath) and the value as the message shows it. The
+// copies are needed because the caller may reuse its input once the decode
+// returns. The pointers and messages are rendered from the records when
+// the error's violations are first read (see message.go).
+
+// A record is one violation, as found.
+type record struct {
+	sp  string // the keyword's pointer in the tool's effective schema
+	arg string // the template's argument: the enum values, the bound, the declared names...
+	// The arena holds, from at, the path to the value, encoded (see
+	// appendPath), then the value shown ("" when not shown) or a counted
+	// kind's numbers (see counted). lens packs the kind and both lengths.
+	at   uint32
+	lens uint32
 }
 
-// The text arena. Every pointer and message is appended to d.text and
-// becomes a string that views its bytes (view): the arena is only ever
-// appended to, so the bytes a string views never change, and when append
-// moves the arena the strings keep the old block alive. Reset starts a new
-// arena rather than reusing the old one, which an error already returned
-// may still view.
+// A record's lens: the path's length in its low 13 bits, the shown
+// value's in the next 13, the kind in the top 6. A path copies at most
+// maxPathText bytes of names before the name that crosses it (at most
+// maxName runes) and three bytes per segment, an index at most 11; a value
+// shown is at most maxEcho runes, quoted and escaped, or a number's text
+// and its float64: both stay below 1<<13.
+const (
+	lenBits = 13
+	lenMask = 1<<lenBits - 1
+)
 
-// begin starts a violation at the current path, unless violations are no
-// longer recorded: it writes the pointer, then the message's subject
-// ("line_items[0].sku"), or emptySubject at the top level.
-func (d *Decoder) begin(emptySubject string) bool {
+func (r *record) kind() kind    { return kind(r.lens >> (2 * lenBits)) }
+func (r *record) pathLen() int  { return int(r.lens & lenMask) }
+func (r *record) shownLen() int { return int(r.lens >> lenBits & lenMask) }
+func (r *record) path(text []byte) []byte {
+	return text[r.at : int(r.at)+r.pathLen()]
+}
+func (r *record) shown(text []byte) []byte {
+	from := int(r.at) + r.pathLen()
+	return text[from : from+r.shownLen()]
+}
+
+// refusalHead is what a refusal holds besides the start of its arena.
+type refusalHead struct {
+	err     toolerr.Error
+	list    atomic.Pointer[[]toolerr.Violation] // rendered by Violations
+	records []record                            // every record (see refuse)
+	text    []byte                              // the arena
+	first   [inlineRecords]record
+}
+
+// inlineRecords is how many records a refusal holds before its records
+// move to a block of their own.
+const inlineRecords = 3
+
+// A refusal holds what a decode that records a violation allocates, in one
+// block made on the first violation: the error returned, the first record
+// and the start of the arena it copies the path and value into. Every
+// byte of it costs (allocation, zeroing, garbage collection), so it is
+// small: refusalSize bytes, a violation of ordinary size included. More
+// violations grow the records (to a block of their own, room for four at
+// first) and the arena (a block that holds no pointers) as append does.
+type refusal struct {
+	refusalHead
+	start [refusalSize - unsafe.Sizeof(refusalHead{})]byte
+}
+
+// refusalSize is the size of a refusal, one of the allocator's size classes.
+const refusalSize = 384
+
+// The text arena holds the copies the records need, appended as
+// violations are found; the records refer to it by offset, so it may move
+// as it grows. Reset starts a new arena rather than reusing the old one,
+// which an error already returned still reads.
+
+// begin records a violation of kind k at the current path, unless
+// violations are no longer recorded.
+func (d *Decoder) begin(k kind, sp, arg string) bool {
 	if !d.recording() {
 		return false
 	}
 	d.arena()
-	d.ptrStart = len(d.text)
-	d.text = d.appendPointer(d.text)
-	d.msgStart = len(d.text)
-	d.text = d.appendSubject(d.text)
-	if len(d.text) == d.msgStart {
-		d.text = append(d.text, emptySubject...)
+	at := len(d.text)
+	d.text = d.appendPath(d.text)
+	n := len(d.records)
+	if n == cap(d.records) {
+		d.records = append(make([]record, 0, 2*n), d.records...)
 	}
+	// Set field by field: the block is zeroed, and a record copied whole
+	// would cost a bulk write barrier while the collector runs.
+	d.records = d.records[:n+1]
+	r := &d.records[n]
+	r.sp, r.arg = sp, arg
+	r.at, r.lens = uint32(at), uint32(k)<<(2*lenBits)|uint32(len(d.text)-at)
 	return true
 }
 
-// end records the violation begun last, its message being what was
-// written since begin.
-func (d *Decoder) end(keyword, sp string) {
-	d.violations = append(d.violations, toolerr.Violation{
-		Keyword:      keyword,
-		InstancePath: d.view(d.ptrStart, d.msgStart),
-		SchemaPath:   sp,
-		Message:      d.view(d.msgStart, len(d.text)),
-	})
+// shows makes the arena's bytes from from on, which follow the path of the
+// violation recorded last, what it shows.
+func (d *Decoder) shows(from int) {
+	d.records[len(d.records)-1].lens |= uint32(len(d.text)-from) << lenBits
 }
 
 // arena makes the refusal block on the first violation.
 func (d *Decoder) arena() {
 	if d.refusal == nil {
 		d.refusal = new(refusal)
-		d.violations = d.refusal.violations[:0]
-		d.text = d.refusal.text[:0]
+		d.records = d.refusal.first[:0:inlineRecords]
+		d.text = d.refusal.start[:0]
 	}
 }
 
@@ -80,9 +134,9 @@ func (d *Decoder) view(from, to int) string {
 
 // Quote is the package's Quote for a violation method's got: it costs no
 // allocation of its own. A short plain word of the input is returned as a
-// view of the input, which the violation then copies into its message;
-// anything else is written into the decoder's arena. It returns "" once
-// violations are no longer recorded, when the text would not be used.
+// view of the input, which the violation then copies; anything else is
+// written into the decoder's arena. It returns "" once violations are no
+// longer recorded, when the text would not be used.
 func (d *Decoder) Quote(s []byte) string {
 	if !d.recording() {
 		return ""
@@ -114,7 +168,7 @@ func (d *Decoder) recording() bool {
 	if d.R.Err() != nil {
 		return false
 	}
-	if len(d.violations) >= toolerr.MaxViolations {
+	if len(d.records) >= toolerr.MaxViolations {
 		d.truncated = true
 		return false
 	}
@@ -146,67 +200,51 @@ const maxPathText = 1024
 // are shown.
 const hiddenName = "*"
 
-// appendPointer appends the current path as an RFC 6901 JSON pointer, each
-// name cut at maxName runes, the whole cut at maxPathText bytes.
-func (d *Decoder) appendPointer(b []byte) []byte {
-	start := len(b)
+// The path a record copies is a sequence of segments, each a tag byte
+// then its data: segIndex and the index (uvarint); segName or segCutName
+// (the name goes on past maxName runes), the length of the name shown
+// (two bytes, little-endian) and its decoded bytes; segHidden (a name shown as hiddenName);
+// segMore ends a path whose remaining segments are not copied.
+const (
+	segIndex byte = iota
+	segName
+	segCutName
+	segHidden
+	segMore
+)
+
+// appendPath appends the current path, encoded, each name decoded and cut
+// at maxName runes. Once the segments copied would show at least
+// maxPathText bytes (each name shows at least its length, in the pointer
+// as in the subject, and an index or a hidden name at least one byte),
+// segMore stands for the rest: both renderings cut the path there.
+func (d *Decoder) appendPath(b []byte) []byte {
+	shown := 0
 	for i, seg := range d.segments() {
-		if len(b)-start >= maxPathText {
-			return append(b, "/…"...)
+		if shown >= maxPathText {
+			return append(b, segMore)
 		}
-		b = append(b, '/')
 		switch {
 		case seg < 0:
-			b = strconv.AppendInt(b, int64(-seg-1), 10)
+			b = append(b, segIndex)
+			b = binary.AppendUvarint(b, uint64(-seg-1))
+			shown++
 		case d.hiddenSegs&(1<<i) != 0:
-			b = append(b, hiddenName...)
+			b = append(b, segHidden)
+			shown++
 		default:
+			b = append(b, segName, 0, 0)
 			mark := len(b)
 			var cut bool
 			b, cut = appendName(b, d.R.Data(), int(seg), maxName)
-			if needsEscape(b[mark:]) {
-				token := strings.NewReplacer("~", "~0", "/", "~1").Replace(string(b[mark:]))
-				b = append(b[:mark], token...)
-			}
+			n := len(b) - mark
 			if cut {
-				b = append(b, "…"...)
+				b[mark-3] = segCutName
 			}
-		}
-	}
-	return b
-}
-
-// appendSubject appends the current path as a message names it:
-// "line_items[0].sku", each name shown as bareName decides and cut at maxName
-// runes, the whole cut at maxPathText bytes.
-func (d *Decoder) appendSubject(b []byte) []byte {
-	start := len(b)
-	for i, seg := range d.segments() {
-		if len(b)-start >= maxPathText {
-			return append(b, "…"...)
-		}
-		if seg < 0 {
-			b = append(b, '[')
-			b = strconv.AppendInt(b, int64(-seg-1), 10)
-			b = append(b, ']')
-			continue
-		}
-		if len(b) > start {
-			b = append(b, '.')
-		}
-		if d.hiddenSegs&(1<<i) != 0 {
-			b = append(b, hiddenName...)
-			continue
-		}
-		mark := len(b)
-		var cut bool
-		b, cut = appendName(b, d.R.Data(), int(seg), maxName)
-		if !bareName(b[mark:]) {
-			name := string(b[mark:])
-			b = AppendVisible(b[:mark], name)
-		}
-		if cut {
-			b = append(b, "…"...)
+			// A name of at most maxName runes takes at most 512 bytes:
+			// its length fits the two bytes (little-endian) kept for it.
+			b[mark-2], b[mark-1] = byte(n), byte(n>>8)
+			shown += n
 		}
 	}
 	return b

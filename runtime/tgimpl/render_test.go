@@ -81,10 +81,10 @@ func TestArenaKeepsEveryViolation(t *testing.T) {
 	}
 	err := d.Finish()
 	e, ok := err.(*toolerr.Error)
-	if !ok || len(e.Violations) != toolerr.MaxViolations || !e.Truncated {
+	if !ok || len(e.Violations()) != toolerr.MaxViolations || !e.Truncated {
 		t.Fatalf("error %v", err)
 	}
-	for i, v := range e.Violations {
+	for i, v := range e.Violations() {
 		name := fmt.Sprintf("m%02d%s", i, strings.Repeat("x", i*3))
 		want := name + ` must match the pattern ^v$; received ` + Quote([]byte(fmt.Sprintf("v%d %s", i, strings.Repeat("y", i))))
 		if v.InstancePath != "/"+name || v.Message != want || v.Keyword != "pattern" || v.SchemaPath != "/properties/m/pattern" {

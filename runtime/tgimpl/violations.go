@@ -2,7 +2,7 @@ package tgimpl
 
 import (
 	"bytes"
-	"strconv"
+	"encoding/binary"
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonread"
@@ -12,9 +12,10 @@ import (
 // Each method below records one violation of the keyword it is named after.
 // sp is the keyword's JSON pointer in the tool's effective schema. got is the
 // received value as the message shows it ("" for a sensitive member: the
-// message then does not repeat it). The pointer and message are written
-// into the decoder's text arena (see render.go): a violation costs no
-// allocation of its own.
+// message then does not repeat it). The violation is recorded (see
+// render.go): the path and the value shown are copied into the decoder's
+// arena, and the pointer and message are rendered when the error is read
+// (see message.go). A violation costs no allocation of its own.
 
 // TypeMismatch records a type violation for the value that follows and
 // skips it. want is the expected type as a phrase ("integer", "string or
@@ -25,33 +26,24 @@ func (d *Decoder) TypeMismatch(sp, want string) {
 		return
 	}
 	d.R.Skip()
-	got := k.String()
-	if !d.begin("the arguments") {
+	if !d.begin(kType, sp, want) {
 		return
 	}
-	d.text = append(d.text, " must be "...)
-	d.text = appendArticle(d.text, want)
-	d.text = append(d.text, "; received "...)
+	// The kind received is shown even inside a sensitive value: it is not
+	// the value.
+	from := len(d.text)
 	if k == jsonread.Null {
 		d.text = append(d.text, "null"...)
 	} else {
-		d.text = appendArticle(d.text, got)
+		d.text = appendArticle(d.text, k.String())
 	}
-	d.end("type", sp)
+	d.shows(from)
 }
 
 // Required records that the named required member is missing from the
 // object being decoded.
 func (d *Decoder) Required(sp, name string) {
-	if !d.begin("") {
-		return
-	}
-	if len(d.text) > d.msgStart {
-		d.text = append(d.text, '.')
-	}
-	d.text = append(d.text, name...)
-	d.text = append(d.text, " is required"...)
-	d.end("required", sp)
+	d.begin(kRequired, sp, name)
 }
 
 // Additional records that the member just read is not allowed, and skips its
@@ -62,15 +54,14 @@ func (d *Decoder) Additional(sp string, start int, name []byte, known string) {
 	if d.Extra(start, name) {
 		d.R.Skip()
 		// The closure of a composition is its unevaluatedProperties.
-		kw := "additionalProperties"
+		k := kAdditional
 		if strings.HasSuffix(sp, "/unevaluatedProperties") {
-			kw = "unevaluatedProperties"
+			k = kClosed
 		}
 		if known == "" {
-			d.add(kw, sp, "", " is not a known field; this object takes none")
-			return
+			k++ // kAdditionalNone, kClosedNone
 		}
-		d.add(kw, sp, "", " is not a known field; the fields are ", known)
+		d.add(k, sp, known, "")
 	}
 }
 
@@ -80,91 +71,85 @@ func (d *Decoder) False(sp string) {
 		return
 	}
 	d.R.Skip()
-	d.add("false", sp, "", " is not allowed")
+	d.add(kFalse, sp, "", "")
 }
 
 // Enum records a value outside the enum; allowed lists the enum values.
 func (d *Decoder) Enum(sp, allowed, got string) {
-	d.add("enum", sp, got, " must be one of ", allowed)
+	d.add(kEnum, sp, allowed, got)
 }
 
 // Const records a value other than the const one.
 func (d *Decoder) Const(sp, want, got string) {
-	d.add("const", sp, got, " must be ", want)
+	d.add(kConst, sp, want, got)
 }
 
 // Minimum records a number below the minimum.
 func (d *Decoder) Minimum(sp, bound, got string) {
-	d.add("minimum", sp, got, " must be at least ", bound)
+	d.add(kMinimum, sp, bound, got)
 }
 
 // ExclusiveMinimum records a number not above the exclusive minimum.
 func (d *Decoder) ExclusiveMinimum(sp, bound, got string) {
-	d.add("exclusiveMinimum", sp, got, " must be greater than ", bound)
+	d.add(kExclusiveMinimum, sp, bound, got)
 }
 
 // Maximum records a number above the maximum.
 func (d *Decoder) Maximum(sp, bound, got string) {
-	d.add("maximum", sp, got, " must be at most ", bound)
+	d.add(kMaximum, sp, bound, got)
 }
 
 // ExclusiveMaximum records a number not below the exclusive maximum.
 func (d *Decoder) ExclusiveMaximum(sp, bound, got string) {
-	d.add("exclusiveMaximum", sp, got, " must be less than ", bound)
+	d.add(kExclusiveMaximum, sp, bound, got)
 }
 
 // MultipleOf records a number that is not a multiple of m.
 func (d *Decoder) MultipleOf(sp, m, got string) {
-	d.add("multipleOf", sp, got, " must be a multiple of ", m)
+	d.add(kMultipleOf, sp, m, got)
 }
 
 // MinLength records a string shorter than min code points.
 func (d *Decoder) MinLength(sp string, min, n int) {
-	d.counted("minLength", sp, " must be at least ", min, "character", " long; received ", n, "character")
+	d.counted(kMinLength, sp, min, n)
 }
 
 // MaxLength records a string longer than max code points.
 func (d *Decoder) MaxLength(sp string, max, n int) {
-	d.counted("maxLength", sp, " must be at most ", max, "character", " long; received ", n, "character")
+	d.counted(kMaxLength, sp, max, n)
 }
 
 // Pattern records a string that does not match the pattern.
 func (d *Decoder) Pattern(sp, pattern, got string) {
-	d.add("pattern", sp, got, " must match the pattern ", pattern)
+	d.add(kPattern, sp, pattern, got)
 }
 
 // Format records a string that is not of the format; what names it
 // ("date (RFC 3339 full-date)").
 func (d *Decoder) Format(sp, what, got string) {
-	d.add("format", sp, got, " must be a valid ", what)
+	d.add(kFormat, sp, what, got)
 }
 
 // MinItems records an array with fewer than min items.
 func (d *Decoder) MinItems(sp string, min, n int) {
-	d.counted("minItems", sp, " must have at least ", min, "item", "; received ", n, "")
+	d.counted(kMinItems, sp, min, n)
 }
 
 // MaxItems records an array with more than max items.
 func (d *Decoder) MaxItems(sp string, max, n int) {
-	d.counted("maxItems", sp, " must have at most ", max, "item", "; received ", n, "")
+	d.counted(kMaxItems, sp, max, n)
 }
 
-// counted records a violation whose message is
-// "<subject><rule><bound unit(s)><then><n unit(s)>", with n bare when
-// nUnit is "".
-func (d *Decoder) counted(keyword, sp, rule string, bound int, unit, then string, n int, nUnit string) {
-	if !d.begin("the arguments") {
+// counted records a violation of a counted kind: a bound and the count
+// received, kept as varints where the value shown would be.
+func (d *Decoder) counted(k kind, sp string, bound, n int) {
+	if !d.begin(k, sp, "") {
 		return
 	}
-	d.text = append(d.text, rule...)
-	d.text = appendPlural(d.text, bound, unit)
-	d.text = append(d.text, then...)
-	if nUnit == "" {
-		d.text = strconv.AppendInt(d.text, int64(n), 10)
-	} else {
-		d.text = appendPlural(d.text, n, nUnit)
-	}
-	d.end(keyword, sp)
+	from := len(d.text)
+	d.text = binary.AppendVarint(d.text, int64(bound))
+	d.text = binary.AppendVarint(d.text, int64(n))
+	d.shows(from)
 }
 
 // UniqueItems checks that the raw items are pairwise different JSON values
@@ -172,15 +157,13 @@ func (d *Decoder) counted(keyword, sp, rule string, bound int, unit, then string
 // equal to an earlier item, and the first item i it equals.
 func (d *Decoder) UniqueItems(sp string, items [][]byte) {
 	i, j, dup := firstDuplicate(items)
-	if !dup || !d.begin("the arguments") {
+	if !dup || !d.begin(kUniqueItems, sp, "") {
 		return
 	}
-	d.text = append(d.text, " must not contain duplicate items; items "...)
-	d.text = strconv.AppendInt(d.text, int64(i), 10)
-	d.text = append(d.text, " and "...)
-	d.text = strconv.AppendInt(d.text, int64(j), 10)
-	d.text = append(d.text, " are equal"...)
-	d.end("uniqueItems", sp)
+	from := len(d.text)
+	d.text = binary.AppendVarint(d.text, int64(i))
+	d.text = binary.AppendVarint(d.text, int64(j))
+	d.shows(from)
 }
 
 // pairwiseItems is how many items firstDuplicate compares pair by pair
@@ -236,21 +219,16 @@ func plainStrings(items [][]byte) bool {
 	return true
 }
 
-// add records a violation at the current path with the message
-// "<subject><rule...>; received <got>". got == "" (a sensitive member)
+// add records a violation of kind k at the current path, whose message is
+// "<subject><rule><arg>; received <got>". got == "" (a sensitive member)
 // adds no "; received", and neither does any got while a sensitive value
 // is being read (see BeginSensitive). got is already cut (Quote, Text): it
 // costs what is shown, whatever the value's size.
-func (d *Decoder) add(keyword, sp, got string, rule ...string) {
-	if !d.begin("the arguments") {
+func (d *Decoder) add(k kind, sp, arg, got string) {
+	if !d.begin(k, sp, arg) || got == "" || d.hidden > 0 {
 		return
 	}
-	for _, r := range rule {
-		d.text = append(d.text, r...)
-	}
-	if got != "" && d.hidden == 0 {
-		d.text = append(d.text, "; received "...)
-		d.text = append(d.text, got...)
-	}
-	d.end(keyword, sp)
+	from := len(d.text)
+	d.text = append(d.text, got...)
+	d.shows(from)
 }

@@ -38,7 +38,7 @@ func violations(t *testing.T, data string, f func(d *Decoder)) []toolerr.Violati
 	if !ok || e.Code != toolerr.InvalidArguments {
 		t.Fatalf("error %v, want invalid_arguments", err)
 	}
-	return e.Violations
+	return e.Violations()
 }
 
 func items(d *Decoder) [][]byte {
@@ -204,10 +204,10 @@ func TestLongNamesCapped(t *testing.T) {
 			})
 			err := d.Finish()
 			e, ok := err.(*toolerr.Error)
-			if !ok || len(e.Violations) != 1 {
+			if !ok || len(e.Violations()) != 1 {
 				t.Fatalf("error %v", err)
 			}
-			v := e.Violations[0]
+			v := e.Violations()[0]
 			if v.InstancePath != tt.wantPtr {
 				t.Errorf("pointer %.200q, want %.200q", v.InstancePath, tt.wantPtr)
 			}
@@ -278,10 +278,10 @@ func TestAdditionalKeyword(t *testing.T) {
 		d.Object()
 		walkObjects(&d, func(mark int, name []byte) { d.Additional(sp, mark, name, "kind") })
 		e, ok := d.Finish().(*toolerr.Error)
-		if !ok || len(e.Violations) != 1 {
+		if !ok || len(e.Violations()) != 1 {
 			t.Fatalf("%s: error %v", sp, e)
 		}
-		if v := e.Violations[0]; v.SchemaPath != sp || !strings.HasSuffix(sp, "/"+v.Keyword) {
+		if v := e.Violations()[0]; v.SchemaPath != sp || !strings.HasSuffix(sp, "/"+v.Keyword) {
 			t.Errorf("%s: keyword %s at %s", sp, v.Keyword, v.SchemaPath)
 		}
 	}

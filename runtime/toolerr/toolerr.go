@@ -6,7 +6,7 @@
 //
 //	var e *toolerr.Error
 //	if errors.As(err, &e) && e.Code == toolerr.InvalidArguments {
-//		for _, v := range e.Violations {
+//		for _, v := range e.Violations() {
 //			log.Printf("%s at %s: %s", v.Keyword, v.InstancePath, v.Message)
 //		}
 //	}
@@ -28,6 +28,12 @@
 //
 // The JSON of an Error is at most MaxJSONBytes long whatever the input
 // (see MarshalJSON).
+//
+// The violations of an Error returned by a generated decoder are rendered
+// when they are first read (Violations, Error, MarshalJSON), not when the
+// decoder finds them: a refusal that is only counted or branched on by its
+// Code costs no message text. The first read renders them once, under a
+// lock, so an Error may be read from several goroutines.
 package toolerr
 
 import (
@@ -145,8 +151,7 @@ type Error struct {
 	// Offset is the byte offset of a JSON syntax problem (InvalidJSON only).
 	Offset int `json:"offset"`
 	// Reason says what is wrong for codes other than InvalidArguments.
-	Reason     string      `json:"reason,omitempty"`
-	Violations []Violation `json:"violations,omitempty"`
+	Reason string `json:"reason,omitempty"`
 	// Truncated is set when more violations existed than were recorded. In
 	// the JSON it is also set when violations were left out to keep it
 	// within MaxJSONBytes.
@@ -157,6 +162,9 @@ type Error struct {
 	// failure), kept for the service's logs. It is never marshalled: what
 	// the model sees is Code, Reason and Violations.
 	Err error `json:"-"`
+
+	// violations lists the broken rules (see Violations): nil for none.
+	violations ViolationSource
 }
 
 // Unwrap returns the underlying error.
@@ -186,7 +194,7 @@ type wire struct {
 // cut to a share of the bound, the cut marked with "…". An error that fits
 // is written in full, unchanged.
 func (e *Error) MarshalJSON() ([]byte, error) {
-	w := wire{Code: e.Code, Category: e.Code.Category(), Tool: e.Tool, CallID: e.CallID, Message: e.Error(), Reason: e.Reason, Violations: e.Violations, Truncated: e.Truncated, Approval: e.Approval}
+	w := wire{Code: e.Code, Category: e.Code.Category(), Tool: e.Tool, CallID: e.CallID, Message: e.Error(), Reason: e.Reason, Violations: e.Violations(), Truncated: e.Truncated, Approval: e.Approval}
 	if e.Code == InvalidResult {
 		w.Violations, w.Truncated = nil, false
 	}
@@ -310,9 +318,10 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Reason)
 	}
-	if n := len(e.Violations); n > 0 && e.Code != InvalidResult {
+	if vs := e.Violations(); len(vs) > 0 && e.Code != InvalidResult {
+		n := len(vs)
 		b.WriteString(": ")
-		b.WriteString(e.Violations[0].Message)
+		b.WriteString(vs[0].Message)
 		if n > 1 || e.Truncated {
 			more := fmt.Sprint(n - 1)
 			if e.Truncated {

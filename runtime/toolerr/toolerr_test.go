@@ -11,9 +11,9 @@ import (
 // TestSmallErrorsUnchanged: an error within MaxJSONBytes is written in
 // full, exactly as before the bound existed.
 func TestSmallErrorsUnchanged(t *testing.T) {
-	e := &Error{Code: InvalidArguments, Tool: "refund_order", Violations: []Violation{
+	e := (&Error{Code: InvalidArguments, Tool: "refund_order"}).SetViolations([]Violation{
 		{Keyword: "enum", InstancePath: "/reason", SchemaPath: "/properties/reason/enum", Message: "reason must be one of duplicate or fraudulent; received other"},
-	}}
+	})
 	got, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)
@@ -44,10 +44,11 @@ func TestMoreProblems(t *testing.T) {
 		{32, true, "invalid_arguments: a is required (and 31+ more problems)"},
 	}
 	for _, tt := range tests {
-		e := &Error{Code: InvalidArguments, Truncated: tt.truncated}
+		var vs []Violation
 		for range tt.n {
-			e.Violations = append(e.Violations, v)
+			vs = append(vs, v)
 		}
+		e := (&Error{Code: InvalidArguments, Truncated: tt.truncated}).SetViolations(vs)
 		if got := e.Error(); got != tt.want {
 			t.Errorf("%d violations, truncated %v: %q, want %q", tt.n, tt.truncated, got, tt.want)
 		}
@@ -72,9 +73,9 @@ func TestJSONBounded(t *testing.T) {
 		minKept  int // violations that must survive
 		cutParts bool
 	}{
-		{"many large violations", &Error{Code: InvalidArguments, Tool: "t", Violations: many(MaxViolations, 1000)}, 3, false},
-		{"one huge violation", &Error{Code: InvalidArguments, Tool: "t", Violations: many(1, 100000)}, 0, true},
-		{"a huge call ID and tool", &Error{Code: InvalidArguments, Tool: long(10000, "t"), CallID: long(100000, "c"), Violations: many(2, 10)}, 2, true},
+		{"many large violations", (&Error{Code: InvalidArguments, Tool: "t"}).SetViolations(many(MaxViolations, 1000)), 3, false},
+		{"one huge violation", (&Error{Code: InvalidArguments, Tool: "t"}).SetViolations(many(1, 100000)), 0, true},
+		{"a huge call ID and tool", (&Error{Code: InvalidArguments, Tool: long(10000, "t"), CallID: long(100000, "c")}).SetViolations(many(2, 10)), 2, true},
 		{"escapes multiply the size", &Error{Code: InvalidJSON, Reason: long(50000, "\x01<"), CallID: long(50000, "\u2028")}, 0, true},
 		{"invalid UTF-8", &Error{Code: InvalidJSON, Reason: long(50000, "\xff"), CallID: long(50000, "é")}, 0, true},
 	}
@@ -104,7 +105,7 @@ func TestJSONBounded(t *testing.T) {
 				t.Errorf("%d violations kept, want at least %d", len(w.Violations), tt.minKept)
 			}
 			for i, v := range w.Violations {
-				if v != tt.e.Violations[i] {
+				if v != tt.e.Violations()[i] {
 					t.Errorf("violation %d changed: %+v", i, v)
 				}
 			}
@@ -154,7 +155,7 @@ func TestInvalidResultWithholdsViolations(t *testing.T) {
 		{InvalidResult, System, false},
 		{InvalidArguments, Validation, true},
 	} {
-		e := &Error{Code: tt.code, Tool: "t", Reason: "r", Violations: vs, Truncated: true}
+		e := (&Error{Code: tt.code, Tool: "t", Reason: "r", Truncated: true}).SetViolations(vs)
 		b, err := json.Marshal(e)
 		if err != nil {
 			t.Fatal(err)
@@ -164,7 +165,7 @@ func TestInvalidResultWithholdsViolations(t *testing.T) {
 				t.Errorf("%s: %s shows the violation: %v, want %v", tt.code, s, !tt.shown, tt.shown)
 			}
 		}
-		if strings.Contains(string(b), `"truncated"`) != tt.shown || !strings.Contains(string(b), `"category":"`+string(tt.cat)+`"`) || len(e.Violations) != 1 {
+		if strings.Contains(string(b), `"truncated"`) != tt.shown || !strings.Contains(string(b), `"category":"`+string(tt.cat)+`"`) || len(e.Violations()) != 1 {
 			t.Errorf("%s: %s", tt.code, b)
 		}
 	}
