@@ -170,3 +170,31 @@ func TestInvalidResultWithholdsViolations(t *testing.T) {
 		}
 	}
 }
+
+// TestViolationsSetAndReadBack: violations set by hand are the error's;
+// none is nil; an error read back from its JSON has its code, tool,
+// offset, reason, violations and truncation.
+func TestViolationsSetAndReadBack(t *testing.T) {
+	vs := []Violation{{Keyword: "enum", InstancePath: "/reason", SchemaPath: "/properties/reason/enum", Message: "reason must be one of a or b; received c"}}
+	e := (&Error{Code: InvalidArguments, Tool: "t", CallID: "c1", Truncated: true}).SetViolations(vs)
+	if got := e.Violations(); len(got) != 1 || got[0] != vs[0] {
+		t.Fatalf("Violations() = %+v", got)
+	}
+	if (&Error{Code: Timeout}).Violations() != nil || (&Error{}).SetViolations(nil).Violations() != nil {
+		t.Error("an error without violations lists some")
+	}
+	for _, in := range []*Error{e, {Code: InvalidJSON, Tool: "t", Offset: 7, Reason: "unexpected end of input"}} {
+		data, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Error
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatal(err)
+		}
+		again, _ := json.Marshal(&back)
+		if string(again) != string(data) || back.Code != in.Code || back.Offset != in.Offset || len(back.Violations()) != len(in.Violations()) {
+			t.Errorf("read back %s as %s", data, again)
+		}
+	}
+}
