@@ -104,7 +104,9 @@ type lazyCase struct {
 
 var negZero = func() float64 { z := 0.0; return -z }()
 
-func plural2(n int, unit string) string { return strconv.Itoa(n) + " " + unit + map[bool]string{true: "", false: "s"}[n == 1] }
+func plural2(n int, unit string) string {
+	return strconv.Itoa(n) + " " + unit + map[bool]string{true: "", false: "s"}[n == 1]
+}
 
 var lazyCases = []lazyCase{
 	{"type", true, func(d *Decoder, _ []byte) toolerr.Violation {
