@@ -393,7 +393,7 @@ func (d *Decoder) FloatBound(kw, sp, bound, got string, x float64) {
 		return
 	}
 	from := len(d.text)
-	d.text = append(d.text, got...)
+	d.text = appendShown(d.text, got)
 	d.text = append(d.text, ", which is "...)
 	d.text = strconv.AppendFloat(d.text, x, 'g', -1, 64)
 	d.text = append(d.text, " as a 64-bit float"...)

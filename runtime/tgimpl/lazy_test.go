@@ -578,3 +578,42 @@ func TestRefusalAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestLongestRecord: the longest path a record copies (64 segments, names
+// of maxName four-byte runes) and the longest value shown (a got longer
+// than maxShown, from a caller other than a generated decoder) fit a
+// record's lengths, and render as the eager code did, the value cut at
+// maxShown bytes.
+func TestLongestRecord(t *testing.T) {
+	name := strings.Repeat("😀", maxName+5)
+	var doc strings.Builder
+	for range 63 {
+		doc.WriteString(`{"` + name + `":`)
+	}
+	doc.WriteString(`"v"` + strings.Repeat("}", 63))
+	var d Decoder
+	d.Reset("t", []byte(doc.String()))
+	for d.R.Peek() == jsonread.Object {
+		d.R.ObjectStart()
+		d.R.NextMember()
+		d.PushName()
+	}
+	d.R.String()
+	got := strings.Repeat("é", maxShown)
+	cut := got[:maxShown] + "…"
+	want := eager(&d, "enum", "/enum", "the arguments", cut, " must be one of ", "a")
+	d.Enum("/enum", "a", got)
+	rec := d.records[0]
+	t.Logf("path %d bytes, value shown %d bytes", rec.pathLen(), rec.shownLen())
+	if rec.pathLen() >= 1<<lenBits-1 || rec.shownLen() != len(cut) || rec.kind() != kEnum {
+		t.Fatalf("record lengths %d, %d, kind %d", rec.pathLen(), rec.shownLen(), rec.kind())
+	}
+	for range 63 {
+		d.Pop()
+		d.R.NextMember()
+	}
+	e := d.Finish()
+	if te, ok := e.(*toolerr.Error); !ok || len(te.Violations()) != 1 || te.Violations()[0] != want {
+		t.Fatalf("%v: %+v\nwant %+v", e, te.Violations(), want)
+	}
+}

@@ -33,11 +33,12 @@ type record struct {
 }
 
 // A record's lens: the path's length in its low 13 bits, the shown
-// value's in the next 13, the kind in the top 6. A path copies at most
+// value's in the next 13, the kind in the top 6. A path copies less than
 // maxPathText bytes of names before the name that crosses it (at most
-// maxName runes) and three bytes per segment, an index at most 11; a value
-// shown is at most maxEcho runes, quoted and escaped, or a number's text
-// and its float64: both stay below 1<<13.
+// maxName runes, 512 bytes), and at most six bytes more per segment, of
+// which there are at most maxPath: under 2,200 bytes. A value shown is at
+// most maxShown bytes and "…", with FloatBound's float64 after it: both
+// stay below 1<<13.
 const (
 	lenBits = 13
 	lenMask = 1<<lenBits - 1

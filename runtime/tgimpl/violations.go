@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/jsonval"
@@ -229,6 +230,24 @@ func (d *Decoder) add(k kind, sp, arg, got string) {
 		return
 	}
 	from := len(d.text)
-	d.text = append(d.text, got...)
+	d.text = appendShown(d.text, got)
 	d.shows(from)
+}
+
+// maxShown bounds, in bytes, a value shown as given to a violation method.
+// Quote and Text give at most maxEcho runes, quoted and escaped (under
+// 800 bytes); a longer got, which no generated decoder passes, is cut at a
+// rune and marked "…", so that a record's lengths fit (see lenBits).
+const maxShown = 4 << 10
+
+// appendShown appends got, cut at maxShown bytes.
+func appendShown(b []byte, got string) []byte {
+	if len(got) <= maxShown {
+		return append(b, got...)
+	}
+	cut := maxShown
+	for cut > 0 && !utf8.RuneStart(got[cut]) {
+		cut--
+	}
+	return append(append(b, got[:cut]...), "…"...)
 }
