@@ -579,11 +579,10 @@ func TestRefusalAllocations(t *testing.T) {
 	}
 }
 
-// TestLongestRecord: the longest path a record copies (64 segments, names
-// of maxName four-byte runes) and the longest value shown (a got longer
-// than maxShown, from a caller other than a generated decoder) fit a
-// record's lengths, and render as the eager code did, the value cut at
-// maxShown bytes.
+// TestLongestRecord: a path of names of maxName four-byte runes, cut off
+// at maxPathText, and the longest value shown (a got longer than maxShown,
+// from a caller other than a generated decoder) fit a record's lengths and
+// render as the eager code did, the value cut at maxShown bytes.
 func TestLongestRecord(t *testing.T) {
 	name := strings.Repeat("😀", maxName+5)
 	var doc strings.Builder
