@@ -152,7 +152,11 @@ var templates = [nKinds]template{
 // block's error, whose violations the block renders when first read.
 func (d *Decoder) refuse() error {
 	r := d.refusal
-	r.records, r.text = d.records, d.text
+	if unsafe.SliceData(d.records) == &r.first[0] && unsafe.SliceData(d.text) == &r.start[0] {
+		r.n, r.m = uint32(len(d.records)), uint32(len(d.text))
+	} else {
+		r.more = &grown{d.records, d.text}
+	}
 	// The block is new and zeroed: only what is not zero is set.
 	r.err.Code, r.err.Tool, r.err.Truncated = toolerr.InvalidArguments, d.tool, d.truncated
 	r.err.DeferViolations(r)
@@ -175,23 +179,27 @@ func (r *refusal) Violations() []toolerr.Violation {
 }
 
 func (r *refusal) render() []toolerr.Violation {
+	records, arena := r.first[:r.n], r.start[:r.m]
+	if r.more != nil {
+		records, arena = r.more.records, r.more.text
+	}
 	size := 0
-	for i := range r.records {
-		rec := &r.records[i]
+	for i := range records {
+		rec := &records[i]
 		size += 2*rec.pathLen() + rec.shownLen() + len(rec.arg) + 64
 	}
 	// Every pointer and message views text, which is only ever appended
 	// to: should it move as it grows, the strings already made keep
 	// viewing the old block.
 	text := make([]byte, 0, size)
-	list := make([]toolerr.Violation, len(r.records))
-	for i := range r.records {
-		rec := &r.records[i]
-		path := rec.path(r.text)
+	list := make([]toolerr.Violation, len(records))
+	for i := range records {
+		rec := &records[i]
+		path := rec.path(arena)
 		p := len(text)
 		text = appendPointer(text, path)
 		m := len(text)
-		text = rec.appendMessage(text, path, rec.shown(r.text))
+		text = rec.appendMessage(text, path, rec.shown(arena))
 		list[i] = toolerr.Violation{Keyword: templates[rec.kind()].keyword, InstancePath: viewOf(text, p, m), SchemaPath: rec.sp, Message: viewOf(text, m, len(text))}
 	}
 	return list

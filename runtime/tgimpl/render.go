@@ -57,11 +57,20 @@ func (r *record) shown(text []byte) []byte {
 
 // refusalHead is what a refusal holds besides the start of its arena.
 type refusalHead struct {
-	err     toolerr.Error
-	list    atomic.Pointer[[]toolerr.Violation] // rendered by Violations
-	records []record                            // every record (see refuse)
-	text    []byte                              // the arena
-	first   [inlineRecords]record
+	err  toolerr.Error
+	list atomic.Pointer[[]toolerr.Violation] // rendered by Violations
+	// The records and the arena, once the decode is over (see refuse):
+	// first[:n] and start[:m], unless either outgrew the block (more).
+	n     uint32
+	m     uint32
+	more  *grown
+	first [inlineRecords]record
+}
+
+// grown holds the records and the arena of a refusal that outgrew its block.
+type grown struct {
+	records []record
+	text    []byte
 }
 
 // inlineRecords is how many records a refusal holds before its records
@@ -69,19 +78,19 @@ type refusalHead struct {
 const inlineRecords = 3
 
 // A refusal holds what a decode that records a violation allocates, in one
-// block made on the first violation: the error returned, the first record
-// and the start of the arena it copies the path and value into. Every
-// byte of it costs (allocation, zeroing, garbage collection), so it is
-// small: refusalSize bytes, a violation of ordinary size included. More
-// violations grow the records (to a block of their own, room for four at
-// first) and the arena (a block that holds no pointers) as append does.
+// block made on the first violation: the error returned, the first three
+// records and the start of the arena they copy paths and values into.
+// Every byte of it costs (allocation, zeroing, garbage collection), so it
+// is small: refusalSize bytes, up to three violations of ordinary size
+// included. More violations grow the records (to a block of their own)
+// and the arena (a block that holds no pointers) as append does.
 type refusal struct {
 	refusalHead
 	start [refusalSize - unsafe.Sizeof(refusalHead{})]byte
 }
 
 // refusalSize is the size of a refusal, one of the allocator's size classes.
-const refusalSize = 384
+const refusalSize = 352
 
 // The text arena holds the copies the records need, appended as
 // violations are found; the records refer to it by offset, so it may move
