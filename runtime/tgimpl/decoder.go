@@ -11,11 +11,12 @@ package tgimpl
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toolgate/toolgate/runtime/jsonnum"
@@ -71,9 +72,8 @@ type Decoder struct {
 	more     [][]byte
 	nUnknown int
 	sets     []nameSet
-	src      string // lazily made string copy of the input, for allocation-free substrings
-	srcOff   int    // the offset in the input where src starts
-	copied   bool   // a string was copied on its own (see String)
+	copied   bool   // the first string was copied (see String)
+	strs     []byte // the copy the later strings share (see String)
 
 	dropped            bool     // the call will be refused (see Drop)
 	refusal            *refusal // made on the first violation (see render.go)
@@ -107,9 +107,8 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.nUnknown = 0
 	d.more = nil
 	d.sets = nil
-	d.src = ""
-	d.srcOff = 0
 	d.copied = false
+	d.strs = nil
 	d.dropped = false
 	d.refusal = nil
 	d.text = nil
@@ -207,35 +206,47 @@ func (d *Decoder) noteHiddenFailure() {
 // sensitive value.
 const hiddenDuplicate = "duplicate member name (not shown: the value is sensitive)"
 
-// sharedCopyMax is the largest input whose strings share one copy of it: a
-// larger input gets a copy per string, so that a short value does not keep
-// a large input alive.
-const sharedCopyMax = 16 << 10
+// arenaMax bounds a copy that strings share: a longer input gets more
+// copies, so that a short value does not keep a large input alive, and a
+// string longer than a quarter of it gets a copy of its own.
+const arenaMax = 16 << 10
 
 // String returns s as a Go string, a copy: never a view of the input,
-// which the caller may reuse. The first string gets a copy of its own. From
-// the second one on, when s is a slice of an input of at most 16 KiB (a
-// string without escapes), the result shares one copy of the input from s
-// to its end, made then: strings are read in document order, so the ones
-// that follow lie in it too. A call with one string copies only that
-// string; one with many costs two allocations.
+// which the caller may reuse, nor of the reader's scratch buffer. The first
+// string of a call is copied alone, so that a call with one string pays
+// for that string only. The strings after it share a copy: the second one
+// makes room for itself and half the rest of the input, and when that is
+// full, the next one for itself and all the rest (each at most arenaMax
+// bytes), since a string's content, unescaped or not, is never longer
+// than its text in the input. Strings cost at most three allocations per
+// call on inputs up to arenaMax, and about what they hold in bytes.
 func (d *Decoder) String(s []byte) string {
 	if len(s) == 0 {
 		return ""
 	}
-	data := d.R.Data()
-	if len(data) <= sharedCopyMax && d.inInput(s) {
-		off := int(uintptr(unsafe.Pointer(unsafe.SliceData(s))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+	n := len(d.strs)
+	if cap(d.strs)-n < len(s) {
+		rest := max(len(d.R.Data())-d.R.Offset(), 0)
+		size := len(s) + rest
 		switch {
-		case d.src != "" && off >= d.srcOff:
-			return d.src[off-d.srcOff : off-d.srcOff+len(s)]
-		case d.src == "" && d.copied:
-			d.src, d.srcOff = string(data[off:]), off
-			return d.src[:len(s)]
+		case !d.copied:
+			d.copied = true
+			return string(s)
+		case d.strs == nil:
+			size = len(s) + rest/2
 		}
-		d.copied = true
+		if size > arenaMax {
+			if len(s) > arenaMax/4 {
+				return string(s)
+			}
+			size = arenaMax
+		}
+		// A new copy: the strings made from the one before keep it, and
+		// nothing writes to it again.
+		d.strs, n = make([]byte, 0, size), 0
 	}
-	return string(s)
+	d.strs = append(d.strs, s...)
+	return unsafe.String(&d.strs[n], len(s))
 }
 
 // Raw skips one value and returns a copy of its bytes.
@@ -412,8 +423,23 @@ func (d *Decoder) shown(raw []byte, sensitive bool) string {
 }
 
 // RuneCount is the length of s in Unicode code points, as minLength and
-// maxLength count it.
-func RuneCount(s []byte) int { return utf8.RuneCount(s) }
+// maxLength count it. s is valid UTF-8, as every string the reader returns
+// is: its code points are then its bytes less its continuation bytes
+// (10xxxxxx), which are counted eight bytes at a time.
+func RuneCount(s []byte) int {
+	const b7 = 0x8080808080808080
+	n, i := len(s), 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		n -= bits.OnesCount64(x &^ (x << 1) & b7)
+	}
+	for ; i < len(s); i++ {
+		if s[i]&0xc0 == 0x80 {
+			n--
+		}
+	}
+	return n
+}
 
 // Article puts "a" or "an" before s: "an integer", "a string".
 func Article(s string) string { return article(s) }
