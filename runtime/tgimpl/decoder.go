@@ -245,7 +245,10 @@ func (d *Decoder) String(s []byte) string {
 		// nothing writes to it again.
 		d.strs, n = make([]byte, 0, size), 0
 	}
-	d.strs = append(d.strs, s...)
+	// Resliced in place, not appended: d.strs keeps its pointer, so no
+	// pointer is stored (nor a write barrier run) per string.
+	d.strs = d.strs[:n+len(s)]
+	copy(d.strs[n:], s)
 	return unsafe.String(&d.strs[n], len(s))
 }
 
