@@ -472,9 +472,11 @@ func Own[T any](items []T) []T {
 // once the decode has recorded a violation or failed it returns "" without
 // copying: the result of a refused call is dropped, so a refused value (a
 // 900 KiB string that breaks its pattern) is not copied. Checks read s, or
-// View(s), never Value's result.
+// View(s), never Value's result. (A truncated list has violations, so
+// len(d.violations) covers d.truncated; the test is kept small enough to
+// be inlined.)
 func (d *Decoder) Value(s []byte) string {
-	if d.dropped || len(d.violations) > 0 || d.truncated || d.R.Err() != nil {
+	if d.dropped || len(d.violations) > 0 || d.R.Err() != nil {
 		return ""
 	}
 	return d.String(s)
