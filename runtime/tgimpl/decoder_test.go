@@ -221,3 +221,33 @@ func FuzzRuneCount(f *testing.F) {
 		}
 	})
 }
+
+// TestStringCopiesOfDenseStrings: when strings fill more than half the
+// rest of the input, the second block takes all the rest: three
+// allocations at most, whatever the number of strings.
+func TestStringCopiesOfDenseStrings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"a":"first"`)
+	var want []string
+	for i := range 40 {
+		v := strings.Repeat(string(rune('a'+i%26)), 30+i)
+		want = append(want, v)
+		fmt.Fprintf(&b, `,"m%d":"%s"`, i, v)
+	}
+	b.WriteString("}")
+	data := []byte(b.String())
+	var d Decoder
+	raw := make([][]byte, 0, 41)
+	got := make([]string, 0, 41)
+	allocs := testing.AllocsPerRun(10, func() {
+		d.Reset("t", data)
+		_, got = readStrings(&d, raw[:0], got[:0])
+	})
+	copy(data, strings.Repeat("#", len(data)))
+	if fmt.Sprint(got[1:]) != fmt.Sprint(want) || got[0] != "first" {
+		t.Errorf("strings %q", got)
+	}
+	if allocs != 3 {
+		t.Errorf("%v allocations, want 3", allocs)
+	}
+}
