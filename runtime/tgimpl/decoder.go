@@ -465,7 +465,9 @@ func Own[T any](items []T) []T {
 	if len(items) == 0 {
 		return nil
 	}
-	return append([]T(nil), items...)
+	own := make([]T, len(items))
+	copy(own, items)
+	return own
 }
 
 // Value returns s as a Go string for the result, like String, except that
