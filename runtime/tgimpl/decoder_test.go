@@ -251,3 +251,16 @@ func TestStringCopiesOfDenseStrings(t *testing.T) {
 		t.Errorf("%v allocations, want 3", allocs)
 	}
 }
+
+// TestStringCopiesAcrossResets: a Decoder reused for another call never
+// writes into the block the strings of the call before share.
+func TestStringCopiesAcrossResets(t *testing.T) {
+	var d Decoder
+	d.Reset("t", []byte(`{"a":"one","b":"two","c":"three"}`))
+	_, first := readStrings(&d, nil, nil)
+	d.Reset("t", []byte(`{"a":"ONE","b":"TWO","c":"THREE"}`))
+	_, second := readStrings(&d, nil, nil)
+	if fmt.Sprint(first) != "[one two three]" || fmt.Sprint(second) != "[ONE TWO THREE]" {
+		t.Errorf("strings %q then %q", first, second)
+	}
+}
