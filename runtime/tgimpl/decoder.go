@@ -248,8 +248,9 @@ func (d *Decoder) String(s []byte) string {
 	// Resliced in place, not appended: d.strs keeps its pointer, so no
 	// pointer is stored (nor a write barrier run) per string.
 	d.strs = d.strs[:n+len(s)]
-	copy(d.strs[n:], s)
-	return unsafe.String(&d.strs[n], len(s))
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(d.strs)), n)
+	copy(unsafe.Slice((*byte)(p), len(s)), s)
+	return unsafe.String((*byte)(p), len(s))
 }
 
 // Raw skips one value and returns a copy of its bytes.
