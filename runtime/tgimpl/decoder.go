@@ -155,7 +155,7 @@ func (d *Decoder) Finish() error {
 func (d *Decoder) PushName() {
 	if d.depth < maxPath {
 		d.path[d.depth] = pathSeg(d.R.NameOffset())
-		d.hiddenSegs &^= 1 << d.depth
+		d.hiddenSegs &^= 1 << (d.depth & 63) // d.depth < maxPath <= 64: the mask only makes the shift plain
 	}
 	d.depth++
 }
@@ -164,7 +164,7 @@ func (d *Decoder) PushName() {
 func (d *Decoder) PushIndex(i int) {
 	if d.depth < maxPath {
 		d.path[d.depth] = pathSeg(-i - 1)
-		d.hiddenSegs &^= 1 << d.depth
+		d.hiddenSegs &^= 1 << (d.depth & 63)
 	}
 	d.depth++
 }
