@@ -147,9 +147,9 @@ func TestBenchInputs(t *testing.T) {
 
 // TestDecodeAllocs: what a decode allocates is what the result holds. A
 // valid call with one string allocates once, a copy of that string; with
-// more, a second copy of the input from the second string on, which every
-// later string shares (strings never alias the caller's buffer, which the
-// caller may reuse). A nested call adds one array per slice in the result
+// more, one block that the later strings are copied into (strings never
+// alias the caller's buffer, which the caller may reuse). A nested call
+// adds one array per slice in the result
 // (items are collected on the stack and copied once). A refusal allocates
 // its error block (the error, its first violations and their text) and the
 // string copies made before the first violation.

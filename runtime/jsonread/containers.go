@@ -87,7 +87,7 @@ func (r *Reader) NextMember() (name []byte, ok bool) {
 	}
 	r.pos = i + 1
 	if !esc {
-		return data[s:e:e], true
+		return content(data, s, e), true
 	}
 	r.name = unescape(r.name[:0], data[s:e])
 	return r.name, true

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // String consumes a string and returns its unescaped content. Without
@@ -28,7 +29,7 @@ func (r *Reader) String() []byte {
 		return nil
 	}
 	if !esc {
-		return r.data[s:e:e]
+		return content(r.data, s, e)
 	}
 	r.str = unescape(r.str[:0], r.data[s:e])
 	return r.str
@@ -51,6 +52,14 @@ func Unquote(data []byte, offset int) string {
 		return string(unescape(nil, data[s:e]))
 	}
 	return string(data[s:e])
+}
+
+// content returns data[s:e:e], the content of a string that scanString has
+// read, for s <= e < len(data) (the closing quote is at e): capacity-limited,
+// so that appending to it never writes into the input, and made without
+// the checks of a three-index slice expression, which the callers have done.
+func content(data []byte, s, e int) []byte {
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(data)), s)), e-s)
 }
 
 // scanString consumes the string whose opening quote is at i and validates

@@ -16,6 +16,9 @@ func TestScratchAliasing(t *testing.T) {
 	if !within(name, in) {
 		t.Error("unescaped name does not alias the input")
 	}
+	if cap(name) != len(name) {
+		t.Errorf("aliasing name has spare capacity %d; appending would write into the input", cap(name)-len(name))
+	}
 	v := r.String()
 	if !within(v, in) || string(v) != "raw" {
 		t.Errorf("unescaped string %q does not alias the input", v)

@@ -12,11 +12,12 @@ package tgimpl
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toolgate/toolgate/runtime/jsonnum"
@@ -72,9 +73,8 @@ type Decoder struct {
 	more     [][]byte
 	nUnknown int
 	sets     []nameSet
-	src      string // lazily made string copy of the input, for allocation-free substrings
-	srcOff   int    // the offset in the input where src starts
-	copied   bool   // a string was copied on its own (see String)
+	copied   bool   // the first string was copied (see String)
+	strs     []byte // the copy the later strings share (see String)
 
 	dropped bool     // the call will be refused (see Drop)
 	refusal *refusal // made on the first violation (see render.go)
@@ -107,9 +107,8 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.nUnknown = 0
 	d.more = nil
 	d.sets = nil
-	d.src = ""
-	d.srcOff = 0
 	d.copied = false
+	d.strs = nil
 	d.dropped = false
 	d.refusal = nil
 	d.text = nil
@@ -154,7 +153,7 @@ func (d *Decoder) Finish() error {
 func (d *Decoder) PushName() {
 	if d.depth < maxPath {
 		d.path[d.depth] = pathSeg(d.R.NameOffset())
-		d.hiddenSegs &^= 1 << d.depth
+		d.hiddenSegs &^= 1 << (d.depth & 63) // d.depth < maxPath <= 64: the mask only makes the shift plain
 	}
 	d.depth++
 }
@@ -163,7 +162,7 @@ func (d *Decoder) PushName() {
 func (d *Decoder) PushIndex(i int) {
 	if d.depth < maxPath {
 		d.path[d.depth] = pathSeg(-i - 1)
-		d.hiddenSegs &^= 1 << d.depth
+		d.hiddenSegs &^= 1 << (d.depth & 63)
 	}
 	d.depth++
 }
@@ -205,35 +204,51 @@ func (d *Decoder) noteHiddenFailure() {
 // sensitive value.
 const hiddenDuplicate = "duplicate member name (not shown: the value is sensitive)"
 
-// sharedCopyMax is the largest input whose strings share one copy of it: a
-// larger input gets a copy per string, so that a short value does not keep
-// a large input alive.
-const sharedCopyMax = 16 << 10
+// arenaMax bounds a copy that strings share: a longer input gets more
+// copies, so that a short value does not keep a large input alive, and a
+// string longer than a quarter of it gets a copy of its own.
+const arenaMax = 16 << 10
 
 // String returns s as a Go string, a copy: never a view of the input,
-// which the caller may reuse. The first string gets a copy of its own. From
-// the second one on, when s is a slice of an input of at most 16 KiB (a
-// string without escapes), the result shares one copy of the input from s
-// to its end, made then: strings are read in document order, so the ones
-// that follow lie in it too. A call with one string copies only that
-// string; one with many costs two allocations.
+// which the caller may reuse, nor of the reader's scratch buffer. The first
+// string of a call is copied alone, so that a call with one string pays
+// for that string only. The strings after it share a copy: the second one
+// makes room for itself and half the rest of the input, and when that is
+// full, the next one for itself and all the rest (each at most arenaMax
+// bytes), since a string's content, unescaped or not, is never longer
+// than its text in the input. Strings cost at most three allocations per
+// call on inputs up to arenaMax, and about what they hold in bytes.
 func (d *Decoder) String(s []byte) string {
 	if len(s) == 0 {
 		return ""
 	}
-	data := d.R.Data()
-	if len(data) <= sharedCopyMax && d.inInput(s) {
-		off := int(uintptr(unsafe.Pointer(unsafe.SliceData(s))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+	n := len(d.strs)
+	if cap(d.strs)-n < len(s) {
+		rest := max(len(d.R.Data())-d.R.Offset(), 0)
+		size := len(s) + rest
 		switch {
-		case d.src != "" && off >= d.srcOff:
-			return d.src[off-d.srcOff : off-d.srcOff+len(s)]
-		case d.src == "" && d.copied:
-			d.src, d.srcOff = string(data[off:]), off
-			return d.src[:len(s)]
+		case !d.copied:
+			d.copied = true
+			return string(s)
+		case d.strs == nil:
+			size = len(s) + rest/2
 		}
-		d.copied = true
+		if size > arenaMax {
+			if len(s) > arenaMax/4 {
+				return string(s)
+			}
+			size = arenaMax
+		}
+		// A new copy: the strings made from the one before keep it, and
+		// nothing writes to it again.
+		d.strs, n = make([]byte, 0, size), 0
 	}
-	return string(s)
+	// Resliced in place, not appended: d.strs keeps its pointer, so no
+	// pointer is stored (nor a write barrier run) per string.
+	d.strs = d.strs[:n+len(s)]
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(d.strs)), n)
+	copy(unsafe.Slice((*byte)(p), len(s)), s)
+	return unsafe.String((*byte)(p), len(s))
 }
 
 // Raw skips one value and returns a copy of its bytes.
@@ -419,8 +434,23 @@ func (d *Decoder) shown(raw []byte, sensitive bool) string {
 }
 
 // RuneCount is the length of s in Unicode code points, as minLength and
-// maxLength count it.
-func RuneCount(s []byte) int { return utf8.RuneCount(s) }
+// maxLength count it. s is valid UTF-8, as every string the reader returns
+// is: its code points are then its bytes less its continuation bytes
+// (10xxxxxx), which are counted eight bytes at a time.
+func RuneCount(s []byte) int {
+	const b7 = 0x8080808080808080
+	n, i := len(s), 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		n -= bits.OnesCount64(x &^ (x << 1) & b7)
+	}
+	for ; i < len(s); i++ {
+		if s[i]&0xc0 == 0x80 {
+			n--
+		}
+	}
+	return n
+}
 
 // Article puts "a" or "an" before s: "an integer", "a string".
 func Article(s string) string { return article(s) }
@@ -443,16 +473,20 @@ func Own[T any](items []T) []T {
 	if len(items) == 0 {
 		return nil
 	}
-	return append([]T(nil), items...)
+	own := make([]T, len(items))
+	copy(own, items)
+	return own
 }
 
 // Value returns s as a Go string for the result, like String, except that
 // once the decode has recorded a violation or failed it returns "" without
 // copying: the result of a refused call is dropped, so a refused value (a
 // 900 KiB string that breaks its pattern) is not copied. Checks read s, or
-// View(s), never Value's result.
+// View(s), never Value's result. (A truncated list has violations, so
+// len(d.records) covers d.truncated; the test is kept small enough to
+// be inlined.)
 func (d *Decoder) Value(s []byte) string {
-	if d.dropped || len(d.records) > 0 || d.truncated || d.R.Err() != nil {
+	if d.dropped || len(d.records) > 0 || d.R.Err() != nil {
 		return ""
 	}
 	return d.String(s)

@@ -28,17 +28,18 @@ func MustPattern(expr string) Matcher {
 // step is one element of a sequence: a character class repeated between
 // min and max times (max < 0: unbounded).
 type step struct {
-	ranges   []rune    // pairs lo, hi, sorted
-	ascii    [2]uint64 // the class's ASCII members as a bitmap
+	ranges   []rune     // pairs lo, hi, sorted
+	ascii    *[256]bool // the class's ASCII members, by byte (none from 0x80)
+	lit      string     // in a greedy head only: a run of ASCII literals, matched as it is
 	min, max int
 }
 
 // newStep makes a step of a class repeated min to max times.
 func newStep(ranges []rune, min, max int) step {
-	st := step{ranges: ranges, min: min, max: max}
+	st := step{ranges: ranges, ascii: new([256]bool), min: min, max: max}
 	for i := 0; i+1 < len(ranges); i += 2 {
 		for r := ranges[i]; r <= ranges[i+1] && r < utf8.RuneSelf; r++ {
-			st.ascii[r>>6] |= 1 << (r & 63)
+			st.ascii[r] = true
 		}
 	}
 	return st
@@ -46,7 +47,7 @@ func newStep(ranges []rune, min, max int) step {
 
 func (st *step) has(r rune) bool {
 	if r < utf8.RuneSelf {
-		return st.ascii[r>>6]&(1<<(r&63)) != 0
+		return st.ascii[r]
 	}
 	for i := 0; i+1 < len(st.ranges); i += 2 {
 		if r < st.ranges[i] {
@@ -69,6 +70,7 @@ type sequence struct {
 	// from the end, and a step between them, if any, takes what is left.
 	split      bool
 	head, tail int
+	greedyHead []step // steps[:head], each run of single ASCII literals made one lit step
 }
 
 // maxSequenceInput bounds the inputs the sequence matcher takes (in bytes);
@@ -102,7 +104,40 @@ func compileSequence(expr string) (*sequence, bool) {
 		}
 	}
 	seq.head, seq.tail, seq.split = greedySplit(seq.steps, seq.anchorStart, seq.anchorEnd)
+	if seq.split {
+		seq.greedyHead = fuseLiterals(seq.steps[:seq.head])
+	}
 	return seq, true
+}
+
+// fuseLiterals returns steps with each run of steps that match one ASCII
+// character exactly once (the literal "ORD-" of ^ORD-[0-9]{6,12}$) made one
+// step whose lit is that text: the greedy scan compares it in one go.
+func fuseLiterals(steps []step) []step {
+	var out []step
+	for _, st := range steps {
+		c, ok := st.literal()
+		if !ok {
+			out = append(out, st)
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].lit != "" {
+			out[n-1].lit += string(c)
+			out[n-1].min, out[n-1].max = len(out[n-1].lit), len(out[n-1].lit)
+			continue
+		}
+		out = append(out, step{ranges: st.ranges, ascii: st.ascii, lit: string(c), min: 1, max: 1})
+	}
+	return out
+}
+
+// literal reports whether st matches one ASCII character exactly once, and
+// which.
+func (st *step) literal() (byte, bool) {
+	if st.min != 1 || st.max != 1 || len(st.ranges) != 2 || st.ranges[0] != st.ranges[1] || st.ranges[0] >= utf8.RuneSelf {
+		return 0, false
+	}
+	return byte(st.ranges[0]), true
 }
 
 // greedySplit decides whether the steps can be matched by one greedy scan,
@@ -285,36 +320,26 @@ func (q *sequence) match(n int, at func(int) rune) bool {
 }
 
 // greedy matches s in one scan when greedySplit allows it: linear in s,
-// whatever its length.
+// whatever its length. Each step takes ASCII bytes by its bitmap and
+// decodes a rune only at a byte from 0x80.
 func (q *sequence) greedy(s []byte) bool {
 	i := 0
-	for k := range q.steps[:q.head] {
-		st := &q.steps[k]
-		limit := len(s) - i // runes at most, and at most max
-		if st.max >= 0 && st.max < limit {
-			limit = st.max
-		}
-		n := 0
-		for n < limit {
-			c := s[i]
-			if c < utf8.RuneSelf {
-				if st.ascii[c>>6]&(1<<(c&63)) == 0 {
-					break
+	for k := range q.greedyHead {
+		st := &q.greedyHead[k]
+		if st.lit != "" {
+			if len(s)-i < len(st.lit) {
+				return false
+			}
+			for _, c := range []byte(st.lit) {
+				if s[i] != c {
+					return false
 				}
 				i++
-			} else {
-				r, size := utf8.DecodeRune(s[i:])
-				if !st.has(r) {
-					break
-				}
-				i += size
-				if len(s)-i < limit-n-1 {
-					limit = n + 1 + len(s) - i
-				}
 			}
-			n++
+			continue
 		}
-		if n < st.min {
+		var n int
+		if i, n = st.take(s, i); n < st.min {
 			return false
 		}
 	}
@@ -327,6 +352,13 @@ func (q *sequence) greedy(s []byte) bool {
 		for range st.min {
 			if end <= i {
 				return false
+			}
+			if c := s[end-1]; c < utf8.RuneSelf {
+				if !st.ascii[c] {
+					return false
+				}
+				end--
+				continue
 			}
 			r, size := utf8.DecodeLastRune(s[i:end])
 			if !st.has(r) {
@@ -341,12 +373,55 @@ func (q *sequence) greedy(s []byte) bool {
 	st := &q.steps[q.head]
 	n := 0
 	for i < end {
-		r, size := utf8.DecodeRune(s[i:end])
+		if c := s[i]; c < utf8.RuneSelf {
+			if !st.ascii[c] {
+				return false
+			}
+			i++
+		} else {
+			r, size := utf8.DecodeRune(s[i:end])
+			if !st.has(r) {
+				return false
+			}
+			i += size
+		}
+		n++
+	}
+	return n >= st.min && (st.max < 0 || n <= st.max)
+}
+
+// take runs a greedy step from s[i]: it takes as many characters of its
+// class as it may, and returns where it stopped and how many it took.
+func (st *step) take(s []byte, i int) (int, int) {
+	end := len(s) // at most max runes, so at most max bytes from i
+	if st.max >= 0 && st.max < end-i {
+		end = i + st.max
+	}
+	j, tab := i, st.ascii
+	for j < end && tab[s[j]] {
+		j++
+	}
+	if j < end && s[j] >= utf8.RuneSelf {
+		return st.takeRunes(s, j, j-i)
+	}
+	return j, j - i
+}
+
+// takeRunes goes on with a greedy step that has taken n runes and stopped
+// at s[i], a byte from 0x80: it takes runes of the class, ASCII or not,
+// up to the step's maximum, and returns where it stopped and how many it
+// took.
+func (st *step) takeRunes(s []byte, i, n int) (int, int) {
+	for i < len(s) && (st.max < 0 || n < st.max) {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(s[i:])
+		}
 		if !st.has(r) {
-			return false
+			break
 		}
 		i += size
 		n++
 	}
-	return n >= st.min && (st.max < 0 || n <= st.max)
+	return i, n
 }

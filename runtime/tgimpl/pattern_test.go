@@ -83,6 +83,9 @@ func TestGreedySplit(t *testing.T) {
 		{`[0-9]+x$`, false},                        // no ^
 		{`^$`, true},
 		{`^.{2,3}$`, true},
+		{`^ab-c[0-9]+xy$`, true},  // literal runs fused around a class
+		{`^é-a{2}b$`, true},       // a non-ASCII literal is not fused
+		{`^ORD-?[0-9]{2}$`, true}, // an optional literal ends the run
 	} {
 		seq, ok := compileSequence(tc.expr)
 		if !ok {
@@ -197,6 +200,7 @@ func BenchmarkPattern(b *testing.B) {
 		{`^[A-Z][A-Z0-9-]{2,31}$`, "ORD-20250314-0042"},
 		{`^ORD-[0-9]{6,12}$`, "ORD-00482913"},
 		{`^[A-Z0-9][A-Z0-9 ]{2,8}[A-Z0-9]$`, "NW1 6XE"},
+		{`^[A-Z]{3}-[0-9]{4,8}$`, "MUG-20455"},
 		{`^[a-c]*[b-d]*c$`, "abcbcdc"},
 	} {
 		in := []byte(tc.in)
@@ -212,5 +216,32 @@ func BenchmarkPattern(b *testing.B) {
 				m.Match(in)
 			}
 		})
+	}
+}
+
+// TestFuseLiterals: the greedy head compares each run of single ASCII
+// literals as one text.
+func TestFuseLiterals(t *testing.T) {
+	for _, tc := range []struct{ expr, want string }{
+		{`^ORD-[0-9]{6,12}$`, `"ORD-" [] `},
+		{`^[A-Z]{3}-[0-9]{4,8}$`, `[] "-" [] `},
+		{`^ab-c[0-9]+xy$`, `"ab-c" [] `}, // "xy" is the backward tail
+		{`^é-a{2}b`, `[] "-" [] "b" `},
+	} {
+		seq, ok := compileSequence(tc.expr)
+		if !ok || !seq.split {
+			t.Fatalf("%q: not greedy", tc.expr)
+		}
+		var b strings.Builder
+		for _, st := range seq.greedyHead {
+			if st.lit != "" {
+				fmt.Fprintf(&b, "%q ", st.lit)
+			} else {
+				b.WriteString("[] ")
+			}
+		}
+		if b.String() != tc.want {
+			t.Errorf("%q: head %s, want %s", tc.expr, b.String(), tc.want)
+		}
 	}
 }

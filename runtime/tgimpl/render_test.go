@@ -206,31 +206,3 @@ func TestDrop(t *testing.T) {
 		t.Errorf("Value after Reset = %q", got)
 	}
 }
-
-// TestStringCopies: the first string is copied alone, the later ones share
-// one copy of the input from the second on, a string read out of order
-// gets its own copy, and none changes when the caller reuses the input.
-func TestStringCopies(t *testing.T) {
-	data := []byte(`{"a":"one","b":"two","c":"three","d":"x\u0041"}`)
-	var d Decoder
-	d.Reset("t", data)
-	d.R.ObjectStart()
-	var raw [][]byte
-	var got []string
-	for {
-		if _, ok := d.R.NextMember(); !ok {
-			break
-		}
-		s := d.R.String()
-		raw = append(raw, s)
-		got = append(got, d.String(s))
-	}
-	if d.srcOff != strings.Index(string(data), "two") {
-		t.Errorf("shared copy starts at %d", d.srcOff)
-	}
-	early := d.String(raw[0])
-	copy(data, strings.Repeat("#", len(data)))
-	if fmt.Sprint(got) != "[one two three xA]" || early != "one" {
-		t.Errorf("strings %v, %q after the input was overwritten", got, early)
-	}
-}
