@@ -16,13 +16,12 @@ import (
 	"go/format"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"text/template"
 
+	"github.com/toolgate/toolgate/gen/internal/workers"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/templates"
@@ -75,6 +74,8 @@ type File struct {
 type toolModel struct {
 	t      *Tool
 	draft7 bool
+	// open is Options.OpenObjects, which projected depends on.
+	open bool
 	// projected is what the provider projections start from; its Schema is
 	// the effective schema as JSON, marshalled once.
 	projected provider.Tool
@@ -111,7 +112,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	// the output and the errors do not depend on the scheduling.
 	built := make([]*toolModel, len(tools))
 	buildErrs := make([]error, len(tools))
-	parallel(len(tools), func(i int) { built[i], buildErrs[i] = model(tools[i], opts) })
+	workers.Run(len(tools), func(i int) { built[i], buildErrs[i] = model(tools[i], opts) })
 	var errs ErrorList
 	files := map[string]string{}
 	var models []*toolModel
@@ -139,7 +140,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 		return nil, err
 	}
 	rendered := make([]emitted, len(models))
-	parallel(len(models), func(i int) { rendered[i] = emitTool(models[i], opts) })
+	workers.Run(len(models), func(i int) { rendered[i] = emitTool(models[i], opts) })
 	out := []File{pkgFile}
 	for i, tm := range models {
 		// A name a tool declares twice was reported by its emitter; here
@@ -226,7 +227,7 @@ func testFiles(opts Options, models []*toolModel) ([]File, error) {
 
 // model checks a tool's schema and builds its model.
 func model(t *Tool, opts Options) (*toolModel, error) {
-	tm := &toolModel{t: t, goName: t.goName(), fileName: fileName(t.goName())}
+	tm := &toolModel{t: t, open: opts.OpenObjects, goName: t.goName(), fileName: fileName(t.goName())}
 	fail := func(ptr, kw, msg string) error {
 		return &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey + ptr, Keyword: kw, Message: msg}
 	}
@@ -266,6 +267,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		if err := tm.modelResult(opts); err != nil {
 			return nil, err
 		}
+		rememberExport(tm, opts)
 		if err := tm.project(opts); err != nil {
 			return nil, err
 		}
@@ -413,24 +415,4 @@ func sourcePath(outDir, file string) string {
 		return rel
 	}
 	return file
-}
-
-// parallel runs f(0) … f(n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(n, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
