@@ -135,12 +135,30 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
 	assignNames(models, opts)
 	ns := newNamespace()
-	pkgFile, err := packageFile(opts, models, ns)
-	if err != nil {
-		return nil, err
+	// The package file and the test files, which span every tool, are two
+	// more jobs beside the tools' (started first: they are the longest).
+	// Only the package file claims names in ns while the jobs run; the
+	// tools' names are claimed after, in order.
+	var (
+		pkgFile          File
+		tests            []File
+		pkgErr, testsErr error
+		withTests        = !opts.ValueRoots && len(models) > 0
+		rendered         = make([]emitted, len(models))
+	)
+	workers.Run(len(models)+2, func(i int) {
+		switch {
+		case i == 0:
+			pkgFile, pkgErr = packageFile(opts, models, ns)
+		case i == 1 && withTests:
+			tests, testsErr = testFiles(opts, models)
+		case i >= 2:
+			rendered[i-2] = emitTool(models[i-2], opts)
+		}
+	})
+	if pkgErr != nil {
+		return nil, pkgErr
 	}
-	rendered := make([]emitted, len(models))
-	workers.Run(len(models), func(i int) { rendered[i] = emitTool(models[i], opts) })
 	out := []File{pkgFile}
 	for i, tm := range models {
 		// A name a tool declares twice was reported by its emitter; here
@@ -164,13 +182,10 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	if !opts.ValueRoots && len(models) > 0 {
-		tests, err := testFiles(opts, models)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, tests...)
+	if testsErr != nil {
+		return nil, testsErr
 	}
+	out = append(out, tests...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	if opts.Notice != nil {
 		for _, tm := range models {
