@@ -12,7 +12,7 @@ import (
 // generated file alone allocates several times the output), and with Go's
 // default goal of twice the live heap it spends about a third of its CPU in
 // the collector. Above the floor the goal is the default one.
-const heapFloor = 512 << 20
+const heapFloor = 256 << 20
 
 // keepHeapFloor makes the collector's heap goal max(floor, 2 × live heap),
 // as cmd/compile does for its starting heap: after every collection it sets
