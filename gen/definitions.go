@@ -115,7 +115,7 @@ func (tm *toolModel) project(opts Options) error {
 	}
 	var errs ErrorList
 	for _, p := range ps {
-		def, err := provider.Project(p, tm.projected)
+		def, err := tm.projectFor(p)
 		var refusal *provider.RefusedError
 		switch {
 		case errors.As(err, &refusal) && chosen != nil:
@@ -267,9 +267,21 @@ func ExportEach(t *Tool, opts Options, ps []provider.Provider) ([]Exported, erro
 	return out, nil
 }
 
-// exportModel models t as Export needs it.
+// exportModel models t as Export needs it. After Generate (or an earlier
+// export) with the same object semantics, the tool is not checked and
+// modelled again: only its projection, which export reads, is needed, and
+// the projection step runs on that.
 func exportModel(t *Tool, opts Options) (*toolModel, error) {
-	return model(t, Options{OpenObjects: opts.OpenObjects, Providers: []provider.Provider{provider.MCP}})
+	exportOpts := Options{OpenObjects: opts.OpenObjects, Providers: []provider.Provider{provider.MCP}}
+	done := rememberedExport(t, opts.OpenObjects)
+	if done == nil {
+		return model(t, exportOpts)
+	}
+	tm := *done
+	if err := tm.project(exportOpts); err != nil {
+		return nil, err
+	}
+	return &tm, nil
 }
 
 // export projects the modelled tool for p: its definition, or a notice when
@@ -280,7 +292,7 @@ func (tm *toolModel) export(opts Options, p provider.Provider) (def *provider.De
 	if chosen != nil && !slices.Contains(chosen, p) {
 		return nil, &Notice{File: tm.t.File, Pointer: tm.t.Pointer, Tool: tm.t.Name, Provider: p, Reason: tm.chosenBy() + " leaves it out"}, nil, nil
 	}
-	d, err := provider.Project(p, tm.projected)
+	d, err := tm.projectFor(p)
 	var refusal *provider.RefusedError
 	switch {
 	case errors.As(err, &refusal) && chosen != nil:

@@ -16,13 +16,12 @@ import (
 	"go/format"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"text/template"
 
+	"github.com/toolgate/toolgate/gen/internal/workers"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/templates"
@@ -75,6 +74,8 @@ type File struct {
 type toolModel struct {
 	t      *Tool
 	draft7 bool
+	// open is Options.OpenObjects, which projected depends on.
+	open bool
 	// projected is what the provider projections start from; its Schema is
 	// the effective schema as JSON, marshalled once.
 	projected provider.Tool
@@ -111,7 +112,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	// the output and the errors do not depend on the scheduling.
 	built := make([]*toolModel, len(tools))
 	buildErrs := make([]error, len(tools))
-	parallel(len(tools), func(i int) { built[i], buildErrs[i] = model(tools[i], opts) })
+	workers.Run(len(tools), func(i int) { built[i], buildErrs[i] = model(tools[i], opts) })
 	var errs ErrorList
 	files := map[string]string{}
 	var models []*toolModel
@@ -134,12 +135,30 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
 	assignNames(models, opts)
 	ns := newNamespace()
-	pkgFile, err := packageFile(opts, models, ns)
-	if err != nil {
-		return nil, err
+	// The package file and the test files, which span every tool, are two
+	// more jobs beside the tools' (started first: they are the longest).
+	// Only the package file claims names in ns while the jobs run; the
+	// tools' names are claimed after, in order.
+	var (
+		pkgFile          File
+		tests            []File
+		pkgErr, testsErr error
+		withTests        = !opts.ValueRoots && len(models) > 0
+		rendered         = make([]emitted, len(models))
+	)
+	workers.Run(len(models)+2, func(i int) {
+		switch {
+		case i == 0:
+			pkgFile, pkgErr = packageFile(opts, models, ns)
+		case i == 1 && withTests:
+			tests, testsErr = testFiles(opts, models)
+		case i >= 2:
+			rendered[i-2] = emitTool(models[i-2], opts)
+		}
+	})
+	if pkgErr != nil {
+		return nil, pkgErr
 	}
-	rendered := make([]emitted, len(models))
-	parallel(len(models), func(i int) { rendered[i] = emitTool(models[i], opts) })
 	out := []File{pkgFile}
 	for i, tm := range models {
 		// A name a tool declares twice was reported by its emitter; here
@@ -163,13 +182,10 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	if !opts.ValueRoots && len(models) > 0 {
-		tests, err := testFiles(opts, models)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, tests...)
+	if testsErr != nil {
+		return nil, testsErr
 	}
+	out = append(out, tests...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	if opts.Notice != nil {
 		for _, tm := range models {
@@ -226,7 +242,7 @@ func testFiles(opts Options, models []*toolModel) ([]File, error) {
 
 // model checks a tool's schema and builds its model.
 func model(t *Tool, opts Options) (*toolModel, error) {
-	tm := &toolModel{t: t, goName: t.goName(), fileName: fileName(t.goName())}
+	tm := &toolModel{t: t, open: opts.OpenObjects, goName: t.goName(), fileName: fileName(t.goName())}
 	fail := func(ptr, kw, msg string) error {
 		return &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey + ptr, Keyword: kw, Message: msg}
 	}
@@ -266,6 +282,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		if err := tm.modelResult(opts); err != nil {
 			return nil, err
 		}
+		rememberExport(tm, opts)
 		if err := tm.project(opts); err != nil {
 			return nil, err
 		}
@@ -413,24 +430,4 @@ func sourcePath(outDir, file string) string {
 		return rel
 	}
 	return file
-}
-
-// parallel runs f(0) … f(n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(n, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }

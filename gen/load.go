@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/gen/internal/workers"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
 )
@@ -33,6 +34,7 @@ type Tool struct {
 	paramsKey string         // "parameters" or "inputSchema"
 	output    *jsonval.Value // the result's schema (outputSchema), or nil
 	mcpExtras []jsonval.Member
+	memoed    *toolMemo // memo.go
 }
 
 // Meta is a tool's optional toolgate metadata, the "x-toolgate" member of
@@ -102,7 +104,7 @@ func Load(paths ...string) ([]*Tool, error) {
 	// order.
 	loaded := make([][]*Tool, len(files))
 	loadErrs := make([]error, len(files))
-	parallel(len(files), func(i int) { loaded[i], loadErrs[i] = loadFile(files[i]) })
+	workers.Run(len(files), func(i int) { loaded[i], loadErrs[i] = loadFile(files[i]) })
 	for i, ts := range loaded {
 		if loadErrs[i] != nil {
 			errs = append(errs, loadErrs[i])
@@ -197,7 +199,7 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 	if obj.Kind != jsonval.Object {
 		return nil, fail("", "a tool is a JSON object, not %s", obj.Kind)
 	}
-	t := &Tool{File: path, Pointer: ptr}
+	t := &Tool{File: path, Pointer: ptr, memoed: &toolMemo{}}
 	for _, m := range obj.Members {
 		at := "/" + escapePointer(m.Key)
 		switch m.Key {

@@ -115,6 +115,7 @@ const (
 )
 
 func main() {
+	keepHeapFloor(heapFloor)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/jsonpos"
+	"github.com/toolgate/toolgate/gen/internal/workers"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
 )
@@ -103,37 +104,45 @@ type source struct {
 // Run lints tools, which gen.Load returned. An error means a tool file
 // could not be read again.
 func Run(tools []*gen.Tool, opts Options) (*Result, error) {
+	// Files are read and tools checked in parallel, each into its own slot;
+	// the results are then taken in tool order, so the findings and the
+	// errors do not depend on the scheduling.
+	var files []string
+	index := map[string]int{}
+	for _, t := range tools {
+		if _, ok := index[t.File]; !ok {
+			index[t.File] = len(files)
+			files = append(files, t.File)
+		}
+	}
+	read := make([]*source, len(files))
+	readErrs := make([]error, len(files))
+	workers.Run(len(files), func(i int) { read[i], readErrs[i] = readSource(files[i]) })
 	sources := map[string]*source{}
 	res := &Result{Suppressed: map[string]int{}}
 	var all []Finding
 	var infos []*toolInfo
 	for _, t := range tools {
-		src, ok := sources[t.File]
-		if !ok {
-			data, err := os.ReadFile(t.File)
-			if err != nil {
-				return nil, err
-			}
-			doc, err := jsonval.Parse(data)
-			if err != nil {
-				return nil, &gen.Error{File: t.File, Message: err.Error()}
-			}
-			pos, err := jsonpos.Read(data)
-			if err != nil {
-				return nil, &gen.Error{File: t.File, Message: err.Error()}
-			}
-			src = &source{doc: doc, pos: pos}
-			sources[t.File] = src
+		i := index[t.File]
+		if readErrs[i] != nil {
+			return nil, readErrs[i]
 		}
-		ti, cfgFindings := newToolInfo(t, src.doc)
+		sources[t.File] = read[i]
+		ti, cfgFindings := newToolInfo(t, read[i].doc)
 		all = append(all, cfgFindings...)
 		infos = append(infos, ti)
 	}
-	for _, ti := range infos {
-		c := &checker{ti: ti}
+	checked := make([]*checker, len(infos))
+	fitErrs := make([]error, len(infos))
+	workers.Run(len(infos), func(i int) {
+		c := &checker{ti: infos[i]}
 		c.tool()
-		if err := c.providerFit(opts.Providers); err != nil {
-			res.Invalid = append(res.Invalid, err)
+		fitErrs[i] = c.providerFit(opts.Providers)
+		checked[i] = c
+	})
+	for i, c := range checked {
+		if fitErrs[i] != nil {
+			res.Invalid = append(res.Invalid, fitErrs[i])
 		}
 		all = append(all, c.out...)
 	}
@@ -164,6 +173,24 @@ func Run(tools []*gen.Tool, opts Options) (*Result, error) {
 		return a.Rule < b.Rule
 	})
 	return res, nil
+}
+
+// readSource reads and parses a tool file again, with the positions of its
+// JSON values.
+func readSource(file string) (*source, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonval.Parse(data)
+	if err != nil {
+		return nil, &gen.Error{File: file, Message: err.Error()}
+	}
+	pos, err := jsonpos.Read(data)
+	if err != nil {
+		return nil, &gen.Error{File: file, Message: err.Error()}
+	}
+	return &source{doc: doc, pos: pos}, nil
 }
 
 // toolInfo is a tool with its raw definition.

@@ -217,8 +217,13 @@ func runesDistance1(ra, rb []rune) bool {
 	return false
 }
 
-// confusableTools compares every pair of tool names; a finding is reported
-// on the later tool. Each name is folded once: the pairs are quadratic.
+// confusableTools compares the tool names that can be confusable or one
+// edit apart; a finding is reported on the later tool. Each name is folded
+// once, and compared only with the earlier names that share its skeleton or
+// one of its deletion keys (the name, and the name less one rune): two
+// names one edit apart always share one (the shorter name itself, or both
+// less the rune where they differ), so no pair that either rule flags is
+// missed, and the pairs are not quadratic.
 func confusableTools(infos []*toolInfo) []Finding {
 	skel := make([]string, len(infos))
 	lower := make([][]rune, len(infos))
@@ -226,9 +231,19 @@ func confusableTools(infos []*toolInfo) []Finding {
 		skel[i] = skeleton(ti.t.Name)
 		lower[i] = []rune(strings.ToLower(ti.t.Name))
 	}
+	bySkel := map[string][]int{}
+	byKey := map[string][]int{}
 	var out []Finding
+	var cands []int
 	for j, b := range infos {
-		for i, a := range infos[:j] {
+		keys := deletionKeys(lower[j])
+		cands = append(cands[:0], bySkel[skel[j]]...)
+		for _, k := range keys {
+			cands = append(cands, byKey[k]...)
+		}
+		slices.Sort(cands)
+		for _, i := range slices.Compact(cands) {
+			a := infos[i]
 			rule, msg := "", ""
 			switch {
 			case skel[i] == skel[j]:
@@ -241,6 +256,22 @@ func confusableTools(infos []*toolInfo) []Finding {
 			out = append(out, Finding{Rule: rule, Severity: severity(rule), Tool: b.t.Name, File: b.t.File, Pointer: b.t.Pointer + "/name",
 				Message: fmt.Sprintf("tool name %q "+msg, b.t.Name, a.t.Name, a.t.File)})
 		}
+		bySkel[skel[j]] = append(bySkel[skel[j]], j)
+		for _, k := range keys {
+			byKey[k] = append(byKey[k], j)
+		}
 	}
 	return out
+}
+
+// deletionKeys are r and r less each of its runes, distinct.
+func deletionKeys(r []rune) []string {
+	keys := []string{string(r)}
+	for k := range r {
+		if k > 0 && r[k] == r[k-1] {
+			continue // the same key as deleting r[k-1]
+		}
+		keys = append(keys, string(r[:k])+string(r[k+1:]))
+	}
+	return keys
 }

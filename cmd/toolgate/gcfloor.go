@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+)
+
+// heapFloor is the heap goal below which toolgate does not collect: a run
+// allocates many times its live heap (the go/format pass over every
+// generated file alone allocates several times the output), and with Go's
+// default goal of twice the live heap it spends about a third of its CPU in
+// the collector. Above the floor the goal is the default one.
+const heapFloor = 256 << 20
+
+// keepHeapFloor makes the collector's heap goal max(floor, 2 × live heap),
+// as cmd/compile does for its starting heap: after every collection it sets
+// the GC percentage from the live heap just measured. A GOGC set in the
+// environment is left alone.
+func keepHeapFloor(floor uint64) {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	adjust := func() {
+		metrics.Read(sample)
+		live := uint64(0)
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			live = sample[0].Value.Uint64()
+		}
+		debug.SetGCPercent(gcPercent(floor, live))
+	}
+	adjust()
+	// A finalizer runs after the collection that found its object
+	// unreachable; re-armed each time, it runs after every collection.
+	var rearm func(*gcSentinel)
+	rearm = func(*gcSentinel) {
+		adjust()
+		runtime.SetFinalizer(&gcSentinel{}, rearm)
+	}
+	runtime.SetFinalizer(&gcSentinel{}, rearm)
+}
+
+// gcSentinel holds a pointer so that it is not batched by the tiny
+// allocator, whose objects' finalizers may never run.
+type gcSentinel struct{ _ *byte }
+
+// gcPercent is the GC percentage whose heap goal is max(floor, 2 × live):
+// at least Go's default of 100. A live heap not yet measured counts as the
+// runtime's minimum heap, 4 MiB.
+func gcPercent(floor, live uint64) int {
+	live = max(live, 4<<20)
+	if floor <= 2*live {
+		return 100
+	}
+	return int((floor - live) * 100 / live)
+}
