@@ -57,18 +57,33 @@ type Event struct {
 }
 
 // timings are the durations of one call's steps, taken with now; they stay
-// zero when now is nil (no auditor wants them).
+// zero when now is nil (no auditor wants them). The clock is read once
+// per step boundary: last is the end of the last step timed, which is the
+// start of the next one unless mark starts it afresh (after a step that is
+// not timed, such as a replay store's check).
 type timings struct {
 	now                     func() time.Time
+	last                    time.Time
 	decode, policy, execute time.Duration
 }
 
-// clock returns now(), or the zero time when now is nil.
-func (tm *timings) clock() time.Time {
-	if tm.now == nil {
-		return time.Time{}
+// mark starts the next step now.
+func (tm *timings) mark() {
+	if tm.now != nil {
+		tm.last = tm.now()
 	}
-	return tm.now()
+}
+
+// lap ends the step that started at last, returning its duration, and
+// starts the next one.
+func (tm *timings) lap() time.Duration {
+	if tm.now == nil {
+		return 0
+	}
+	t := tm.now()
+	d := t.Sub(tm.last)
+	tm.last = t
+	return d
 }
 
 // executed returns tm with the executor's duration d.

@@ -9,12 +9,14 @@ import (
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
-// prepared is a call that passed every check and waits to run.
+// prepared is a call that passed every check and waits to run. The tool's
+// prepare allocates it together with the typed arguments (boundCall).
 type prepared struct {
 	call Call
 	tool *Tool
-	run  func(context.Context) (any, error)
-	// tm holds the decode and policy durations.
+	exec runner
+	// tm holds the decode and policy durations; tm.last is when the
+	// executor's step starts, unless its caller marks it afresh.
 	tm timings
 	// need says whether the call waits for approval instead of running.
 	need approvalNeed
@@ -25,51 +27,57 @@ type prepared struct {
 	pctx principalCtx
 }
 
-// newPrepared returns the state of one call, its timings taken when an
-// auditor wants them.
-func (r *Registry) newPrepared() *prepared {
-	return &prepared{tm: timings{now: r.timer()}}
+// runner runs a prepared call's executor with its typed arguments.
+type runner interface {
+	run(ctx context.Context) (any, error)
 }
 
-// check runs steps 1 to 5 for one call into p, timing decode and policy
-// in p.tm. c.Principal is the gate's own copy; the policy gets another.
-func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) *toolerr.Error {
+// boundCall is a prepared call of a tool with arguments of type A: one
+// allocation for the call's state and its arguments, and no closure.
+type boundCall[A any] struct {
+	prepared
+	args    A
+	execute Executor[A]
+}
+
+func (c *boundCall[A]) run(ctx context.Context) (any, error) { return c.execute(ctx, c.args) }
+
+// check runs steps 1 to 5 for one call, timing decode and policy on tm. It
+// returns the timings also when it refuses the call, for its event.
+// c.Principal is the gate's own copy; the policy gets another, in spare
+// when it has room.
+func (r *Registry) check(ctx context.Context, c Caller, spare []string, call Call, tm timings) (*prepared, timings, *toolerr.Error) {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
-		return r.unknownTool(c.Principal, call)
+		return nil, tm, r.unknownTool(c.Principal, call)
 	}
 	if !call.Complete {
-		return &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
+		return nil, tm, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
 	}
 	if call.ID != "" {
 		seen, err := r.seen(ctx, c.Scope, call.ID)
 		if err != nil {
-			return replayUnavailable(t.Name, call.ID, err)
+			return nil, tm, replayUnavailable(t.Name, call.ID, err)
 		}
 		if seen {
-			return duplicate(t.Name, call.ID, "was already executed")
+			return nil, tm, duplicate(t.Name, call.ID, "was already executed")
 		}
+		// Decoding starts after the store's answer, which may have
+		// taken a round trip.
+		tm.mark()
 	}
-	run, need, err := r.prepareSafely(ctx, c.Principal, t, call, &p.tm, false)
+	p, tm, err := t.prepare(ctx, c.Principal, spare, call, tm, false)
 	if err != nil {
-		return asToolErr(err, t.Name, call.ID)
+		return nil, tm, asToolErr(err, t.Name, call.ID)
 	}
-	p.call, p.tool, p.run, p.need = call, t, run, need
-	return nil
+	p.call, p.tool = call, t
+	return p, tm, nil
 }
 
-// prepareSafely decodes and authorizes call, timing both in tm, and, unless
-// resuming, asks whether it needs approval. A panic in the decoder, the
-// policy or NeedsApproval does not escape the gate: the call is refused, as
-// a system error, and nothing runs.
-func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call, tm *timings, resuming bool) (run func(context.Context) (any, error), need approvalNeed, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			run, need = nil, approvalNeed{}
-			err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the call could not be checked; nothing was run", Err: fmt.Errorf("decoder or policy panicked: %v", v)}
-		}
-	}()
-	return t.prepare(ctx, p, call, tm, resuming)
+// checkPanicked is the refusal of a call whose decoder, policy or
+// NeedsApproval panicked: a system error, and nothing ran.
+func checkPanicked(tool, callID string, v any) *toolerr.Error {
+	return &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: tool, CallID: callID, Reason: "the call could not be checked; nothing was run", Err: fmt.Errorf("decoder or policy panicked: %v", v)}
 }
 
 func duplicate(tool, id, what string) *toolerr.Error {
@@ -129,16 +137,24 @@ func (r *Registry) dispatchAttempt(ctx context.Context, c Caller, call Call, att
 }
 
 // dispatchOne is dispatch for a batch of one call, without the batch's
-// bookkeeping: it decides exactly as dispatch does.
+// bookkeeping: it decides exactly as dispatch does. It reads the clock (when
+// an auditor wants timings) at the start, at the end of decode and of the
+// policy, and when the executor returns; with a call ID, also after the
+// replay store's check and claim.
 func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt int) Result {
-	c.Principal = c.Principal.clone()
+	// The gate's own copy of the principal, with room for the policy's
+	// and NeedsApproval's copies in the same allocation.
+	var spare []string
+	c.Principal, spare = copiesOf(c.Principal, 2)
 	ctx, end := r.startDispatch(ctx, c, 1)
 	defer end()
-	start := r.clock()
-	p := r.newPrepared()
-	if err := r.check(ctx, c, call, p); err != nil {
+	tm := timings{now: r.timer()}
+	tm.mark()
+	start := tm.last
+	p, tm, err := r.check(ctx, c, spare, call, tm)
+	if err != nil {
 		res := Result{CallID: call.ID, Tool: call.Name, Err: err}
-		r.emit(ctx, c, call, nil, res, r.since(start), attempt, p.tm, false)
+		r.emit(ctx, c, call, nil, res, r.since(start), attempt, tm, false)
 		return res
 	}
 	if p.need.needed {
@@ -155,11 +171,12 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 			r.emit(ctx, c, call, p, res, r.since(start), attempt, p.tm, false)
 			return res
 		}
+		// The executor's step starts after the claim's round trip.
+		p.tm.mark()
 	}
 	if ctx.Err() != nil {
-		t0 := r.clock()
 		res := r.cancelled(ctx, c, p)
-		r.emit(ctx, c, call, p, res, r.since(t0), attempt, p.tm, false)
+		r.emit(ctx, c, call, p, res, r.since(p.tm.last), attempt, p.tm, false)
 		return res
 	}
 	return r.execute(ctx, c, p, attempt)
@@ -198,7 +215,9 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 	c.Principal = c.Principal.clone()
 	ctx, end := r.startDispatch(ctx, c, len(calls))
 	defer end()
-	start := r.clock()
+	t0 := timings{now: r.timer()}
+	t0.mark()
+	start := t0.last
 	tms := make([]timings, len(calls))
 	results := make([]Result, len(calls))
 	preps := make([]*prepared, len(calls))
@@ -212,9 +231,9 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			continue
 		}
 		ids[call.ID] = i
-		p := r.newPrepared()
-		err := r.check(ctx, c, call, p)
-		tms[i] = p.tm
+		t0.mark()
+		p, tm, err := r.check(ctx, c, nil, call, t0)
+		tms[i] = tm
 		if err != nil {
 			results[i].Err = err
 			failed = true
@@ -241,10 +260,10 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 		return results
 	}
 	exec := func(i int) {
+		preps[i].tm.mark()
 		if ctx.Err() != nil {
-			t0 := r.clock()
 			results[i] = r.cancelled(ctx, c, preps[i])
-			r.emit(ctx, c, calls[i], preps[i], results[i], r.since(t0), attempt, tms[i], false)
+			r.emit(ctx, c, calls[i], preps[i], results[i], r.since(preps[i].tm.last), attempt, tms[i], false)
 			return
 		}
 		results[i] = r.execute(ctx, c, preps[i], attempt)

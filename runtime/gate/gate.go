@@ -101,6 +101,30 @@ func (p Principal) clone() Principal {
 	return p
 }
 
+// cloneFrom is clone with the roles copied into the front of spare when it
+// has room (so that one allocation holds several copies); it returns the
+// rest of spare. The copy's capacity is its length, so that an append to
+// it cannot reach the copies after it.
+func (p Principal) cloneFrom(spare []string) (Principal, []string) {
+	n := len(p.Roles)
+	if p.Roles == nil || n > len(spare) {
+		return p.clone(), spare
+	}
+	roles := spare[:n:n]
+	copy(roles, p.Roles)
+	p.Roles = roles
+	return p, spare[n:]
+}
+
+// copiesOf returns the gate's own copy of p and room for copies more
+// copies of its roles, in one allocation.
+func copiesOf(p Principal, copies int) (Principal, []string) {
+	if p.Roles == nil {
+		return p, nil
+	}
+	return p.cloneFrom(make([]string, len(p.Roles)*(1+copies)))
+}
+
 // principalKey is the context key of the principal an executor runs for.
 type principalKey struct{}
 
@@ -234,7 +258,11 @@ type Tool struct {
 	// for a tool without one (see BindTyped).
 	OutputSchema string
 
-	prepare func(ctx context.Context, p Principal, call Call, tm *timings, resuming bool) (run func(context.Context) (any, error), need approvalNeed, err error)
+	// prepare decodes, authorizes and, unless resuming, asks whether the
+	// call needs approval (steps 4 and 5), timing decode and policy in tm;
+	// it never panics (see checkPanicked). spare is room for the policy's
+	// and NeedsApproval's copies of p (see Principal.cloneFrom).
+	prepare func(ctx context.Context, p Principal, spare []string, call Call, t0 timings, resuming bool) (*prepared, timings, error)
 	bindErr error
 }
 
@@ -271,15 +299,19 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 	default:
 		t.bindErr = checkApproval(spec.Name, spec.Approval, spec.Approvers, b.NeedsApproval != nil)
 	}
-	t.prepare = func(ctx context.Context, p Principal, call Call, tm *timings, resuming bool) (func(context.Context) (any, error), approvalNeed, error) {
+	t.prepare = func(ctx context.Context, p Principal, spare []string, call Call, t0 timings, resuming bool) (out *prepared, tm timings, err error) {
+		tm = t0
+		defer func() {
+			if v := recover(); v != nil {
+				out, err = nil, checkPanicked(spec.Name, call.ID, v)
+			}
+		}()
 		decode := spec.Decode
 		if spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
 			decode = spec.DecodeNullAsAbsent
 		}
-		t0 := tm.clock()
 		args, err := decode(call.Args)
-		t1 := tm.clock()
-		tm.decode = t1.Sub(t0)
+		tm.decode = tm.lap()
 		if err != nil {
 			var te *toolerr.Error
 			if !errors.As(err, &te) {
@@ -288,18 +320,20 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 				// for the logs only.
 				err = &toolerr.Error{Code: toolerr.InvalidArguments, Tool: spec.Name, Reason: "the arguments were refused by the tool's decoder", Err: err}
 			}
-			return nil, approvalNeed{}, err
+			return nil, tm, err
 		}
-		err = b.Policy(ctx, p.clone(), args)
-		tm.policy = tm.clock().Sub(t1)
+		mine, spare := p.cloneFrom(spare)
+		err = b.Policy(ctx, mine, args)
+		tm.policy = tm.lap()
 		if err != nil {
-			return nil, approvalNeed{}, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
+			return nil, tm, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
 		}
-		var need approvalNeed
+		bc := &boundCall[A]{args: args, execute: b.Execute}
 		if !resuming {
-			need = needsApproval(ctx, spec.Approval, b.NeedsApproval, p, args)
+			bc.need = needsApproval(ctx, spec.Approval, b.NeedsApproval, p, spare, args)
 		}
-		return func(ctx context.Context) (any, error) { return b.Execute(ctx, args) }, need, nil
+		bc.exec, bc.tm = bc, tm
+		return &bc.prepared, tm, nil
 	}
 	return t
 }

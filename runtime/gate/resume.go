@@ -167,7 +167,8 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 		return pc, nil, approvalErr(toolerr.Unauthorized, pc.Tool, pc.CallID, "the requester may no longer call "+pc.Tool+"; nothing was run", nil)
 	}
 	tm := timings{now: r.timer()}
-	run, _, err := r.prepareSafely(ctx, who, t, call, &tm, true)
+	tm.mark()
+	p, _, err := t.prepare(ctx, who, nil, call, tm, true)
 	if err != nil {
 		return pc, nil, asToolErr(err, pc.Tool, pc.CallID)
 	}
@@ -199,7 +200,10 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 		}
 		return pc, nil, te
 	}
-	return next, &prepared{call: call, tool: t, run: run, tm: tm, pending: &next}, nil
+	p.call, p.tool, p.pending = call, t, &next
+	// The executor's step starts now, after the claim and the move.
+	p.tm.mark()
+	return next, p, nil
 }
 
 // approvalScope is the replay scope Resume claims pending IDs in: apart
