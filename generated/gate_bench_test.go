@@ -22,14 +22,22 @@ import (
 // sub-benchmarks hold on a noisy machine (run with -count 8 or more: the
 // rounds interleave, take medians). Every variant dispatches under
 // context.Background with the tool's own timeout (10s), so the executor
-// runs in a goroutine of its own, except "inline", where the tool has no
-// timeout and the executor runs in the dispatching goroutine:
+// runs in a goroutine of its own, except the "inline" variants, where the
+// tool has no timeout and the executor runs in the dispatching goroutine
+// (the gate could never stop waiting for it):
 //
 //   - no-id: a call without an ID (no replay store);
+//   - inline: no-id, inline;
 //   - id-memory: a fresh ID per call in a MemoryReplayStore whose IDs
 //     expire after a millisecond, so that it holds a steady number of them;
+//   - inline-id-memory: id-memory, inline;
 //   - discard-auditor: no ID, an auditor that drops every event;
-//   - slog-auditor: no ID, SlogAuditor writing JSON to io.Discard.
+//   - inline-discard-auditor: discard-auditor, inline;
+//   - slog-auditor: no ID, SlogAuditor writing JSON to io.Discard;
+//   - handoff: no dispatch at all, only what running an executor in a
+//     goroutine of its own costs at the least: start a goroutine that
+//     does nothing and wait on a channel for it to finish. The variants
+//     with the tool's timeout pay it (and a timer) on top of inline.
 func BenchmarkDispatch(b *testing.B) {
 	data := benchInput(b, refundT)
 	bind := gate.Binding[generated.RefundOrderArgs]{
@@ -63,6 +71,9 @@ func BenchmarkDispatch(b *testing.B) {
 	store := func() gate.Option {
 		return gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{IDsPerScope: 1 << 20, IDs: 1 << 20, MaxAge: time.Millisecond}))
 	}
+	discard := func() gate.Option {
+		return gate.WithAuditor(gate.AuditorFunc(func(context.Context, gate.Event) {}))
+	}
 	variants := []struct {
 		name    string
 		timeout time.Duration
@@ -72,7 +83,9 @@ func BenchmarkDispatch(b *testing.B) {
 		{"no-id", timeout, false, nil},
 		{"inline", 0, false, nil},
 		{"id-memory", timeout, true, []gate.Option{store()}},
-		{"discard-auditor", timeout, false, []gate.Option{gate.WithAuditor(gate.AuditorFunc(func(context.Context, gate.Event) {}))}},
+		{"inline-id-memory", 0, true, []gate.Option{store()}},
+		{"discard-auditor", timeout, false, []gate.Option{discard()}},
+		{"inline-discard-auditor", 0, false, []gate.Option{discard()}},
 		{"slog-auditor", timeout, false, []gate.Option{gate.WithAuditor(gate.SlogAuditor(slog.New(slog.NewJSONHandler(io.Discard, nil))))}},
 	}
 	for _, v := range variants {
@@ -92,4 +105,12 @@ func BenchmarkDispatch(b *testing.B) {
 			}
 		})
 	}
+	b.Run(refundT+"/handoff", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			done := make(chan struct{})
+			go func() { close(done) }()
+			<-done
+		}
+	})
 }

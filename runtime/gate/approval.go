@@ -307,7 +307,7 @@ func (r *Registry) decideCall(ctx context.Context, approver Principal, id string
 		return pc, stateErr(pc)
 	}
 	next := pc.clone()
-	next.State, next.DecidedBy, next.DecidedAt, next.Note = to, approver.ID, r.now(), note
+	next.State, next.DecidedBy, next.DecidedAt, next.Note = to, approver.ID, r.wall(), note
 	if err := r.swapPending(ctx, &pc, StatePending, next); err != nil {
 		return pc, err
 	}
@@ -331,7 +331,7 @@ func (r *Registry) expireIfDue(ctx context.Context, pc *PendingCall) (bool, *too
 	if pc.State == StateExpired {
 		return true, nil
 	}
-	if (pc.State != StatePending && pc.State != StateApproved) || r.now().Before(pc.ExpiresAt) {
+	if (pc.State != StatePending && pc.State != StateApproved) || r.wall().Before(pc.ExpiresAt) {
 		return false, nil
 	}
 	next := pc.clone()

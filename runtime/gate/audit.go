@@ -229,8 +229,8 @@ type DispatchHook interface {
 
 // startDispatch runs the auditor's DispatchHook, if it has one.
 func (r *Registry) startDispatch(ctx context.Context, c Caller, calls int) (out context.Context, end func()) {
-	h, ok := r.audit.(DispatchHook)
-	if !ok {
+	h := r.hook
+	if h == nil {
 		return ctx, func() {}
 	}
 	defer func() {

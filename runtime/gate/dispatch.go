@@ -189,7 +189,7 @@ func (r *Registry) clock() time.Time {
 	if r.quiet {
 		return time.Time{}
 	}
-	return r.now()
+	return r.timer()()
 }
 
 // since returns the time elapsed since t, taken with clock.
@@ -197,16 +197,28 @@ func (r *Registry) since(t time.Time) time.Duration {
 	if r.quiet {
 		return 0
 	}
-	return r.now().Sub(t)
+	return r.timer()().Sub(t)
 }
 
 // timer is the clock of a call's step timings: nil when no auditor wants
 // them.
 func (r *Registry) timer() func() time.Time {
-	if r.quiet {
+	switch {
+	case r.quiet:
 		return nil
+	case r.now != nil:
+		return r.now
 	}
-	return r.now
+	return r.mono
+}
+
+// wall returns the time on the registry's clock, for the times an
+// approval keeps.
+func (r *Registry) wall() time.Time {
+	if r.now != nil {
+		return r.now()
+	}
+	return time.Now()
 }
 
 func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions, attempt int) []Result {

@@ -446,10 +446,16 @@ type Registry struct {
 	names  []string
 	replay ReplayStore
 	audit  Auditor
-	now    func() time.Time
+	// now is the registry's clock when a test sets it; nil is the system
+	// clock: time.Now for the times kept (approvals), mono for step
+	// timings, which need only differences (one clock read, not two).
+	now  func() time.Time
+	mono func() time.Time
 	// quiet is set when the auditor is the no-op one: no event is built
 	// and no step is timed.
 	quiet bool
+	// hook is the auditor as a DispatchHook, nil when it is not one.
+	hook DispatchHook
 	// pending holds the calls that await approval, each for approvalTTL.
 	pending     PendingStore
 	approvalTTL time.Duration
@@ -459,7 +465,8 @@ type Registry struct {
 // executor non-nil) and names must be unique; otherwise it returns an error
 // naming every offending tool.
 func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
-	r := &Registry{tools: make(map[string]*Tool, len(tools)), now: time.Now}
+	base := time.Now()
+	r := &Registry{tools: make(map[string]*Tool, len(tools)), mono: func() time.Time { return base.Add(time.Since(base)) }}
 	var errs []error
 	for _, t := range tools {
 		switch {
@@ -488,6 +495,7 @@ func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
 		r.audit = nopAuditor{}
 	}
 	_, r.quiet = r.audit.(nopAuditor)
+	r.hook, _ = r.audit.(DispatchHook)
 	if r.pending == nil {
 		r.pending = NewMemoryPendingStore(MemoryPendingConfig{})
 	}

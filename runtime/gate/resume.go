@@ -55,7 +55,7 @@ func (r *Registry) request(ctx context.Context, c Caller, calls []Call, preps []
 // a second pending call.
 func (r *Registry) hold(ctx context.Context, c Caller, p *prepared) Result {
 	res := Result{CallID: p.call.ID, Tool: p.tool.Name}
-	now := r.now()
+	now := r.wall()
 	pc := PendingCall{
 		Ticket: Ticket{
 			PendingID: newPendingID(), Tool: p.tool.Name, Version: p.tool.Version, ArgsDigest: Digest(p.call.Args),
@@ -190,7 +190,7 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 		return pc, nil, stateErr(done)
 	}
 	next := pc.clone()
-	next.State, next.ResumedAt = StateResumed, r.now()
+	next.State, next.ResumedAt = StateResumed, r.wall()
 	if te := r.swapPending(ctx, &pc, StateApproved, next); te != nil {
 		if !movedOn(te.Code) {
 			// The store could not record the move: the call did not run,
