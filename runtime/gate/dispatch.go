@@ -23,7 +23,8 @@ type prepared struct {
 	// pending is the approved call Resume runs, nil for a dispatched call.
 	pending *PendingCall
 	// pctx is the executor's context when it runs in the dispatching
-	// goroutine, held here to save an allocation.
+	// goroutine, held here to save an allocation; pctx.p is the gate's
+	// own copy of the principal, from before the policy ran.
 	pctx principalCtx
 }
 
@@ -38,15 +39,16 @@ type boundCall[A any] struct {
 	prepared
 	args    A
 	execute Executor[A]
+	// roles holds the copies of a principal's roles when they fit.
+	roles [4]string
 }
 
 func (c *boundCall[A]) run(ctx context.Context) (any, error) { return c.execute(ctx, c.args) }
 
 // check runs steps 1 to 5 for one call, timing decode and policy on tm. It
-// returns the timings also when it refuses the call, for its event.
-// c.Principal is the gate's own copy; the policy gets another, in spare
-// when it has room.
-func (r *Registry) check(ctx context.Context, c Caller, spare []string, call Call, tm timings) (*prepared, timings, *toolerr.Error) {
+// returns the timings also when it refuses the call, for its event. The
+// prepared call holds the gate's own copy of c.Principal (pctx.p).
+func (r *Registry) check(ctx context.Context, c Caller, call Call, tm timings) (*prepared, timings, *toolerr.Error) {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
 		return nil, tm, r.unknownTool(c.Principal, call)
@@ -66,7 +68,7 @@ func (r *Registry) check(ctx context.Context, c Caller, spare []string, call Cal
 		// taken a round trip.
 		tm.mark()
 	}
-	p, tm, err := t.prepare(ctx, c.Principal, spare, call, tm, false)
+	p, tm, err := t.prepare(ctx, c.Principal, call, tm, false)
 	if err != nil {
 		return nil, tm, asToolErr(err, t.Name, call.ID)
 	}
@@ -142,21 +144,24 @@ func (r *Registry) dispatchAttempt(ctx context.Context, c Caller, call Call, att
 // policy, and when the executor returns; with a call ID, also after the
 // replay store's check and claim.
 func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt int) Result {
-	// The gate's own copy of the principal, with room for the policy's
-	// and NeedsApproval's copies in the same allocation.
-	var spare []string
-	c.Principal, spare = copiesOf(c.Principal, 2)
+	if r.hook != nil {
+		// The hook sees the gate's own copy, not the caller's.
+		c.Principal = c.Principal.clone()
+	}
 	ctx, end := r.startDispatch(ctx, c, 1)
 	defer end()
 	tm := timings{now: r.timer()}
 	tm.mark()
 	start := tm.last
-	p, tm, err := r.check(ctx, c, spare, call, tm)
+	// No code but the gate's has seen the principal until the policy: the
+	// gate's own copy is made in check, in the call's allocation.
+	p, tm, err := r.check(ctx, c, call, tm)
 	if err != nil {
 		res := Result{CallID: call.ID, Tool: call.Name, Err: err}
 		r.emit(ctx, c, call, nil, res, r.since(start), attempt, tm, false)
 		return res
 	}
+	c.Principal = p.pctx.p
 	if p.need.needed {
 		results := []Result{{CallID: call.ID, Tool: call.Name}}
 		r.request(ctx, c, []Call{call}, []*prepared{p}, results, start, attempt)
@@ -244,7 +249,7 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 		}
 		ids[call.ID] = i
 		t0.mark()
-		p, tm, err := r.check(ctx, c, nil, call, t0)
+		p, tm, err := r.check(ctx, c, call, t0)
 		tms[i] = tm
 		if err != nil {
 			results[i].Err = err

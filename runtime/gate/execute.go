@@ -70,14 +70,14 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 		// The context can never end and the tool has no timeout: there is
 		// no point where the gate would stop waiting, so the executor runs
 		// here.
-		p.pctx = principalCtx{Context: ctx, p: c.Principal}
+		p.pctx.Context = ctx
 		o := r.run(&p.pctx, p)
 		res := own(p, o)
 		d := o.end.Sub(start)
 		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
 		return res
 	}
-	x := &execution{pctx: principalCtx{Context: ctx, p: c.Principal}, r: r, c: c, p: p, attempt: attempt, start: start}
+	x := &execution{pctx: principalCtx{Context: ctx, p: p.pctx.p}, r: r, c: c, p: p, attempt: attempt, start: start}
 	if p.tool.Timeout > 0 {
 		x.xctx, x.cancel = context.WithTimeoutCause(&x.pctx, p.tool.Timeout, errToolTimeout)
 	} else {

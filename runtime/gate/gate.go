@@ -116,14 +116,6 @@ func (p Principal) cloneFrom(spare []string) (Principal, []string) {
 	return p, spare[n:]
 }
 
-// copiesOf returns the gate's own copy of p and room for copies more
-// copies of its roles, in one allocation.
-func copiesOf(p Principal, copies int) (Principal, []string) {
-	if p.Roles == nil {
-		return p, nil
-	}
-	return p.cloneFrom(make([]string, len(p.Roles)*(1+copies)))
-}
 
 // principalKey is the context key of the principal an executor runs for.
 type principalKey struct{}
@@ -260,9 +252,9 @@ type Tool struct {
 
 	// prepare decodes, authorizes and, unless resuming, asks whether the
 	// call needs approval (steps 4 and 5), timing decode and policy in tm;
-	// it never panics (see checkPanicked). spare is room for the policy's
-	// and NeedsApproval's copies of p (see Principal.cloneFrom).
-	prepare func(ctx context.Context, p Principal, spare []string, call Call, t0 timings, resuming bool) (*prepared, timings, error)
+	// it never panics (see checkPanicked). The prepared call holds the
+	// gate's own copy of p, made before the policy runs, for the executor.
+	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (*prepared, timings, error)
 	bindErr error
 }
 
@@ -299,7 +291,8 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 	default:
 		t.bindErr = checkApproval(spec.Name, spec.Approval, spec.Approvers, b.NeedsApproval != nil)
 	}
-	t.prepare = func(ctx context.Context, p Principal, spare []string, call Call, t0 timings, resuming bool) (out *prepared, tm timings, err error) {
+	asks := spec.Approval == ApprovalPolicy
+	t.prepare = func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (out *prepared, tm timings, err error) {
 		tm = t0
 		defer func() {
 			if v := recover(); v != nil {
@@ -322,13 +315,24 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 			}
 			return nil, tm, err
 		}
+		bc := &boundCall[A]{args: args, execute: b.Execute}
+		// The copies of p (the gate's, the policy's, NeedsApproval's) are
+		// made before any of them runs, in bc when they fit.
+		copies := 2
+		if asks && !resuming {
+			copies++
+		}
+		spare := bc.roles[:]
+		if n := len(p.Roles) * copies; n > len(spare) {
+			spare = make([]string, n)
+		}
+		bc.pctx.p, spare = p.cloneFrom(spare)
 		mine, spare := p.cloneFrom(spare)
 		err = b.Policy(ctx, mine, args)
 		tm.policy = tm.lap()
 		if err != nil {
 			return nil, tm, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
 		}
-		bc := &boundCall[A]{args: args, execute: b.Execute}
 		if !resuming {
 			bc.need = needsApproval(ctx, spec.Approval, b.NeedsApproval, p, spare, args)
 		}

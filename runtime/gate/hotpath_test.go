@@ -323,3 +323,58 @@ func TestMemoryReplayStoreMatchesAModel(t *testing.T) {
 		}
 	}
 }
+
+// TestDispatchAllocations: a call that runs inline allocates only its
+// prepared state, the principal's copies included while they fit (four
+// roles in all: the gate's, the policy's and NeedsApproval's copies), and
+// with an ID the replay store's entry and the ID's copy.
+func TestDispatchAllocations(t *testing.T) {
+	allow := func(context.Context, Principal, payArgs) error { return nil }
+	asks := func(context.Context, Principal, payArgs) (bool, string) { return false, "" }
+	tests := []struct {
+		name  string
+		asks  bool
+		roles []string
+		id    bool
+		want  float64
+	}{
+		{"one role", false, []string{"a"}, false, 1},
+		{"one role, NeedsApproval", true, []string{"a"}, false, 1},
+		{"two roles, NeedsApproval", true, []string{"a", "b"}, false, 2},
+		{"two roles", false, []string{"a", "b"}, false, 1},
+		{"three roles", false, []string{"a", "b", "c"}, false, 2},
+		{"no roles", false, nil, false, 1},
+		{"one role, ID", false, []string{"a"}, true, 3},
+	}
+	args := payArgs{Account: "ACC-1", Amount: 5}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := Spec[payArgs]{Name: "pay", Version: "v1", Decode: func([]byte) (payArgs, error) { return args, nil }}
+			b := Binding[payArgs]{Policy: allow, Execute: func(context.Context, payArgs) (any, error) { return nil, nil }}
+			if tc.asks {
+				spec.Approval, spec.Approvers, b.NeedsApproval = ApprovalPolicy, []string{"lead"}, asks
+			}
+			r := mustRegistry(t, []*Tool{Bind(spec, b)},
+				WithReplayStore(NewMemoryReplayStore(MemoryReplayConfig{IDsPerScope: 1 << 20, IDs: 1 << 20})))
+			cl := Caller{Principal: Principal{ID: "u1", Roles: tc.roles}, Scope: "s"}
+			call := Call{Name: "pay", Args: []byte(goodPay), Complete: true}
+			ids := make([]string, 200)
+			for i := range ids {
+				ids[i] = fmt.Sprint("call-", i)
+			}
+			i := 0
+			got := testing.AllocsPerRun(100, func() {
+				if tc.id {
+					call.ID = ids[i]
+					i++
+				}
+				if _, err := r.Dispatch(context.Background(), cl, call); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if got != tc.want {
+				t.Errorf("%v allocations per dispatch, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -59,10 +59,10 @@ func (r *Registry) hold(ctx context.Context, c Caller, p *prepared) Result {
 	pc := PendingCall{
 		Ticket: Ticket{
 			PendingID: newPendingID(), Tool: p.tool.Name, Version: p.tool.Version, ArgsDigest: Digest(p.call.Args),
-			CallID: p.call.ID, Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Scope: c.Scope, RequestID: c.RequestID,
+			CallID: p.call.ID, Principal: p.pctx.p.ID, Tenant: p.pctx.p.Tenant, Scope: c.Scope, RequestID: c.RequestID,
 			Reason: cutText(p.need.reason), CreatedAt: now, ExpiresAt: now.Add(r.approvalTTL),
 		},
-		Args: slices.Clone(p.call.Args), Dialect: p.call.Dialect, Roles: slices.Clone(c.Principal.Roles), State: StatePending,
+		Args: slices.Clone(p.call.Args), Dialect: p.call.Dialect, Roles: slices.Clone(p.pctx.p.Roles), State: StatePending,
 	}
 	if p.call.ID != "" {
 		ok, err := r.claimID(ctx, c.Scope, p.call.ID)
@@ -168,7 +168,7 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 	}
 	tm := timings{now: r.timer()}
 	tm.mark()
-	p, _, err := t.prepare(ctx, who, nil, call, tm, true)
+	p, _, err := t.prepare(ctx, who, call, tm, true)
 	if err != nil {
 		return pc, nil, asToolErr(err, pc.Tool, pc.CallID)
 	}
