@@ -9,8 +9,9 @@ import (
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
-// prepared is a call that passed every check and waits to run. The tool's
-// prepare allocates it together with the typed arguments (boundCall).
+// prepared is a call that passed every check and waits to run. It is a
+// value: the single-call path keeps it on its stack, and only the typed
+// arguments and the executor's context are allocated (boundCall).
 type prepared struct {
 	call Call
 	tool *Tool
@@ -23,9 +24,9 @@ type prepared struct {
 	// pending is the approved call Resume runs, nil for a dispatched call.
 	pending *PendingCall
 	// pctx is the executor's context when it runs in the dispatching
-	// goroutine, held here to save an allocation; pctx.p is the gate's
-	// own copy of the principal, from before the policy ran.
-	pctx principalCtx
+	// goroutine; pctx.p is the gate's own copy of the principal, from
+	// before the policy ran.
+	pctx *principalCtx
 }
 
 // runner runs a prepared call's executor with its typed arguments.
@@ -33,14 +34,16 @@ type runner interface {
 	run(ctx context.Context) (any, error)
 }
 
-// boundCall is a prepared call of a tool with arguments of type A: one
-// allocation for the call's state and its arguments, and no closure.
+// boundCall is what a prepared call of a tool with arguments of type A
+// holds on the heap, in one allocation and without a closure: the typed
+// arguments, the executor's context and the principal's copies.
 type boundCall[A any] struct {
-	prepared
+	pctx principalCtx
+	// roles holds the copies of the principal's roles (the gate's, the
+	// policy's, NeedsApproval's) when they fit.
+	roles   [4]string
 	args    A
 	execute Executor[A]
-	// roles holds the copies of a principal's roles when they fit.
-	roles [4]string
 }
 
 func (c *boundCall[A]) run(ctx context.Context) (any, error) { return c.execute(ctx, c.args) }
@@ -48,21 +51,21 @@ func (c *boundCall[A]) run(ctx context.Context) (any, error) { return c.execute(
 // check runs steps 1 to 5 for one call, timing decode and policy on tm. It
 // returns the timings also when it refuses the call, for its event. The
 // prepared call holds the gate's own copy of c.Principal (pctx.p).
-func (r *Registry) check(ctx context.Context, c Caller, call Call, tm timings) (*prepared, timings, *toolerr.Error) {
+func (r *Registry) check(ctx context.Context, c Caller, call Call, tm timings) (prepared, timings, *toolerr.Error) {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
-		return nil, tm, r.unknownTool(c.Principal, call)
+		return prepared{}, tm, r.unknownTool(c.Principal, call)
 	}
 	if !call.Complete {
-		return nil, tm, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
+		return prepared{}, tm, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
 	}
 	if call.ID != "" {
 		seen, err := r.seen(ctx, c.Scope, call.ID)
 		if err != nil {
-			return nil, tm, replayUnavailable(t.Name, call.ID, err)
+			return prepared{}, tm, replayUnavailable(t.Name, call.ID, err)
 		}
 		if seen {
-			return nil, tm, duplicate(t.Name, call.ID, "was already executed")
+			return prepared{}, tm, duplicate(t.Name, call.ID, "was already executed")
 		}
 		// Decoding starts after the store's answer, which may have
 		// taken a round trip.
@@ -70,7 +73,7 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call, tm timings) (
 	}
 	p, tm, err := t.prepare(ctx, c.Principal, call, tm, false)
 	if err != nil {
-		return nil, tm, asToolErr(err, t.Name, call.ID)
+		return prepared{}, tm, asToolErr(err, t.Name, call.ID)
 	}
 	p.call, p.tool = call, t
 	return p, tm, nil
@@ -164,7 +167,7 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 	c.Principal = p.pctx.p
 	if p.need.needed {
 		results := []Result{{CallID: call.ID, Tool: call.Name}}
-		r.request(ctx, c, []Call{call}, []*prepared{p}, results, start, attempt)
+		r.request(ctx, c, []Call{call}, []*prepared{&p}, results, start, attempt)
 		return results[0]
 	}
 	if call.ID != "" {
@@ -173,18 +176,18 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 			if err != nil {
 				res.Err = replayUnavailable(p.tool.Name, call.ID, err)
 			}
-			r.emit(ctx, c, call, p, res, r.since(start), attempt, p.tm, false)
+			r.emit(ctx, c, call, &p, res, r.since(start), attempt, p.tm, false)
 			return res
 		}
 		// The executor's step starts after the claim's round trip.
 		p.tm.mark()
 	}
 	if ctx.Err() != nil {
-		res := r.cancelled(ctx, c, p)
-		r.emit(ctx, c, call, p, res, r.since(p.tm.last), attempt, p.tm, false)
+		res := r.cancelled(ctx, c, &p)
+		r.emit(ctx, c, call, &p, res, r.since(p.tm.last), attempt, p.tm, false)
 		return res
 	}
-	return r.execute(ctx, c, p, attempt)
+	return r.execute(ctx, c, &p, attempt)
 }
 
 // clock returns the time when an auditor wants timings, else the zero
@@ -238,6 +241,7 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 	tms := make([]timings, len(calls))
 	results := make([]Result, len(calls))
 	preps := make([]*prepared, len(calls))
+	checked := make([]prepared, len(calls))
 	failed := false
 	ids := make(map[string]int, len(calls))
 	for i, call := range calls {
@@ -256,7 +260,8 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			failed = true
 			continue
 		}
-		preps[i] = p
+		checked[i] = p
+		preps[i] = &checked[i]
 	}
 	if !failed && awaitsApproval(preps) {
 		r.request(ctx, c, calls, preps, results, start, attempt)

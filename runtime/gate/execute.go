@@ -29,7 +29,8 @@ type execution struct {
 	cancel  context.CancelFunc
 	r       *Registry
 	c       Caller
-	p       *prepared
+	prep    prepared
+	p       *prepared // &prep
 	attempt int
 	start   time.Time
 
@@ -71,13 +72,22 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 		// no point where the gate would stop waiting, so the executor runs
 		// here.
 		p.pctx.Context = ctx
-		o := r.run(&p.pctx, p)
+		o := r.run(p.pctx, p)
 		res := own(p, o)
 		d := o.end.Sub(start)
 		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
 		return res
 	}
-	x := &execution{pctx: principalCtx{Context: ctx, p: p.pctx.p}, r: r, c: c, p: p, attempt: attempt, start: start}
+	// p may live on the dispatcher's stack: the goroutine gets a copy.
+	x := &execution{pctx: principalCtx{Context: ctx, p: p.pctx.p}, prep: *p, r: r, c: c, attempt: attempt, start: start}
+	x.p = &x.prep
+	return r.executeAside(ctx, x)
+}
+
+// executeAside runs x's executor in a goroutine of its own and waits for
+// it only while the context and the tool's timeout are live.
+func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
+	p, c, attempt := x.p, x.c, x.attempt
 	if p.tool.Timeout > 0 {
 		x.xctx, x.cancel = context.WithTimeoutCause(&x.pctx, p.tool.Timeout, errToolTimeout)
 	} else {

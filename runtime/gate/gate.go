@@ -116,7 +116,6 @@ func (p Principal) cloneFrom(spare []string) (Principal, []string) {
 	return p, spare[n:]
 }
 
-
 // principalKey is the context key of the principal an executor runs for.
 type principalKey struct{}
 
@@ -254,7 +253,7 @@ type Tool struct {
 	// call needs approval (steps 4 and 5), timing decode and policy in tm;
 	// it never panics (see checkPanicked). The prepared call holds the
 	// gate's own copy of p, made before the policy runs, for the executor.
-	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (*prepared, timings, error)
+	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (prepared, timings, error)
 	bindErr error
 }
 
@@ -292,11 +291,11 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		t.bindErr = checkApproval(spec.Name, spec.Approval, spec.Approvers, b.NeedsApproval != nil)
 	}
 	asks := spec.Approval == ApprovalPolicy
-	t.prepare = func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (out *prepared, tm timings, err error) {
+	t.prepare = func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (out prepared, tm timings, err error) {
 		tm = t0
 		defer func() {
 			if v := recover(); v != nil {
-				out, err = nil, checkPanicked(spec.Name, call.ID, v)
+				out, err = prepared{}, checkPanicked(spec.Name, call.ID, v)
 			}
 		}()
 		decode := spec.Decode
@@ -313,7 +312,7 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 				// for the logs only.
 				err = &toolerr.Error{Code: toolerr.InvalidArguments, Tool: spec.Name, Reason: "the arguments were refused by the tool's decoder", Err: err}
 			}
-			return nil, tm, err
+			return prepared{}, tm, err
 		}
 		bc := &boundCall[A]{args: args, execute: b.Execute}
 		// The copies of p (the gate's, the policy's, NeedsApproval's) are
@@ -331,13 +330,13 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		err = b.Policy(ctx, mine, args)
 		tm.policy = tm.lap()
 		if err != nil {
-			return nil, tm, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
+			return prepared{}, tm, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
 		}
+		out = prepared{exec: bc, tm: tm, pctx: &bc.pctx}
 		if !resuming {
-			bc.need = needsApproval(ctx, spec.Approval, b.NeedsApproval, p, spare, args)
+			out.need = needsApproval(ctx, spec.Approval, b.NeedsApproval, p, spare, args)
 		}
-		bc.exec, bc.tm = bc, tm
-		return &bc.prepared, tm, nil
+		return out, tm, nil
 	}
 	return t
 }

@@ -203,7 +203,7 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 	p.call, p.tool, p.pending = call, t, &next
 	// The executor's step starts now, after the claim and the move.
 	p.tm.mark()
-	return next, p, nil
+	return next, &p, nil
 }
 
 // approvalScope is the replay scope Resume claims pending IDs in: apart
