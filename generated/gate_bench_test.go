@@ -19,8 +19,10 @@ import (
 // through Registry.Dispatch (lookup, replay check, decode, policy that
 // allows, executor that does nothing, audit), side by side in one run with
 // "decode", the generated decoder alone, so that the ratios between the
-// sub-benchmarks hold on a noisy machine (run with -count 8 or more: the
-// rounds interleave, take medians). Every variant dispatches under
+// sub-benchmarks hold on a noisy machine: `make bench-gate` runs the
+// benchmark once per round (go test's -count would run each variant's
+// rounds back to back instead) and takes, per variant, the median over the
+// rounds of its ratio to the round's decoder. Every variant dispatches under
 // context.Background with the tool's own timeout (10s), so the executor
 // runs in a goroutine of its own, except the "inline" variants, where the
 // tool has no timeout and the executor runs in the dispatching goroutine

@@ -43,9 +43,12 @@
 // call with Event.Late set.
 //
 // What the gate decided cannot be changed by the code it calls: the
-// principal is copied when Dispatch starts, and each policy and executor
-// gets its own copy (see PrincipalFrom), so a policy that appends a role
-// changes nothing for the later calls of its batch.
+// principal is copied before any of that code sees it (a batch's when
+// DispatchBatch starts; a single call's before its policy runs, or when
+// Dispatch starts for an auditor with a DispatchHook), and each policy,
+// NeedsApproval and executor gets its own copy (see PrincipalFrom), so a
+// policy that appends a role changes nothing for the later calls of its
+// batch.
 //
 // A panic in a decoder, policy or executor does not escape the gate: it is
 // an execution_failed error (before the executor, nothing has run). Nor
