@@ -48,35 +48,36 @@ type boundCall[A any] struct {
 
 func (c *boundCall[A]) run(ctx context.Context) (any, error) { return c.execute(ctx, c.args) }
 
-// check runs steps 1 to 5 for one call, timing decode and policy on tm. It
-// returns the timings also when it refuses the call, for its event. The
-// prepared call holds the gate's own copy of c.Principal (pctx.p).
-func (r *Registry) check(ctx context.Context, c Caller, call Call, tm timings) (prepared, timings, *toolerr.Error) {
+// check runs steps 1 to 5 for one call, timing decode and policy on tm
+// into the prepared call's tm, which it returns also when it refuses the
+// call, for its event. The prepared call holds the gate's own copy of
+// c.Principal (pctx.p).
+func (r *Registry) check(ctx context.Context, c Caller, call Call, tm timings) (prepared, *toolerr.Error) {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
-		return prepared{}, tm, r.unknownTool(c.Principal, call)
+		return prepared{tm: tm}, r.unknownTool(c.Principal, call)
 	}
 	if !call.Complete {
-		return prepared{}, tm, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
+		return prepared{tm: tm}, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
 	}
 	if call.ID != "" {
 		seen, err := r.seen(ctx, c.Scope, call.ID)
 		if err != nil {
-			return prepared{}, tm, replayUnavailable(t.Name, call.ID, err)
+			return prepared{tm: tm}, replayUnavailable(t.Name, call.ID, err)
 		}
 		if seen {
-			return prepared{}, tm, duplicate(t.Name, call.ID, "was already executed")
+			return prepared{tm: tm}, duplicate(t.Name, call.ID, "was already executed")
 		}
 		// Decoding starts after the store's answer, which may have
 		// taken a round trip.
 		tm.mark()
 	}
-	p, tm, err := t.prepare(ctx, c.Principal, call, tm, false)
+	p, err := t.prepare(ctx, c.Principal, call, tm, false)
 	if err != nil {
-		return prepared{}, tm, asToolErr(err, t.Name, call.ID)
+		return p, asToolErr(err, t.Name, call.ID)
 	}
 	p.call, p.tool = call, t
-	return p, tm, nil
+	return p, nil
 }
 
 // checkPanicked is the refusal of a call whose decoder, policy or
@@ -158,10 +159,10 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 	start := tm.last
 	// No code but the gate's has seen the principal until the policy: the
 	// gate's own copy is made in check, in the call's allocation.
-	p, tm, err := r.check(ctx, c, call, tm)
+	p, err := r.check(ctx, c, call, tm)
 	if err != nil {
 		res := Result{CallID: call.ID, Tool: call.Name, Err: err}
-		r.emit(ctx, c, call, nil, res, r.since(start), attempt, tm, false)
+		r.emit(ctx, c, call, nil, res, r.since(start), attempt, p.tm, false)
 		return res
 	}
 	c.Principal = p.pctx.p
@@ -253,8 +254,8 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 		}
 		ids[call.ID] = i
 		t0.mark()
-		p, tm, err := r.check(ctx, c, call, t0)
-		tms[i] = tm
+		p, err := r.check(ctx, c, call, t0)
+		tms[i] = p.tm
 		if err != nil {
 			results[i].Err = err
 			failed = true

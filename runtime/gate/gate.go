@@ -253,10 +253,11 @@ type Tool struct {
 	OutputSchema string
 
 	// prepare decodes, authorizes and, unless resuming, asks whether the
-	// call needs approval (steps 4 and 5), timing decode and policy in tm;
-	// it never panics (see checkPanicked). The prepared call holds the
-	// gate's own copy of p, made before the policy runs, for the executor.
-	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (prepared, timings, error)
+	// call needs approval (steps 4 and 5), timing decode and policy in the
+	// prepared call's tm, which it returns also with an error; it never
+	// panics (see checkPanicked). The prepared call holds the gate's own
+	// copy of p, made before the policy runs, for the executor.
+	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (prepared, error)
 	bindErr error
 }
 
@@ -294,11 +295,11 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		t.bindErr = checkApproval(spec.Name, spec.Approval, spec.Approvers, b.NeedsApproval != nil)
 	}
 	asks := spec.Approval == ApprovalPolicy
-	t.prepare = func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (out prepared, tm timings, err error) {
-		tm = t0
+	t.prepare = func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (out prepared, err error) {
+		out.tm = t0
 		defer func() {
 			if v := recover(); v != nil {
-				out, err = prepared{}, checkPanicked(spec.Name, call.ID, v)
+				out, err = prepared{tm: out.tm}, checkPanicked(spec.Name, call.ID, v)
 			}
 		}()
 		decode := spec.Decode
@@ -306,7 +307,7 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 			decode = spec.DecodeNullAsAbsent
 		}
 		args, err := decode(call.Args)
-		tm.decode = tm.lap()
+		out.tm.decode = out.tm.lap()
 		if err != nil {
 			var te *toolerr.Error
 			if !errors.As(err, &te) {
@@ -315,7 +316,7 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 				// for the logs only.
 				err = &toolerr.Error{Code: toolerr.InvalidArguments, Tool: spec.Name, Reason: "the arguments were refused by the tool's decoder", Err: err}
 			}
-			return prepared{}, tm, err
+			return out, err
 		}
 		bc := &boundCall[A]{args: args, execute: b.Execute}
 		// The copies of p (the gate's, the policy's, NeedsApproval's) are
@@ -331,15 +332,15 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		bc.pctx.p, spare = p.cloneFrom(spare)
 		mine, spare := p.cloneFrom(spare)
 		err = b.Policy(ctx, mine, args)
-		tm.policy = tm.lap()
+		out.tm.policy = out.tm.lap()
 		if err != nil {
-			return prepared{}, tm, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
+			return out, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
 		}
-		out = prepared{exec: bc, tm: tm, pctx: &bc.pctx}
+		out.exec, out.pctx = bc, &bc.pctx
 		if !resuming {
 			out.need = needsApproval(ctx, spec.Approval, b.NeedsApproval, p, spare, args)
 		}
-		return out, tm, nil
+		return out, nil
 	}
 	return t
 }
