@@ -19,10 +19,10 @@ type outcome struct {
 }
 
 // execution is one executor run in a goroutine of its own, for when the
-// gate may stop waiting for it. One allocation holds it all, the
-// executor's context (with the principal) included.
+// gate may stop waiting for it, with a copy of its prepared call (whose
+// pctx, in the call's allocation, is the executor's context before the
+// tool's timeout).
 type execution struct {
-	pctx principalCtx // the executor's context, before the tool's timeout
 	// xctx is the executor's context; the executor's goroutine cancels it
 	// once the executor returns, so that the gate waits on xctx alone.
 	xctx    context.Context
@@ -79,7 +79,8 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 		return res
 	}
 	// p may live on the dispatcher's stack: the goroutine gets a copy.
-	x := &execution{pctx: principalCtx{Context: ctx, p: p.pctx.p}, prep: *p, r: r, c: c, attempt: attempt, start: start}
+	p.pctx.Context = ctx
+	x := &execution{prep: *p, r: r, c: c, attempt: attempt, start: start}
 	x.p = &x.prep
 	return r.executeAside(ctx, x)
 }
@@ -89,9 +90,9 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
 	p, c, attempt := x.p, x.c, x.attempt
 	if p.tool.Timeout > 0 {
-		x.xctx, x.cancel = context.WithTimeoutCause(&x.pctx, p.tool.Timeout, errToolTimeout)
+		x.xctx, x.cancel = context.WithTimeoutCause(p.pctx, p.tool.Timeout, errToolTimeout)
 	} else {
-		x.xctx, x.cancel = context.WithCancel(&x.pctx)
+		x.xctx, x.cancel = context.WithCancel(p.pctx)
 	}
 	xctx := x.xctx
 	go x.run()
@@ -142,7 +143,7 @@ func (x *execution) run() {
 	x.cancel()
 	if late {
 		d := o.end.Sub(x.start)
-		x.r.emit(context.WithoutCancel(x.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), d, x.attempt, x.p.tm.executed(d), true)
+		x.r.emit(context.WithoutCancel(x.p.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), d, x.attempt, x.p.tm.executed(d), true)
 	}
 }
 
