@@ -151,9 +151,10 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 	if r.hook != nil {
 		// The hook sees the gate's own copy, not the caller's.
 		c.Principal = c.Principal.clone()
+		var end func()
+		ctx, end = r.startDispatch(ctx, c, 1)
+		defer end()
 	}
-	ctx, end := r.startDispatch(ctx, c, 1)
-	defer end()
 	tm := timings{now: r.timer()}
 	tm.mark()
 	start := tm.last

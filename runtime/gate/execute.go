@@ -74,8 +74,10 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 		p.pctx.Context = ctx
 		o := r.run(p.pctx, p)
 		res := own(p, o)
-		d := o.end.Sub(start)
-		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
+		if !r.quiet {
+			d := o.end.Sub(start)
+			r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
+		}
 		return res
 	}
 	// p may live on the dispatcher's stack: the goroutine gets a copy.
