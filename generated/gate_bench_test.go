@@ -2,6 +2,7 @@ package generated_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -42,8 +43,12 @@ import (
 //   - slog-auditor: no ID, SlogAuditor writing JSON to io.Discard;
 //   - handoff: no dispatch at all, only what running an executor in a
 //     goroutine of its own costs at the least: start a goroutine that
-//     does nothing and wait on a channel for it to finish. The variants
-//     with the tool's timeout pay it (and a timer) on top of inline.
+//     does nothing and wait on a channel for it to finish;
+//   - handoff-timeout: handoff the way the gate does it for a tool with a
+//     timeout: the goroutine gets a context with the tool's timeout
+//     (context.WithTimeoutCause, 10s), ends it when done, and the waiter
+//     waits on the context alone. The variants with the tool's timeout pay
+//     this on top of inline.
 func BenchmarkDispatch(b *testing.B) {
 	data := benchInput(b, refundT)
 	bind := gate.Binding[generated.RefundOrderArgs]{
@@ -120,6 +125,16 @@ func BenchmarkDispatch(b *testing.B) {
 			done := make(chan struct{})
 			go func() { close(done) }()
 			<-done
+		}
+	})
+	errTimeout := errors.New("timeout")
+	b.Run(refundT+"/handoff-timeout", func(b *testing.B) {
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for b.Loop() {
+			ctx, cancel := context.WithTimeoutCause(context.Background(), timeout, errTimeout)
+			go func() { cancel() }()
+			<-ctx.Done()
 		}
 	})
 }

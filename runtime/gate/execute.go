@@ -144,20 +144,33 @@ func (x *execution) run() {
 	x.mu.Unlock()
 	x.cancel()
 	if late {
-		d := o.end.Sub(x.start)
-		x.r.emit(context.WithoutCancel(x.p.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), d, x.attempt, x.p.tm.executed(d), true)
+		x.late(o)
 	}
 }
 
-// run runs p's executor, turning a panic into an outcome.
+// late audits the outcome of an executor the gate stopped waiting for. It
+// is a function of its own so that run's frame stays small: a fresh
+// goroutine's stack then need not grow (be copied) for every call.
+func (x *execution) late(o outcome) {
+	d := o.end.Sub(x.start)
+	x.r.emit(context.WithoutCancel(x.p.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), d, x.attempt, x.p.tm.executed(d), true)
+}
+
+// run runs p's executor, turning a panic into an outcome. recover is
+// called only when the executor did not return: in a fresh goroutine its
+// frames would otherwise grow (copy) the stack on every call.
 func (r *Registry) run(ctx context.Context, p *prepared) (o outcome) {
+	returned := false
 	defer func() {
-		if v := recover(); v != nil {
-			o = outcome{err: fmt.Errorf("executor panicked: %v", v), panicked: true}
+		if !returned {
+			if v := recover(); v != nil {
+				o = outcome{err: fmt.Errorf("executor panicked: %v", v), panicked: true}
+			}
 		}
 		o.end = r.clock()
 	}()
 	v, err := p.exec.run(ctx)
+	returned = true
 	return outcome{value: v, err: err}
 }
 
