@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -376,5 +377,30 @@ func TestDispatchAllocations(t *testing.T) {
 				t.Errorf("%v allocations per dispatch, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestExecutorPanicInEitherPath: an executor's panic is execution_failed
+// (Executed, not late) whether it runs inline or in a goroutine of its
+// own, where the gate recovers only when the executor did not return.
+func TestExecutorPanicInEitherPath(t *testing.T) {
+	for _, timeout := range []time.Duration{0, time.Hour} {
+		for _, v := range []any{"boom", nil, errors.New("boom")} {
+			t.Run(fmt.Sprintf("%s/%v", timeout, v), func(t *testing.T) {
+				var c spyCounts
+				spec := paySpec(&c)
+				spec.Timeout = timeout
+				rec := newRecorder()
+				r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&c, nil, func(context.Context, payArgs) (any, error) { panic(v) }))}, WithAuditor(rec))
+				res, err := r.Dispatch(context.Background(), caller, Call{ID: "a", Name: "pay", Args: []byte(goodPay), Complete: true})
+				te := wantCode(t, err, toolerr.ExecutionFailed, toolerr.System)
+				if !res.Executed || te.Err == nil || !strings.Contains(te.Err.Error(), "executor panicked") {
+					t.Errorf("result %+v, error %v", res, te.Err)
+				}
+				if e := rec.wait(1)[0]; e.Code != toolerr.ExecutionFailed || e.Late || !e.Executed {
+					t.Errorf("event = %+v", e)
+				}
+			})
+		}
 	}
 }
