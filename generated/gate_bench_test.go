@@ -2,9 +2,11 @@ package generated_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,17 +21,34 @@ import (
 // through Registry.Dispatch (lookup, replay check, decode, policy that
 // allows, executor that does nothing, audit), side by side in one run with
 // "decode", the generated decoder alone, so that the ratios between the
-// sub-benchmarks hold on a noisy machine (run with -count 8 or more: the
-// rounds interleave, take medians). Every variant dispatches under
+// sub-benchmarks hold on a noisy machine: `make bench-gate` runs the
+// benchmark once per round (go test's -count would run each variant's
+// rounds back to back instead) and takes, per variant, the median over the
+// rounds of its ratio to the round's decoder, in CPU time (the process's,
+// the garbage collector's and the executors' goroutines' included: the
+// cpu-ns/op metric), so that time spent waiting for a CPU on a busy machine
+// does not count. Every variant dispatches under
 // context.Background with the tool's own timeout (10s), so the executor
-// runs in a goroutine of its own, except "inline", where the tool has no
-// timeout and the executor runs in the dispatching goroutine:
+// runs in a goroutine of its own, except the "inline" variants, where the
+// tool has no timeout and the executor runs in the dispatching goroutine
+// (the gate could never stop waiting for it):
 //
 //   - no-id: a call without an ID (no replay store);
+//   - inline: no-id, inline;
 //   - id-memory: a fresh ID per call in a MemoryReplayStore whose IDs
 //     expire after a millisecond, so that it holds a steady number of them;
+//   - inline-id-memory: id-memory, inline;
 //   - discard-auditor: no ID, an auditor that drops every event;
-//   - slog-auditor: no ID, SlogAuditor writing JSON to io.Discard.
+//   - inline-discard-auditor: discard-auditor, inline;
+//   - slog-auditor: no ID, SlogAuditor writing JSON to io.Discard;
+//   - handoff: no dispatch at all, only what running an executor in a
+//     goroutine of its own costs at the least: start a goroutine that
+//     does nothing and wait on a channel for it to finish;
+//   - handoff-timeout: handoff the way the gate does it for a tool with a
+//     timeout: the goroutine gets a context with the tool's timeout
+//     (context.WithTimeoutCause, 10s), ends it when done, and the waiter
+//     waits on the context alone. The variants with the tool's timeout pay
+//     this on top of inline.
 func BenchmarkDispatch(b *testing.B) {
 	data := benchInput(b, refundT)
 	bind := gate.Binding[generated.RefundOrderArgs]{
@@ -53,6 +72,7 @@ func BenchmarkDispatch(b *testing.B) {
 	}
 	b.Run(refundT+"/decode", func(b *testing.B) {
 		b.ReportAllocs()
+		defer reportCPU(b)()
 		for b.Loop() {
 			if _, err := generated.DecodeRefundOrderArgs(data); err != nil {
 				b.Fatal(err)
@@ -63,6 +83,9 @@ func BenchmarkDispatch(b *testing.B) {
 	store := func() gate.Option {
 		return gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{IDsPerScope: 1 << 20, IDs: 1 << 20, MaxAge: time.Millisecond}))
 	}
+	discard := func() gate.Option {
+		return gate.WithAuditor(gate.AuditorFunc(func(context.Context, gate.Event) {}))
+	}
 	variants := []struct {
 		name    string
 		timeout time.Duration
@@ -72,7 +95,9 @@ func BenchmarkDispatch(b *testing.B) {
 		{"no-id", timeout, false, nil},
 		{"inline", 0, false, nil},
 		{"id-memory", timeout, true, []gate.Option{store()}},
-		{"discard-auditor", timeout, false, []gate.Option{gate.WithAuditor(gate.AuditorFunc(func(context.Context, gate.Event) {}))}},
+		{"inline-id-memory", 0, true, []gate.Option{store()}},
+		{"discard-auditor", timeout, false, []gate.Option{discard()}},
+		{"inline-discard-auditor", 0, false, []gate.Option{discard()}},
 		{"slog-auditor", timeout, false, []gate.Option{gate.WithAuditor(gate.SlogAuditor(slog.New(slog.NewJSONHandler(io.Discard, nil))))}},
 	}
 	for _, v := range variants {
@@ -80,6 +105,7 @@ func BenchmarkDispatch(b *testing.B) {
 			reg := newReg(b, v.timeout, v.opts...)
 			c := gate.Call{Name: refundT, Args: data, Complete: true}
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			i := 0
 			for b.Loop() {
 				if v.withID {
@@ -92,4 +118,38 @@ func BenchmarkDispatch(b *testing.B) {
 			}
 		})
 	}
+	b.Run(refundT+"/handoff", func(b *testing.B) {
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for b.Loop() {
+			done := make(chan struct{})
+			go func() { close(done) }()
+			<-done
+		}
+	})
+	errTimeout := errors.New("timeout")
+	b.Run(refundT+"/handoff-timeout", func(b *testing.B) {
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for b.Loop() {
+			ctx, cancel := context.WithTimeoutCause(context.Background(), timeout, errTimeout)
+			go func() { cancel() }()
+			<-ctx.Done()
+		}
+	})
+}
+
+// reportCPU starts counting the process's CPU time; the function it
+// returns reports it per iteration as the cpu-ns/op metric.
+func reportCPU(b *testing.B) func() {
+	start := processCPU(b)
+	return func() { b.ReportMetric(float64(processCPU(b)-start)/float64(b.N), "cpu-ns/op") }
+}
+
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -78,13 +78,15 @@ func checkApproval(tool string, a Approval, approvers []string, hasFunc bool) er
 	return nil
 }
 
-// needsApproval decides whether a call of a tool with approval a waits.
-func needsApproval[A any](ctx context.Context, a Approval, f NeedsApprovalFunc[A], p Principal, args A) approvalNeed {
+// needsApproval decides whether a call of a tool with approval a waits. f
+// gets its own copy of p, in spare when it has room.
+func needsApproval[A any](ctx context.Context, a Approval, f NeedsApprovalFunc[A], p Principal, spare []string, args A) approvalNeed {
 	switch a {
 	case ApprovalRequired:
 		return approvalNeed{needed: true, reason: "every call of this tool needs approval"}
 	case ApprovalPolicy:
-		ok, why := f(ctx, p.clone(), args)
+		mine, _ := p.cloneFrom(spare)
+		ok, why := f(ctx, mine, args)
 		return approvalNeed{needed: ok, reason: why}
 	}
 	return approvalNeed{}
@@ -305,7 +307,7 @@ func (r *Registry) decideCall(ctx context.Context, approver Principal, id string
 		return pc, stateErr(pc)
 	}
 	next := pc.clone()
-	next.State, next.DecidedBy, next.DecidedAt, next.Note = to, approver.ID, r.now(), note
+	next.State, next.DecidedBy, next.DecidedAt, next.Note = to, approver.ID, r.wall(), note
 	if err := r.swapPending(ctx, &pc, StatePending, next); err != nil {
 		return pc, err
 	}
@@ -329,7 +331,7 @@ func (r *Registry) expireIfDue(ctx context.Context, pc *PendingCall) (bool, *too
 	if pc.State == StateExpired {
 		return true, nil
 	}
-	if (pc.State != StatePending && pc.State != StateApproved) || r.now().Before(pc.ExpiresAt) {
+	if (pc.State != StatePending && pc.State != StateApproved) || r.wall().Before(pc.ExpiresAt) {
 		return false, nil
 	}
 	next := pc.clone()

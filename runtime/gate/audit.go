@@ -45,7 +45,11 @@ type Event struct {
 	Model string
 	// Decode, Policy and Execute are the time spent decoding the arguments,
 	// in the tool's policy and in the executor; each is zero when its step
-	// did not run.
+	// did not run. The clock is read once per step boundary, so each step
+	// counts the gate's own bookkeeping since the previous one: Decode runs
+	// from the dispatch's start (from the replay store's answer for a call
+	// with an ID), Execute from the end of the policy (from the replay
+	// store's claim).
 	Decode, Policy, Execute time.Duration
 	// Kind is the approval step the event reports (see EventKind); empty
 	// for a call dispatched and decided without one.
@@ -57,18 +61,33 @@ type Event struct {
 }
 
 // timings are the durations of one call's steps, taken with now; they stay
-// zero when now is nil (no auditor wants them).
+// zero when now is nil (no auditor wants them). The clock is read once
+// per step boundary: last is the end of the last step timed, which is the
+// start of the next one unless mark starts it afresh (after a step that is
+// not timed, such as a replay store's check).
 type timings struct {
 	now                     func() time.Time
+	last                    time.Time
 	decode, policy, execute time.Duration
 }
 
-// clock returns now(), or the zero time when now is nil.
-func (tm *timings) clock() time.Time {
-	if tm.now == nil {
-		return time.Time{}
+// mark starts the next step now.
+func (tm *timings) mark() {
+	if tm.now != nil {
+		tm.last = tm.now()
 	}
-	return tm.now()
+}
+
+// lap ends the step that started at last, returning its duration, and
+// starts the next one.
+func (tm *timings) lap() time.Duration {
+	if tm.now == nil {
+		return 0
+	}
+	t := tm.now()
+	d := t.Sub(tm.last)
+	tm.last = t
+	return d
 }
 
 // executed returns tm with the executor's duration d.
@@ -214,8 +233,8 @@ type DispatchHook interface {
 
 // startDispatch runs the auditor's DispatchHook, if it has one.
 func (r *Registry) startDispatch(ctx context.Context, c Caller, calls int) (out context.Context, end func()) {
-	h, ok := r.audit.(DispatchHook)
-	if !ok {
+	h := r.hook
+	if h == nil {
 		return ctx, func() {}
 	}
 	defer func() {

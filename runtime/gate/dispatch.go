@@ -9,67 +9,81 @@ import (
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
-// prepared is a call that passed every check and waits to run.
+// prepared is a call that passed every check and waits to run. It is a
+// value: the single-call path keeps it on its stack, and only the typed
+// arguments and the executor's context are allocated (boundCall).
 type prepared struct {
 	call Call
 	tool *Tool
-	run  func(context.Context) (any, error)
-	// tm holds the decode and policy durations.
+	exec runner
+	// tm holds the decode and policy durations; tm.last is when the
+	// executor's step starts, unless its caller marks it afresh.
 	tm timings
 	// need says whether the call waits for approval instead of running.
 	need approvalNeed
 	// pending is the approved call Resume runs, nil for a dispatched call.
 	pending *PendingCall
 	// pctx is the executor's context when it runs in the dispatching
-	// goroutine, held here to save an allocation.
+	// goroutine; pctx.p is the gate's own copy of the principal, from
+	// before the policy ran.
+	pctx *principalCtx
+}
+
+// runner runs a prepared call's executor with its typed arguments.
+type runner interface {
+	run(ctx context.Context) (any, error)
+}
+
+// boundCall is what a prepared call of a tool with arguments of type A
+// holds on the heap, in one allocation and without a closure: the typed
+// arguments, the executor's context and the principal's copies.
+type boundCall[A any] struct {
 	pctx principalCtx
+	// roles holds the copies of the principal's roles (the gate's, the
+	// policy's, NeedsApproval's) when they fit.
+	roles   [4]string
+	args    A
+	execute Executor[A]
 }
 
-// newPrepared returns the state of one call, its timings taken when an
-// auditor wants them.
-func (r *Registry) newPrepared() *prepared {
-	return &prepared{tm: timings{now: r.timer()}}
-}
+func (c *boundCall[A]) run(ctx context.Context) (any, error) { return c.execute(ctx, c.args) }
 
-// check runs steps 1 to 5 for one call into p, timing decode and policy
-// in p.tm. c.Principal is the gate's own copy; the policy gets another.
-func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) *toolerr.Error {
+// check runs steps 1 to 5 for one call, timing decode and policy on tm
+// into the prepared call's tm, which it returns also when it refuses the
+// call, for its event. The prepared call holds the gate's own copy of
+// c.Principal (pctx.p).
+func (r *Registry) check(ctx context.Context, c Caller, call Call, tm timings) (prepared, *toolerr.Error) {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
-		return r.unknownTool(c.Principal, call)
+		return prepared{tm: tm}, r.unknownTool(c.Principal, call)
 	}
 	if !call.Complete {
-		return &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
+		return prepared{tm: tm}, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
 	}
 	if call.ID != "" {
 		seen, err := r.seen(ctx, c.Scope, call.ID)
 		if err != nil {
-			return replayUnavailable(t.Name, call.ID, err)
+			return prepared{tm: tm}, replayUnavailable(t.Name, call.ID, err)
 		}
 		if seen {
-			return duplicate(t.Name, call.ID, "was already executed")
+			return prepared{tm: tm}, duplicate(t.Name, call.ID, "was already executed")
 		}
+		// Decoding starts after the store's answer, which may have
+		// taken a round trip.
+		tm.mark()
 	}
-	run, need, err := r.prepareSafely(ctx, c.Principal, t, call, &p.tm, false)
+	p, err := t.prepare(ctx, c.Principal, call, tm, false)
 	if err != nil {
-		return asToolErr(err, t.Name, call.ID)
+		return p, asToolErr(err, t.Name, call.ID)
 	}
-	p.call, p.tool, p.run, p.need = call, t, run, need
-	return nil
+	p.call, p.tool = call, t
+	return p, nil
 }
 
-// prepareSafely decodes and authorizes call, timing both in tm, and, unless
-// resuming, asks whether it needs approval. A panic in the decoder, the
-// policy or NeedsApproval does not escape the gate: the call is refused, as
-// a system error, and nothing runs.
-func (r *Registry) prepareSafely(ctx context.Context, p Principal, t *Tool, call Call, tm *timings, resuming bool) (run func(context.Context) (any, error), need approvalNeed, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			run, need = nil, approvalNeed{}
-			err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: t.Name, CallID: call.ID, Reason: "the call could not be checked; nothing was run", Err: fmt.Errorf("decoder or policy panicked: %v", v)}
-		}
-	}()
-	return t.prepare(ctx, p, call, tm, resuming)
+// checkPanicked is the refusal of a call whose decoder, policy or
+// NeedsApproval panicked: a system error, and nothing ran.
+func checkPanicked(tool, callID string, v any) *toolerr.Error {
+	return &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: tool, CallID: callID, Reason: "the call could not be checked; nothing was run", Err: fmt.Errorf("decoder or policy panicked: %v", v)}
 }
 
 func duplicate(tool, id, what string) *toolerr.Error {
@@ -129,21 +143,33 @@ func (r *Registry) dispatchAttempt(ctx context.Context, c Caller, call Call, att
 }
 
 // dispatchOne is dispatch for a batch of one call, without the batch's
-// bookkeeping: it decides exactly as dispatch does.
+// bookkeeping: it decides exactly as dispatch does. It reads the clock (when
+// an auditor wants timings) at the start, at the end of decode and of the
+// policy, and when the executor returns; with a call ID, also after the
+// replay store's check and claim.
 func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt int) Result {
-	c.Principal = c.Principal.clone()
-	ctx, end := r.startDispatch(ctx, c, 1)
-	defer end()
-	start := r.clock()
-	p := r.newPrepared()
-	if err := r.check(ctx, c, call, p); err != nil {
+	if r.hook != nil {
+		// The hook sees the gate's own copy, not the caller's.
+		c.Principal = c.Principal.clone()
+		var end func()
+		ctx, end = r.startDispatch(ctx, c, 1)
+		defer end()
+	}
+	tm := timings{now: r.timer()}
+	tm.mark()
+	start := tm.last
+	// No code but the gate's has seen the principal until the policy: the
+	// gate's own copy is made in check, in the call's allocation.
+	p, err := r.check(ctx, c, call, tm)
+	if err != nil {
 		res := Result{CallID: call.ID, Tool: call.Name, Err: err}
 		r.emit(ctx, c, call, nil, res, r.since(start), attempt, p.tm, false)
 		return res
 	}
+	c.Principal = p.pctx.p
 	if p.need.needed {
 		results := []Result{{CallID: call.ID, Tool: call.Name}}
-		r.request(ctx, c, []Call{call}, []*prepared{p}, results, start, attempt)
+		r.request(ctx, c, []Call{call}, []*prepared{&p}, results, start, attempt)
 		return results[0]
 	}
 	if call.ID != "" {
@@ -152,17 +178,18 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 			if err != nil {
 				res.Err = replayUnavailable(p.tool.Name, call.ID, err)
 			}
-			r.emit(ctx, c, call, p, res, r.since(start), attempt, p.tm, false)
+			r.emit(ctx, c, call, &p, res, r.since(start), attempt, p.tm, false)
 			return res
 		}
+		// The executor's step starts after the claim's round trip.
+		p.tm.mark()
 	}
 	if ctx.Err() != nil {
-		t0 := r.clock()
-		res := r.cancelled(ctx, c, p)
-		r.emit(ctx, c, call, p, res, r.since(t0), attempt, p.tm, false)
+		res := r.cancelled(ctx, c, &p)
+		r.emit(ctx, c, call, &p, res, r.since(p.tm.last), attempt, p.tm, false)
 		return res
 	}
-	return r.execute(ctx, c, p, attempt)
+	return r.execute(ctx, c, &p, attempt)
 }
 
 // clock returns the time when an auditor wants timings, else the zero
@@ -172,7 +199,7 @@ func (r *Registry) clock() time.Time {
 	if r.quiet {
 		return time.Time{}
 	}
-	return r.now()
+	return r.timer()()
 }
 
 // since returns the time elapsed since t, taken with clock.
@@ -180,16 +207,28 @@ func (r *Registry) since(t time.Time) time.Duration {
 	if r.quiet {
 		return 0
 	}
-	return r.now().Sub(t)
+	return r.timer()().Sub(t)
 }
 
 // timer is the clock of a call's step timings: nil when no auditor wants
 // them.
 func (r *Registry) timer() func() time.Time {
-	if r.quiet {
+	switch {
+	case r.quiet:
 		return nil
+	case r.now != nil:
+		return r.now
 	}
-	return r.now
+	return r.mono
+}
+
+// wall returns the time on the registry's clock, for the times an
+// approval keeps.
+func (r *Registry) wall() time.Time {
+	if r.now != nil {
+		return r.now()
+	}
+	return time.Now()
 }
 
 func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts BatchOptions, attempt int) []Result {
@@ -198,10 +237,13 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 	c.Principal = c.Principal.clone()
 	ctx, end := r.startDispatch(ctx, c, len(calls))
 	defer end()
-	start := r.clock()
+	t0 := timings{now: r.timer()}
+	t0.mark()
+	start := t0.last
 	tms := make([]timings, len(calls))
 	results := make([]Result, len(calls))
 	preps := make([]*prepared, len(calls))
+	checked := make([]prepared, len(calls))
 	failed := false
 	ids := make(map[string]int, len(calls))
 	for i, call := range calls {
@@ -212,15 +254,16 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 			continue
 		}
 		ids[call.ID] = i
-		p := r.newPrepared()
-		err := r.check(ctx, c, call, p)
+		t0.mark()
+		p, err := r.check(ctx, c, call, t0)
 		tms[i] = p.tm
 		if err != nil {
 			results[i].Err = err
 			failed = true
 			continue
 		}
-		preps[i] = p
+		checked[i] = p
+		preps[i] = &checked[i]
 	}
 	if !failed && awaitsApproval(preps) {
 		r.request(ctx, c, calls, preps, results, start, attempt)
@@ -241,10 +284,10 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 		return results
 	}
 	exec := func(i int) {
+		preps[i].tm.mark()
 		if ctx.Err() != nil {
-			t0 := r.clock()
 			results[i] = r.cancelled(ctx, c, preps[i])
-			r.emit(ctx, c, calls[i], preps[i], results[i], r.since(t0), attempt, tms[i], false)
+			r.emit(ctx, c, calls[i], preps[i], results[i], r.since(preps[i].tm.last), attempt, tms[i], false)
 			return
 		}
 		results[i] = r.execute(ctx, c, preps[i], attempt)

@@ -18,23 +18,27 @@ type outcome struct {
 	end      time.Time
 }
 
-// execution is one executor run. When the gate may stop waiting for it,
-// it runs in a goroutine of its own. One allocation holds it all, the
-// executor's context (with the principal) included.
+// execution is one executor run in a goroutine of its own, for when the
+// gate may stop waiting for it, with a copy of its prepared call (whose
+// pctx, in the call's allocation, is the executor's context before the
+// tool's timeout).
 type execution struct {
-	pctx    principalCtx    // the executor's context, before the tool's timeout
-	xctx    context.Context // the executor's context
+	// xctx is the executor's context; the executor's goroutine cancels it
+	// once the executor returns, so that the gate waits on xctx alone.
+	xctx    context.Context
+	cancel  context.CancelFunc
 	r       *Registry
 	c       Caller
-	p       *prepared
+	prep    prepared
+	p       *prepared // &prep
 	attempt int
 	start   time.Time
 
 	mu sync.Mutex
-	// done is closed once out holds the outcome, unless the gate stopped
-	// waiting first.
-	done chan struct{}
-	out  outcome
+	// finished is set, with out, when the executor returned before the
+	// gate stopped waiting; inTime when also before xctx ended.
+	finished, inTime bool
+	out              outcome
 	// abandoned is set when the gate stopped waiting: the executor's
 	// goroutine then audits the outcome as a late event itself.
 	abandoned bool
@@ -59,51 +63,60 @@ var errToolTimeout = errors.New("the tool's timeout expired")
 // answers with the executor's outcome when it has it while the context
 // and the timeout are live; otherwise, at once when either ends, with an
 // interrupted answer, and the executor's own outcome is audited as a late
-// event (see the package documentation).
+// event (see the package documentation). The executor's step starts at
+// p.tm.last.
 func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt int) Result {
-	start := r.clock()
+	start := p.tm.last
 	if p.tool.Timeout <= 0 && ctx.Done() == nil {
 		// The context can never end and the tool has no timeout: there is
 		// no point where the gate would stop waiting, so the executor runs
 		// here.
-		p.pctx = principalCtx{Context: ctx, p: c.Principal}
-		o := r.run(&p.pctx, p)
+		p.pctx.Context = ctx
+		o := r.run(p.pctx, p)
 		res := own(p, o)
-		r.emit(ctx, c, p.call, p, res, o.end.Sub(start), attempt, p.tm.executed(o.end.Sub(start)), false)
+		if !r.quiet {
+			d := o.end.Sub(start)
+			r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
+		}
 		return res
 	}
-	x := &execution{pctx: principalCtx{Context: ctx, p: c.Principal}, r: r, c: c, p: p, attempt: attempt, start: start}
-	x.xctx = &x.pctx
+	// p may live on the dispatcher's stack: the goroutine gets a copy.
+	p.pctx.Context = ctx
+	x := &execution{prep: *p, r: r, c: c, attempt: attempt, start: start}
+	x.p = &x.prep
+	return r.executeAside(ctx, x)
+}
+
+// executeAside runs x's executor in a goroutine of its own and waits for
+// it only while the context and the tool's timeout are live.
+func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
+	p, c, attempt := x.p, x.c, x.attempt
 	if p.tool.Timeout > 0 {
-		var cancel context.CancelFunc
-		x.xctx, cancel = context.WithTimeoutCause(x.xctx, p.tool.Timeout, errToolTimeout)
-		defer cancel()
+		x.xctx, x.cancel = context.WithTimeoutCause(p.pctx, p.tool.Timeout, errToolTimeout)
+	} else {
+		x.xctx, x.cancel = context.WithCancel(p.pctx)
 	}
 	xctx := x.xctx
-	x.done = make(chan struct{})
 	go x.run()
-	select {
-	case <-x.done:
-	case <-xctx.Done():
-		x.mu.Lock()
-		select {
-		case <-x.done:
-			x.mu.Unlock()
-		default:
-			// The executor is still running: answer now. The event is
-			// emitted under mu, so the late one cannot come before it.
-			x.abandoned = true
-			res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, context.Cause(xctx))}
-			d := r.since(x.start)
-			r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
-			x.mu.Unlock()
-			return res
-		}
+	// Ends when the executor returns, at the tool's timeout, or with ctx.
+	<-xctx.Done()
+	x.mu.Lock()
+	if !x.finished {
+		// The executor is still running: answer now. The event is emitted
+		// under mu, so the late one cannot come before it.
+		x.abandoned = true
+		res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, context.Cause(xctx))}
+		d := r.since(x.start)
+		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
+		x.mu.Unlock()
+		return res
 	}
+	x.mu.Unlock()
 	o := x.out
 	res := own(p, o)
-	if xctx.Err() == nil {
-		r.emit(ctx, c, p.call, p, res, o.end.Sub(x.start), attempt, p.tm.executed(o.end.Sub(x.start)), false)
+	d := o.end.Sub(x.start)
+	if x.inTime {
+		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
 		return res
 	}
 	// The executor returned, but only after its context ended: a late
@@ -113,38 +126,51 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 		why = context.Cause(xctx)
 	}
 	cut := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, why)}
-	d := o.end.Sub(x.start)
 	r.emit(ctx, c, p.call, p, cut, d, attempt, p.tm.executed(d), false)
 	r.emit(context.WithoutCancel(ctx), c, p.call, p, res, d, attempt, p.tm.executed(d), true)
 	return cut
 }
 
-// run is the executor's goroutine: it hands the outcome to the gate, or,
-// when the gate stopped waiting, audits it as a late event.
+// run is the executor's goroutine: it hands the outcome to the gate and
+// wakes it by ending the executor's context, or, when the gate stopped
+// waiting, audits the outcome as a late event.
 func (x *execution) run() {
 	o := x.r.run(x.xctx, x.p)
 	x.mu.Lock()
 	late := x.abandoned
 	if !late {
-		x.out = o
-		close(x.done)
+		x.out, x.finished, x.inTime = o, true, x.xctx.Err() == nil
 	}
 	x.mu.Unlock()
+	x.cancel()
 	if late {
-		d := o.end.Sub(x.start)
-		x.r.emit(context.WithoutCancel(x.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), d, x.attempt, x.p.tm.executed(d), true)
+		x.late(o)
 	}
 }
 
-// run runs p's executor, turning a panic into an outcome.
+// late audits the outcome of an executor the gate stopped waiting for. It
+// is a function of its own so that run's frame stays small: a fresh
+// goroutine's stack then need not grow (be copied) for every call.
+func (x *execution) late(o outcome) {
+	d := o.end.Sub(x.start)
+	x.r.emit(context.WithoutCancel(x.p.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), d, x.attempt, x.p.tm.executed(d), true)
+}
+
+// run runs p's executor, turning a panic into an outcome. recover is
+// called only when the executor did not return: in a fresh goroutine its
+// frames would otherwise grow (copy) the stack on every call.
 func (r *Registry) run(ctx context.Context, p *prepared) (o outcome) {
+	returned := false
 	defer func() {
-		if v := recover(); v != nil {
-			o = outcome{err: fmt.Errorf("executor panicked: %v", v), panicked: true}
+		if !returned {
+			if v := recover(); v != nil {
+				o = outcome{err: fmt.Errorf("executor panicked: %v", v), panicked: true}
+			}
 		}
 		o.end = r.clock()
 	}()
-	v, err := p.run(ctx)
+	v, err := p.exec.run(ctx)
+	returned = true
 	return outcome{value: v, err: err}
 }
 

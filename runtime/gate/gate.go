@@ -43,9 +43,12 @@
 // call with Event.Late set.
 //
 // What the gate decided cannot be changed by the code it calls: the
-// principal is copied when Dispatch starts, and each policy and executor
-// gets its own copy (see PrincipalFrom), so a policy that appends a role
-// changes nothing for the later calls of its batch.
+// principal is copied before any of that code sees it (a batch's when
+// DispatchBatch starts; a single call's before its policy runs, or when
+// Dispatch starts for an auditor with a DispatchHook), and each policy,
+// NeedsApproval and executor gets its own copy (see PrincipalFrom), so a
+// policy that appends a role changes nothing for the later calls of its
+// batch.
 //
 // A panic in a decoder, policy or executor does not escape the gate: it is
 // an execution_failed error (before the executor, nothing has run). Nor
@@ -99,6 +102,21 @@ type Principal struct {
 func (p Principal) clone() Principal {
 	p.Roles = slices.Clone(p.Roles)
 	return p
+}
+
+// cloneFrom is clone with the roles copied into the front of spare when it
+// has room (so that one allocation holds several copies); it returns the
+// rest of spare. The copy's capacity is its length, so that an append to
+// it cannot reach the copies after it.
+func (p Principal) cloneFrom(spare []string) (Principal, []string) {
+	n := len(p.Roles)
+	if p.Roles == nil || n > len(spare) {
+		return p.clone(), spare
+	}
+	roles := spare[:n:n]
+	copy(roles, p.Roles)
+	p.Roles = roles
+	return p, spare[n:]
 }
 
 // principalKey is the context key of the principal an executor runs for.
@@ -234,7 +252,12 @@ type Tool struct {
 	// for a tool without one (see BindTyped).
 	OutputSchema string
 
-	prepare func(ctx context.Context, p Principal, call Call, tm *timings, resuming bool) (run func(context.Context) (any, error), need approvalNeed, err error)
+	// prepare decodes, authorizes and, unless resuming, asks whether the
+	// call needs approval (steps 4 and 5), timing decode and policy in the
+	// prepared call's tm, which it returns also with an error; it never
+	// panics (see checkPanicked). The prepared call holds the gate's own
+	// copy of p, made before the policy runs, for the executor.
+	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (prepared, error)
 	bindErr error
 }
 
@@ -271,15 +294,20 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 	default:
 		t.bindErr = checkApproval(spec.Name, spec.Approval, spec.Approvers, b.NeedsApproval != nil)
 	}
-	t.prepare = func(ctx context.Context, p Principal, call Call, tm *timings, resuming bool) (func(context.Context) (any, error), approvalNeed, error) {
+	asks := spec.Approval == ApprovalPolicy
+	t.prepare = func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (out prepared, err error) {
+		out.tm = t0
+		defer func() {
+			if v := recover(); v != nil {
+				out, err = prepared{tm: out.tm}, checkPanicked(spec.Name, call.ID, v)
+			}
+		}()
 		decode := spec.Decode
 		if spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
 			decode = spec.DecodeNullAsAbsent
 		}
-		t0 := tm.clock()
 		args, err := decode(call.Args)
-		t1 := tm.clock()
-		tm.decode = t1.Sub(t0)
+		out.tm.decode = out.tm.lap()
 		if err != nil {
 			var te *toolerr.Error
 			if !errors.As(err, &te) {
@@ -288,18 +316,31 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 				// for the logs only.
 				err = &toolerr.Error{Code: toolerr.InvalidArguments, Tool: spec.Name, Reason: "the arguments were refused by the tool's decoder", Err: err}
 			}
-			return nil, approvalNeed{}, err
+			return out, err
 		}
-		err = b.Policy(ctx, p.clone(), args)
-		tm.policy = tm.clock().Sub(t1)
+		bc := &boundCall[A]{args: args, execute: b.Execute}
+		// The copies of p (the gate's, the policy's, NeedsApproval's) are
+		// made before any of them runs, in bc when they fit.
+		copies := 2
+		if asks && !resuming {
+			copies++
+		}
+		spare := bc.roles[:]
+		if n := len(p.Roles) * copies; n > len(spare) {
+			spare = make([]string, n)
+		}
+		bc.pctx.p, spare = p.cloneFrom(spare)
+		mine, spare := p.cloneFrom(spare)
+		err = b.Policy(ctx, mine, args)
+		out.tm.policy = out.tm.lap()
 		if err != nil {
-			return nil, approvalNeed{}, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
+			return out, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
 		}
-		var need approvalNeed
+		out.exec, out.pctx = bc, &bc.pctx
 		if !resuming {
-			need = needsApproval(ctx, spec.Approval, b.NeedsApproval, p, args)
+			out.need = needsApproval(ctx, spec.Approval, b.NeedsApproval, p, spare, args)
 		}
-		return func(ctx context.Context) (any, error) { return b.Execute(ctx, args) }, need, nil
+		return out, nil
 	}
 	return t
 }
@@ -412,10 +453,16 @@ type Registry struct {
 	names  []string
 	replay ReplayStore
 	audit  Auditor
-	now    func() time.Time
+	// now is the registry's clock when a test sets it; nil is the system
+	// clock: time.Now for the times kept (approvals), mono for step
+	// timings, which need only differences (one clock read, not two).
+	now  func() time.Time
+	mono func() time.Time
 	// quiet is set when the auditor is the no-op one: no event is built
 	// and no step is timed.
 	quiet bool
+	// hook is the auditor as a DispatchHook, nil when it is not one.
+	hook DispatchHook
 	// pending holds the calls that await approval, each for approvalTTL.
 	pending     PendingStore
 	approvalTTL time.Duration
@@ -425,7 +472,8 @@ type Registry struct {
 // executor non-nil) and names must be unique; otherwise it returns an error
 // naming every offending tool.
 func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
-	r := &Registry{tools: make(map[string]*Tool, len(tools)), now: time.Now}
+	base := time.Now()
+	r := &Registry{tools: make(map[string]*Tool, len(tools)), mono: func() time.Time { return base.Add(time.Since(base)) }}
 	var errs []error
 	for _, t := range tools {
 		switch {
@@ -454,6 +502,7 @@ func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
 		r.audit = nopAuditor{}
 	}
 	_, r.quiet = r.audit.(nopAuditor)
+	r.hook, _ = r.audit.(DispatchHook)
 	if r.pending == nil {
 		r.pending = NewMemoryPendingStore(MemoryPendingConfig{})
 	}

@@ -88,13 +88,30 @@ type MemoryReplayConfig struct {
 // scope, or the store, and have new calls refused until IDs expire, but
 // never re-enable the replay of a call.
 type MemoryReplayStore struct {
-	mu     sync.Mutex
-	cfg    MemoryReplayConfig
+	mu  sync.Mutex
+	cfg MemoryReplayConfig
+	// now is the store's clock; nil is the monotonic clock from base
+	// (one clock read instead of time.Now's two: only ages matter here).
 	now    func() time.Time
+	base   time.Time
 	scopes map[string]*replayScope
 	// oldest and newest end the list of every ID held, in claim order.
 	oldest, newest *replayID
 	n              int
+	// free holds up to maxFreeIDs forgotten entries for the next claims.
+	free  *replayID
+	nfree int
+}
+
+// maxFreeIDs bounds the forgotten entries kept for reuse.
+const maxFreeIDs = 1 << 10
+
+// clock returns the time on the store's clock.
+func (s *MemoryReplayStore) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return s.base.Add(time.Since(s.base))
 }
 
 // replayScope is the IDs claimed in one scope.
@@ -122,7 +139,7 @@ func NewMemoryReplayStore(cfg MemoryReplayConfig) *MemoryReplayStore {
 	if cfg.MaxAge <= 0 {
 		cfg.MaxAge = DefaultReplayMaxAge
 	}
-	return &MemoryReplayStore{cfg: cfg, now: time.Now, scopes: map[string]*replayScope{}}
+	return &MemoryReplayStore{cfg: cfg, base: time.Now(), scopes: map[string]*replayScope{}}
 }
 
 // Config returns the store's sizes, defaults filled in.
@@ -155,6 +172,22 @@ func (s *MemoryReplayStore) remove(e *replayID) {
 	if len(e.scope.ids) == 0 {
 		delete(s.scopes, e.scope.name)
 	}
+	if s.nfree < maxFreeIDs {
+		*e = replayID{next: s.free}
+		s.free = e
+		s.nfree++
+	}
+}
+
+// entry returns a zero entry, reused when one is free; the caller holds mu.
+func (s *MemoryReplayStore) entry() *replayID {
+	e := s.free
+	if e == nil {
+		return &replayID{}
+	}
+	s.free, e.next = e.next, nil
+	s.nfree--
+	return e
 }
 
 // maxKeyLen is the longest scope or call ID the store keeps as it is.
@@ -184,7 +217,7 @@ func (s *MemoryReplayStore) Seen(_ context.Context, scope, callID string) (bool,
 		return false, nil
 	}
 	e, ok := sc.ids[callID]
-	return ok && e.at.After(s.now().Add(-s.cfg.MaxAge)), nil
+	return ok && e.at.After(s.clock().Add(-s.cfg.MaxAge)), nil
 }
 
 // Claim implements ReplayStore. It fails with an error wrapping
@@ -194,7 +227,7 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 	scope, callID = key(scope), key(callID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
+	now := s.clock()
 	s.expire(now)
 	sc := s.scopes[scope]
 	if sc != nil {
@@ -212,7 +245,8 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 		sc = &replayScope{name: strings.Clone(scope), ids: map[string]*replayID{}}
 		s.scopes[sc.name] = sc
 	}
-	e := &replayID{prev: s.newest, scope: sc, id: strings.Clone(callID), at: now}
+	e := s.entry()
+	e.prev, e.scope, e.id, e.at = s.newest, sc, strings.Clone(callID), now
 	if s.newest != nil {
 		s.newest.next = e
 	} else {

@@ -110,8 +110,12 @@ func ownChecked(res *Result, o outcome) bool {
 		res.Value, res.JSON = c.value, c.json
 		return true
 	}
+	if o.err == nil || o.panicked {
+		return false
+	}
+	// Declared here, so that the success path does not allocate it.
 	var ir *invalidResult
-	if o.err != nil && !o.panicked && errors.As(o.err, &ir) {
+	if errors.As(o.err, &ir) {
 		e := *ir.err
 		e.CallID = res.CallID
 		res.Err = &e

@@ -55,14 +55,14 @@ func (r *Registry) request(ctx context.Context, c Caller, calls []Call, preps []
 // a second pending call.
 func (r *Registry) hold(ctx context.Context, c Caller, p *prepared) Result {
 	res := Result{CallID: p.call.ID, Tool: p.tool.Name}
-	now := r.now()
+	now := r.wall()
 	pc := PendingCall{
 		Ticket: Ticket{
 			PendingID: newPendingID(), Tool: p.tool.Name, Version: p.tool.Version, ArgsDigest: Digest(p.call.Args),
-			CallID: p.call.ID, Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Scope: c.Scope, RequestID: c.RequestID,
+			CallID: p.call.ID, Principal: p.pctx.p.ID, Tenant: p.pctx.p.Tenant, Scope: c.Scope, RequestID: c.RequestID,
 			Reason: cutText(p.need.reason), CreatedAt: now, ExpiresAt: now.Add(r.approvalTTL),
 		},
-		Args: slices.Clone(p.call.Args), Dialect: p.call.Dialect, Roles: slices.Clone(c.Principal.Roles), State: StatePending,
+		Args: slices.Clone(p.call.Args), Dialect: p.call.Dialect, Roles: slices.Clone(p.pctx.p.Roles), State: StatePending,
 	}
 	if p.call.ID != "" {
 		ok, err := r.claimID(ctx, c.Scope, p.call.ID)
@@ -167,7 +167,8 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 		return pc, nil, approvalErr(toolerr.Unauthorized, pc.Tool, pc.CallID, "the requester may no longer call "+pc.Tool+"; nothing was run", nil)
 	}
 	tm := timings{now: r.timer()}
-	run, _, err := r.prepareSafely(ctx, who, t, call, &tm, true)
+	tm.mark()
+	p, err := t.prepare(ctx, who, call, tm, true)
 	if err != nil {
 		return pc, nil, asToolErr(err, pc.Tool, pc.CallID)
 	}
@@ -189,7 +190,7 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 		return pc, nil, stateErr(done)
 	}
 	next := pc.clone()
-	next.State, next.ResumedAt = StateResumed, r.now()
+	next.State, next.ResumedAt = StateResumed, r.wall()
 	if te := r.swapPending(ctx, &pc, StateApproved, next); te != nil {
 		if !movedOn(te.Code) {
 			// The store could not record the move: the call did not run,
@@ -199,7 +200,10 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 		}
 		return pc, nil, te
 	}
-	return next, &prepared{call: call, tool: t, run: run, tm: tm, pending: &next}, nil
+	p.call, p.tool, p.pending = call, t, &next
+	// The executor's step starts now, after the claim and the move.
+	p.tm.mark()
+	return next, &p, nil
 }
 
 // approvalScope is the replay scope Resume claims pending IDs in: apart
