@@ -39,6 +39,11 @@ type emitter struct {
 	// (tagged.go): their member loop is decodeIn, with the closing keyword
 	// as an argument.
 	closable map[*node]bool
+	// scalars collects, while a decode method is emitted, the nodes whose
+	// tgimpl.Scalar it reads (emit_scalar.go); ruleDone marks the nodes
+	// whose Scalar has been declared.
+	scalars  *[]*node
+	ruleDone map[*node]bool
 }
 
 func d() *jen.Statement  { return jen.Id("d") }

@@ -4,7 +4,6 @@ package generated
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -135,59 +134,28 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !cancelOrderOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(cancelOrderOrderIDRule); ok {
 				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/orderId/type", "string")
 			}
 		case "reason":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length < 3 {
-					d.MinLength("/properties/reason/minLength", 3, length)
-				}
-				if length > 500 {
-					d.MaxLength("/properties/reason/maxLength", 500, length)
-				}
+			if s, ok := d.ReadString(cancelOrderReasonRule); ok {
 				v.Reason = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/reason/type", "string")
 			}
 		case "restock":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) || d.AbsentNull() {
 				break
 			}
 			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			if x, ok := d.ReadBool("/properties/restock/type"); ok {
 				v.Restock = tgopt.Some(x)
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/restock/type", "boolean")
-				}
-			default:
-				d.TypeMismatch("/properties/restock/type", "boolean")
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, reason, restock")
@@ -196,14 +164,16 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "orderId")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "reason")
-		}
+		d.RequiredMissing("/required", seen, 0x3, "orderId", "reason")
 	}
 }
+
+// The keywords of the values that CancelOrderArgs's decoder reads with one
+// call, as the schema states them.
+var (
+	cancelOrderOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(cancelOrderOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	cancelOrderReasonRule  = tgimpl.NewString("/properties/reason", tgimpl.MinLength(3), tgimpl.MaxLength(500))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.

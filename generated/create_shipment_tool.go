@@ -4,7 +4,6 @@ package generated
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
 	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
@@ -139,24 +138,15 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "order_id":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !createShipmentOrderIDPattern.Match(s) {
-					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(createShipmentOrderIDRule); ok {
 				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/order_id/type", "string")
 			}
 		case "address":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
@@ -169,8 +159,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/$defs/address/type", "object")
 			}
 		case "line_items":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) {
 				break
 			}
 			seen |= 1 << 2
@@ -209,14 +198,11 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				d.TypeMismatch("/properties/line_items/type", "array")
 			}
 		case "service":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<3) || d.AbsentNull() {
 				break
 			}
 			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(createShipmentServiceRule); ok {
 				switch string(s) {
 				case "standard":
 					v.Service = tgopt.Some(CreateShipmentServiceStandard)
@@ -227,47 +213,14 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 				default:
 					d.Enum("/properties/service/enum", "standard, express or next_day", d.Quote(s))
 				}
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/service/type", "string")
-				}
-			default:
-				d.TypeMismatch("/properties/service/type", "string")
 			}
 		case "insured_value":
-			if seen&(1<<4) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<4) || d.AbsentNull() {
 				break
 			}
 			seen |= 1 << 4
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if tgjsonnum.Compare(raw, []byte("0")) <= 0 {
-					d.ExclusiveMinimum("/properties/insured_value/exclusiveMinimum", "0", d.Text(raw))
-				}
-				if tgjsonnum.Compare(raw, []byte("10000")) > 0 {
-					d.Maximum("/properties/insured_value/maximum", "10000", d.Text(raw))
-				}
-				if !tgjsonnum.IsMultipleOf(raw, []byte("0.01")) {
-					d.MultipleOf("/properties/insured_value/multipleOf", "0.01", d.Text(raw))
-				}
-				if x, ok := d.ParseFloat(raw, "/properties/insured_value/type", false); ok {
-					if x <= 0 && tgjsonnum.Compare(raw, []byte("0")) > 0 {
-						d.FloatBound("exclusiveMinimum", "/properties/insured_value/exclusiveMinimum", "0", d.Text(raw), x)
-					}
-					v.InsuredValue = tgopt.Some(x)
-				}
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/insured_value/type", "number")
-				}
-			default:
-				d.TypeMismatch("/properties/insured_value/type", "number")
+			if x, ok := d.ReadNumber(createShipmentInsuredValueRule); ok {
+				v.InsuredValue = tgopt.Some(x)
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "order_id, address, line_items, service, insured_value")
@@ -276,17 +229,17 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x7 != 0x7 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "order_id")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "address")
-		}
-		if seen&(1<<2) == 0 {
-			d.Required("/required", "line_items")
-		}
+		d.RequiredMissing("/required", seen, 0x7, "order_id", "address", "line_items")
 	}
 }
+
+// The keywords of the values that CreateShipmentArgs's decoder reads with one
+// call, as the schema states them.
+var (
+	createShipmentOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(createShipmentOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	createShipmentServiceRule      = tgimpl.NewString("/properties/service")
+	createShipmentInsuredValueRule = tgimpl.NewNumber("/properties/insured_value", tgimpl.ExclusiveMinimum("0"), tgimpl.Maximum("10000"), tgimpl.MultipleOf("0.01"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.
@@ -378,119 +331,52 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "name":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length < 1 {
-					d.MinLength("/$defs/address/properties/name/minLength", 1, length)
-				}
-				if length > 100 {
-					d.MaxLength("/$defs/address/properties/name/maxLength", 100, length)
-				}
+			if s, ok := d.ReadString(createShipmentAddressNameRule); ok {
 				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/$defs/address/properties/name/type", "string")
 			}
 		case "line1":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length < 1 {
-					d.MinLength("/$defs/address/properties/line1/minLength", 1, length)
-				}
-				if length > 200 {
-					d.MaxLength("/$defs/address/properties/line1/maxLength", 200, length)
-				}
+			if s, ok := d.ReadString(createShipmentAddressLine1Rule); ok {
 				v.Line1 = d.Value(s)
-			default:
-				d.TypeMismatch("/$defs/address/properties/line1/type", "string")
 			}
 		case "line2":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) || d.AbsentNull() {
 				break
 			}
 			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 200 {
-					d.MaxLength("/$defs/address/properties/line2/maxLength", 200, length)
-				}
+			if s, ok := d.ReadString(createShipmentAddressLine2Rule); ok {
 				v.Line2 = tgopt.Some(d.Value(s))
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/$defs/address/properties/line2/type", "string")
-				}
-			default:
-				d.TypeMismatch("/$defs/address/properties/line2/type", "string")
 			}
 		case "city":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<3) {
 				break
 			}
 			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length < 1 {
-					d.MinLength("/$defs/address/properties/city/minLength", 1, length)
-				}
-				if length > 100 {
-					d.MaxLength("/$defs/address/properties/city/maxLength", 100, length)
-				}
+			if s, ok := d.ReadString(createShipmentAddressCityRule); ok {
 				v.City = d.Value(s)
-			default:
-				d.TypeMismatch("/$defs/address/properties/city/type", "string")
 			}
 		case "postcode":
-			if seen&(1<<4) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<4) {
 				break
 			}
 			seen |= 1 << 4
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !createShipmentAddressPostcodePattern.Match(s) {
-					d.Pattern("/$defs/address/properties/postcode/pattern", "^[A-Z0-9][A-Z0-9 -]{1,9}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(createShipmentAddressPostcodeRule); ok {
 				v.Postcode = d.Value(s)
-			default:
-				d.TypeMismatch("/$defs/address/properties/postcode/type", "string")
 			}
 		case "country":
-			if seen&(1<<5) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<5) {
 				break
 			}
 			seen |= 1 << 5
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !createShipmentAddressCountryPattern.Match(s) {
-					d.Pattern("/$defs/address/properties/country/pattern", "^[A-Z]{2}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(createShipmentAddressCountryRule); ok {
 				v.Country = d.Value(s)
-			default:
-				d.TypeMismatch("/$defs/address/properties/country/type", "string")
 			}
 		default:
 			d.Additional("/$defs/address/additionalProperties", mark, name, "name, line1, line2, city, postcode, country")
@@ -499,23 +385,20 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3b != 0x3b {
-		if seen&(1<<0) == 0 {
-			d.Required("/$defs/address/required", "name")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/$defs/address/required", "line1")
-		}
-		if seen&(1<<3) == 0 {
-			d.Required("/$defs/address/required", "city")
-		}
-		if seen&(1<<4) == 0 {
-			d.Required("/$defs/address/required", "postcode")
-		}
-		if seen&(1<<5) == 0 {
-			d.Required("/$defs/address/required", "country")
-		}
+		d.RequiredMissing("/$defs/address/required", seen, 0x3b, "name", "line1", "city", "postcode", "country")
 	}
 }
+
+// The keywords of the values that CreateShipmentAddress's decoder reads with
+// one call, as the schema states them.
+var (
+	createShipmentAddressNameRule     = tgimpl.NewString("/$defs/address/properties/name", tgimpl.MinLength(1), tgimpl.MaxLength(100))
+	createShipmentAddressLine1Rule    = tgimpl.NewString("/$defs/address/properties/line1", tgimpl.MinLength(1), tgimpl.MaxLength(200))
+	createShipmentAddressLine2Rule    = tgimpl.NewString("/$defs/address/properties/line2", tgimpl.MaxLength(200))
+	createShipmentAddressCityRule     = tgimpl.NewString("/$defs/address/properties/city", tgimpl.MinLength(1), tgimpl.MaxLength(100))
+	createShipmentAddressPostcodeRule = tgimpl.NewString("/$defs/address/properties/postcode", tgimpl.Pattern(createShipmentAddressPostcodePattern, "^[A-Z0-9][A-Z0-9 -]{1,9}$"))
+	createShipmentAddressCountryRule  = tgimpl.NewString("/$defs/address/properties/country", tgimpl.Pattern(createShipmentAddressCountryPattern, "^[A-Z]{2}$"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.
@@ -591,54 +474,20 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "sku":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !createShipmentLineItemSKUPattern.Match(s) {
-					d.Pattern("/properties/line_items/items/properties/sku/pattern", "^[A-Z0-9]{4,12}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(createShipmentLineItemSKURule); ok {
 				v.SKU = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/line_items/items/properties/sku/type", "string")
 			}
 		case "quantity":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/line_items/items/properties/quantity/type", false); ok {
-					if x < 1 {
-						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", d.Text(raw))
-					}
-					if x > 99 {
-						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", d.Text(raw))
-					}
-					v.Quantity = x
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("1")) < 0 {
-						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("99")) > 0 {
-						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/line_items/items/properties/quantity/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/line_items/items/properties/quantity/type", "integer")
+			if x, ok := d.ReadInt(createShipmentLineItemQuantityRule); ok {
+				v.Quantity = x
 			}
 		default:
 			d.Additional("/properties/line_items/items/additionalProperties", mark, name, "sku, quantity")
@@ -647,14 +496,16 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/line_items/items/required", "sku")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/line_items/items/required", "quantity")
-		}
+		d.RequiredMissing("/properties/line_items/items/required", seen, 0x3, "sku", "quantity")
 	}
 }
+
+// The keywords of the values that CreateShipmentLineItem's decoder reads with
+// one call, as the schema states them.
+var (
+	createShipmentLineItemSKURule      = tgimpl.NewString("/properties/line_items/items/properties/sku", tgimpl.Pattern(createShipmentLineItemSKUPattern, "^[A-Z0-9]{4,12}$"))
+	createShipmentLineItemQuantityRule = tgimpl.NewInt("/properties/line_items/items/properties/quantity", tgimpl.Minimum("1"), tgimpl.Maximum("99"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.

@@ -3,9 +3,7 @@
 package generated
 
 import (
-	tgformat "github.com/toolgate/toolgate/runtime/format"
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -135,39 +133,20 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !getOrderStatusOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(getOrderStatusOrderIDRule); ok {
 				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/orderId/type", "string")
 			}
 		case "includeHistory":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) || d.AbsentNull() {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			if x, ok := d.ReadBool("/properties/includeHistory/type"); ok {
 				v.IncludeHistory = tgopt.Some(x)
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/includeHistory/type", "boolean")
-				}
-			default:
-				d.TypeMismatch("/properties/includeHistory/type", "boolean")
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, includeHistory")
@@ -176,11 +155,15 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x1 != 0x1 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "orderId")
-		}
+		d.RequiredMissing("/required", seen, 0x1, "orderId")
 	}
 }
+
+// The keywords of the values that GetOrderStatusArgs's decoder reads with one
+// call, as the schema states them.
+var (
+	getOrderStatusOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(getOrderStatusOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.
@@ -293,30 +276,19 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !getOrderStatusResultOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(getOrderStatusResultOrderIDRule); ok {
 				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/orderId/type", "string")
 			}
 		case "status":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(getOrderStatusResultStatusRule); ok {
 				switch string(s) {
 				case "paid":
 					v.Status = GetOrderStatusResultStatusPaid
@@ -333,34 +305,21 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 				default:
 					d.Enum("/properties/status/enum", "paid, packed, dispatched, delivered, cancelled or refunded", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/status/type", "string")
 			}
 		case "updatedAt":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) {
 				break
 			}
 			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !tgformat.DateTime(tgimpl.View(s)) {
-					d.Format("/properties/updatedAt/format", "date-time (RFC 3339, e.g. 2006-01-02T15:04:05Z)", d.Quote(s))
-				}
+			if s, ok := d.ReadString(getOrderStatusResultUpdatedAtRule); ok {
 				v.UpdatedAt = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/updatedAt/type", "string")
 			}
 		case "carrier":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<3) || d.AbsentNull() {
 				break
 			}
 			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(getOrderStatusResultCarrierRule); ok {
 				switch string(s) {
 				case "royal_mail":
 					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierRoyalMail)
@@ -373,43 +332,14 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 				default:
 					d.Enum("/properties/carrier/enum", "royal_mail, dpd, evri or ups", d.Quote(s))
 				}
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/carrier/type", "string")
-				}
-			default:
-				d.TypeMismatch("/properties/carrier/type", "string")
 			}
 		case "trackingRef":
-			if seen&(1<<4) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<4) || d.AbsentNull() {
 				break
 			}
 			seen |= 1 << 4
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length < 6 {
-					d.MinLength("/properties/trackingRef/minLength", 6, length)
-				}
-				if length > 40 {
-					d.MaxLength("/properties/trackingRef/maxLength", 40, length)
-				}
-				if !getOrderStatusResultTrackingRefPattern.Match(s) {
-					d.Pattern("/properties/trackingRef/pattern", "^[A-Z0-9]+$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(getOrderStatusResultTrackingRefRule); ok {
 				v.TrackingRef = tgopt.Some(d.Value(s))
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/trackingRef/type", "string")
-				}
-			default:
-				d.TypeMismatch("/properties/trackingRef/type", "string")
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, status, updatedAt, carrier, trackingRef")
@@ -418,17 +348,19 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x7 != 0x7 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "orderId")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "status")
-		}
-		if seen&(1<<2) == 0 {
-			d.Required("/required", "updatedAt")
-		}
+		d.RequiredMissing("/required", seen, 0x7, "orderId", "status", "updatedAt")
 	}
 }
+
+// The keywords of the values that GetOrderStatusResult's decoder reads with
+// one call, as the schema states them.
+var (
+	getOrderStatusResultOrderIDRule     = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(getOrderStatusResultOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	getOrderStatusResultStatusRule      = tgimpl.NewString("/properties/status")
+	getOrderStatusResultUpdatedAtRule   = tgimpl.NewString("/properties/updatedAt", tgimpl.Format("date-time"))
+	getOrderStatusResultCarrierRule     = tgimpl.NewString("/properties/carrier")
+	getOrderStatusResultTrackingRefRule = tgimpl.NewString("/properties/trackingRef", tgimpl.MinLength(6), tgimpl.MaxLength(40), tgimpl.Pattern(getOrderStatusResultTrackingRefPattern, "^[A-Z0-9]+$"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.

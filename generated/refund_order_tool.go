@@ -6,8 +6,6 @@ import (
 	"time"
 
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -145,64 +143,27 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !refundOrderOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(refundOrderOrderIDRule); ok {
 				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/orderId/type", "string")
 			}
 		case "amountInCents":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/amountInCents/type", false); ok {
-					if x < 1 {
-						d.Minimum("/properties/amountInCents/minimum", "1", d.Text(raw))
-					}
-					if x > 100000 {
-						d.Maximum("/properties/amountInCents/maximum", "100000", d.Text(raw))
-					}
-					v.AmountInCents = x
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("1")) < 0 {
-						d.Minimum("/properties/amountInCents/minimum", "1", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("100000")) > 0 {
-						d.Maximum("/properties/amountInCents/maximum", "100000", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/amountInCents/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/amountInCents/type", "integer")
+			if x, ok := d.ReadInt(refundOrderAmountInCentsRule); ok {
+				v.AmountInCents = x
 			}
 		case "reason":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) {
 				break
 			}
 			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(refundOrderReasonRule); ok {
 				switch string(s) {
 				case "duplicate":
 					v.Reason = RefundOrderReasonDuplicate
@@ -213,27 +174,14 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 				default:
 					d.Enum("/properties/reason/enum", "duplicate, fraudulent or requested_by_customer", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/reason/type", "string")
 			}
 		case "notifyCustomer":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<3) || d.AbsentNull() {
 				break
 			}
 			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			if x, ok := d.ReadBool("/properties/notifyCustomer/type"); ok {
 				v.NotifyCustomer = tgopt.Some(x)
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/notifyCustomer/type", "boolean")
-				}
-			default:
-				d.TypeMismatch("/properties/notifyCustomer/type", "boolean")
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, amountInCents, reason, notifyCustomer")
@@ -242,17 +190,17 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x7 != 0x7 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "orderId")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "amountInCents")
-		}
-		if seen&(1<<2) == 0 {
-			d.Required("/required", "reason")
-		}
+		d.RequiredMissing("/required", seen, 0x7, "orderId", "amountInCents", "reason")
 	}
 }
+
+// The keywords of the values that RefundOrderArgs's decoder reads with one
+// call, as the schema states them.
+var (
+	refundOrderOrderIDRule       = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(refundOrderOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	refundOrderAmountInCentsRule = tgimpl.NewInt("/properties/amountInCents", tgimpl.Minimum("1"), tgimpl.Maximum("100000"))
+	refundOrderReasonRule        = tgimpl.NewString("/properties/reason")
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.

@@ -3,9 +3,7 @@
 package generated
 
 import (
-	tgformat "github.com/toolgate/toolgate/runtime/format"
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
 	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
@@ -127,80 +125,35 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "order_id":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !scheduleOrderDispatchOrderIDPattern.Match(s) {
-					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(scheduleOrderDispatchOrderIDRule); ok {
 				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/order_id/type", "string")
 			}
 		case "dispatch_date":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !tgformat.Date(tgimpl.View(s)) {
-					d.Format("/properties/dispatch_date/format", "date (RFC 3339 full-date, YYYY-MM-DD)", d.Quote(s))
-				}
+			if s, ok := d.ReadString(scheduleOrderDispatchDispatchDateRule); ok {
 				v.DispatchDate = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/dispatch_date/type", "string")
 			}
 		case "amount_pence":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) {
 				break
 			}
 			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/amount_pence/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/amount_pence/minimum", "0", d.Text(raw))
-					}
-					if x > 50000 {
-						d.Maximum("/properties/amount_pence/maximum", "50000", d.Text(raw))
-					}
-					v.AmountPence = x
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/amount_pence/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("50000")) > 0 {
-						d.Maximum("/properties/amount_pence/maximum", "50000", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/amount_pence/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/amount_pence/type", "integer")
+			if x, ok := d.ReadInt(scheduleOrderDispatchAmountPenceRule); ok {
+				v.AmountPence = x
 			}
 		case "currency":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<3) {
 				break
 			}
 			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(scheduleOrderDispatchCurrencyRule); ok {
 				switch string(s) {
 				case "GBP":
 					v.Currency = ScheduleOrderDispatchCurrencyGBP
@@ -209,12 +162,9 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 				default:
 					d.Enum("/properties/currency/enum", "GBP or EUR", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/currency/type", "string")
 			}
 		case "note":
-			if seen&(1<<4) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<4) {
 				break
 			}
 			seen |= 1 << 4
@@ -239,20 +189,18 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0xf != 0xf {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "order_id")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "dispatch_date")
-		}
-		if seen&(1<<2) == 0 {
-			d.Required("/required", "amount_pence")
-		}
-		if seen&(1<<3) == 0 {
-			d.Required("/required", "currency")
-		}
+		d.RequiredMissing("/required", seen, 0xf, "order_id", "dispatch_date", "amount_pence", "currency")
 	}
 }
+
+// The keywords of the values that ScheduleOrderDispatchArgs's decoder reads
+// with one call, as the schema states them.
+var (
+	scheduleOrderDispatchOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(scheduleOrderDispatchOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	scheduleOrderDispatchDispatchDateRule = tgimpl.NewString("/properties/dispatch_date", tgimpl.Format("date"))
+	scheduleOrderDispatchAmountPenceRule  = tgimpl.NewInt("/properties/amount_pence", tgimpl.Minimum("0"), tgimpl.Maximum("50000"))
+	scheduleOrderDispatchCurrencyRule     = tgimpl.NewString("/properties/currency")
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.

@@ -3,7 +3,6 @@
 package generated
 
 import (
-	tgformat "github.com/toolgate/toolgate/runtime/format"
 	tggate "github.com/toolgate/toolgate/runtime/gate"
 	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
@@ -128,24 +127,15 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "order_id":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !updateDeliveryContactOrderIDPattern.Match(s) {
-					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(updateDeliveryContactOrderIDRule); ok {
 				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/order_id/type", "string")
 			}
 		case "contact":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
@@ -174,8 +164,7 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 				}
 			}
 		case "instructions":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) {
 				break
 			}
 			seen |= 1 << 2
@@ -200,17 +189,15 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x7 != 0x7 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "order_id")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "contact")
-		}
-		if seen&(1<<2) == 0 {
-			d.Required("/required", "instructions")
-		}
+		d.RequiredMissing("/required", seen, 0x7, "order_id", "contact", "instructions")
 	}
 }
+
+// The keywords of the values that UpdateDeliveryContactArgs's decoder reads
+// with one call, as the schema states them.
+var (
+	updateDeliveryContactOrderIDRule = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(updateDeliveryContactOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.
@@ -364,42 +351,25 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(updateDeliveryContactContactAnyOf0KindRule); ok {
 				switch string(s) {
 				case "email":
 					v.Kind = UpdateDeliveryContactContactAnyOf0KindEmail
 				default:
 					d.Const("/properties/contact/anyOf/0/properties/kind/const", "email", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/contact/anyOf/0/properties/kind/type", "string")
 			}
 		case "email":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 254 {
-					d.MaxLength("/properties/contact/anyOf/0/properties/email/maxLength", 254, length)
-				}
-				if !tgformat.Email(tgimpl.View(s)) {
-					d.Format("/properties/contact/anyOf/0/properties/email/format", "email address", d.Quote(s))
-				}
+			if s, ok := d.ReadString(updateDeliveryContactContactAnyOf0EmailRule); ok {
 				v.Email = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/contact/anyOf/0/properties/email/type", "string")
 			}
 		default:
 			d.Additional("/properties/contact/anyOf/0/additionalProperties", mark, name, "kind, email")
@@ -408,14 +378,16 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/contact/anyOf/0/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/contact/anyOf/0/required", "email")
-		}
+		d.RequiredMissing("/properties/contact/anyOf/0/required", seen, 0x3, "kind", "email")
 	}
 }
+
+// The keywords of the values that UpdateDeliveryContactContactAnyOf0's decoder
+// reads with one call, as the schema states them.
+var (
+	updateDeliveryContactContactAnyOf0KindRule  = tgimpl.NewString("/properties/contact/anyOf/0/properties/kind")
+	updateDeliveryContactContactAnyOf0EmailRule = tgimpl.NewString("/properties/contact/anyOf/0/properties/email", tgimpl.MaxLength(254), tgimpl.Format("email"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.
@@ -481,38 +453,25 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(updateDeliveryContactContactAnyOf1KindRule); ok {
 				switch string(s) {
 				case "phone":
 					v.Kind = UpdateDeliveryContactContactAnyOf1KindPhone
 				default:
 					d.Const("/properties/contact/anyOf/1/properties/kind/const", "phone", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/contact/anyOf/1/properties/kind/type", "string")
 			}
 		case "phone":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !updateDeliveryContactContactAnyOf1PhonePattern.Match(s) {
-					d.Pattern("/properties/contact/anyOf/1/properties/phone/pattern", "^\\+[1-9][0-9]{6,14}$", d.Quote(s))
-				}
+			if s, ok := d.ReadString(updateDeliveryContactContactAnyOf1PhoneRule); ok {
 				v.Phone = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/contact/anyOf/1/properties/phone/type", "string")
 			}
 		default:
 			d.Additional("/properties/contact/anyOf/1/additionalProperties", mark, name, "kind, phone")
@@ -521,14 +480,16 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/contact/anyOf/1/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/contact/anyOf/1/required", "phone")
-		}
+		d.RequiredMissing("/properties/contact/anyOf/1/required", seen, 0x3, "kind", "phone")
 	}
 }
+
+// The keywords of the values that UpdateDeliveryContactContactAnyOf1's decoder
+// reads with one call, as the schema states them.
+var (
+	updateDeliveryContactContactAnyOf1KindRule  = tgimpl.NewString("/properties/contact/anyOf/1/properties/kind")
+	updateDeliveryContactContactAnyOf1PhoneRule = tgimpl.NewString("/properties/contact/anyOf/1/properties/phone", tgimpl.Pattern(updateDeliveryContactContactAnyOf1PhonePattern, "^\\+[1-9][0-9]{6,14}$"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.

@@ -4,8 +4,6 @@ package composebench
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -109,8 +107,7 @@ func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "pet":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
@@ -152,9 +149,7 @@ func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x1 != 0x1 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "pet")
-		}
+		d.RequiredMissing("/required", seen, 0x1, "pet")
 	}
 }
 
@@ -319,86 +314,41 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(petOneofPetOneOf0KindRule); ok {
 				switch string(s) {
 				case "cat":
 					v.Kind = PetOneofPetOneOf0KindCat
 				default:
 					d.Const("/properties/pet/oneOf/0/properties/kind/const", "cat", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/kind/type", "string")
 			}
 		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/oneOf/0/properties/name/maxLength", 40, length)
-				}
+			if s, ok := d.ReadString(petOneofPetOneOf0NameRule); ok {
 				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/name/type", "string")
 			}
 		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) {
 				break
 			}
 			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/0/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/oneOf/0/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/age/type", "integer")
+			if x, ok := d.ReadInt(petOneofPetOneOf0AgeRule); ok {
+				v.Age = tgopt.Some(x)
 			}
 		case "indoor":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<3) {
 				break
 			}
 			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			if x, ok := d.ReadBool("/properties/pet/oneOf/0/properties/indoor/type"); ok {
 				v.Indoor = tgopt.Some(x)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/indoor/type", "boolean")
 			}
 		default:
 			if closedAt != "" {
@@ -411,14 +361,17 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/oneOf/0/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/oneOf/0/required", "name")
-		}
+		d.RequiredMissing("/properties/pet/oneOf/0/required", seen, 0x3, "kind", "name")
 	}
 }
+
+// The keywords of the values that PetOneofPetOneOf0's decoder reads with one
+// call, as the schema states them.
+var (
+	petOneofPetOneOf0KindRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/kind")
+	petOneofPetOneOf0NameRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/name", tgimpl.MaxLength(40))
+	petOneofPetOneOf0AgeRule  = tgimpl.NewInt("/properties/pet/oneOf/0/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.
@@ -500,86 +453,41 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(petOneofPetOneOf1KindRule); ok {
 				switch string(s) {
 				case "dog":
 					v.Kind = PetOneofPetOneOf1KindDog
 				default:
 					d.Const("/properties/pet/oneOf/1/properties/kind/const", "dog", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/kind/type", "string")
 			}
 		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/oneOf/1/properties/name/maxLength", 40, length)
-				}
+			if s, ok := d.ReadString(petOneofPetOneOf1NameRule); ok {
 				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/name/type", "string")
 			}
 		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) {
 				break
 			}
 			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/1/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/oneOf/1/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/age/type", "integer")
+			if x, ok := d.ReadInt(petOneofPetOneOf1AgeRule); ok {
+				v.Age = tgopt.Some(x)
 			}
 		case "leash":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<3) {
 				break
 			}
 			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			if x, ok := d.ReadBool("/properties/pet/oneOf/1/properties/leash/type"); ok {
 				v.Leash = tgopt.Some(x)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/leash/type", "boolean")
 			}
 		default:
 			if closedAt != "" {
@@ -592,14 +500,17 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/oneOf/1/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/oneOf/1/required", "name")
-		}
+		d.RequiredMissing("/properties/pet/oneOf/1/required", seen, 0x3, "kind", "name")
 	}
 }
+
+// The keywords of the values that PetOneofPetOneOf1's decoder reads with one
+// call, as the schema states them.
+var (
+	petOneofPetOneOf1KindRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/kind")
+	petOneofPetOneOf1NameRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/name", tgimpl.MaxLength(40))
+	petOneofPetOneOf1AgeRule  = tgimpl.NewInt("/properties/pet/oneOf/1/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.
@@ -681,94 +592,41 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(petOneofPetOneOf2KindRule); ok {
 				switch string(s) {
 				case "bird":
 					v.Kind = PetOneofPetOneOf2KindBird
 				default:
 					d.Const("/properties/pet/oneOf/2/properties/kind/const", "bird", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/kind/type", "string")
 			}
 		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/oneOf/2/properties/name/maxLength", 40, length)
-				}
+			if s, ok := d.ReadString(petOneofPetOneOf2NameRule); ok {
 				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/name/type", "string")
 			}
 		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) {
 				break
 			}
 			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/2/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/oneOf/2/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/age/type", "integer")
+			if x, ok := d.ReadInt(petOneofPetOneOf2AgeRule); ok {
+				v.Age = tgopt.Some(x)
 			}
 		case "wingspan":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<3) {
 				break
 			}
 			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if tgjsonnum.Compare(raw, []byte("0")) <= 0 {
-					d.ExclusiveMinimum("/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", d.Text(raw))
-				}
-				if x, ok := d.ParseFloat(raw, "/properties/pet/oneOf/2/properties/wingspan/type", false); ok {
-					if x <= 0 && tgjsonnum.Compare(raw, []byte("0")) > 0 {
-						d.FloatBound("exclusiveMinimum", "/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", d.Text(raw), x)
-					}
-					v.Wingspan = tgopt.Some(x)
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/wingspan/type", "number")
+			if x, ok := d.ReadNumber(petOneofPetOneOf2WingspanRule); ok {
+				v.Wingspan = tgopt.Some(x)
 			}
 		default:
 			if closedAt != "" {
@@ -781,14 +639,18 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/oneOf/2/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/oneOf/2/required", "name")
-		}
+		d.RequiredMissing("/properties/pet/oneOf/2/required", seen, 0x3, "kind", "name")
 	}
 }
+
+// The keywords of the values that PetOneofPetOneOf2's decoder reads with one
+// call, as the schema states them.
+var (
+	petOneofPetOneOf2KindRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/kind")
+	petOneofPetOneOf2NameRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/name", tgimpl.MaxLength(40))
+	petOneofPetOneOf2AgeRule      = tgimpl.NewInt("/properties/pet/oneOf/2/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+	petOneofPetOneOf2WingspanRule = tgimpl.NewNumber("/properties/pet/oneOf/2/properties/wingspan", tgimpl.ExclusiveMinimum("0"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.

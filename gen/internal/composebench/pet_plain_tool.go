@@ -4,7 +4,6 @@ package composebench
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
 	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
@@ -109,8 +108,7 @@ func (v *PetPlainArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "pet":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
@@ -129,9 +127,7 @@ func (v *PetPlainArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x1 != 0x1 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "pet")
-		}
+		d.RequiredMissing("/required", seen, 0x1, "pet")
 	}
 }
 
@@ -188,14 +184,11 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<0) {
 				break
 			}
 			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			if s, ok := d.ReadString(petPlainPetKindRule); ok {
 				switch string(s) {
 				case "cat":
 					v.Kind = PetPlainPetKindCat
@@ -206,72 +199,30 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 				default:
 					d.Enum("/properties/pet/properties/kind/enum", "cat, dog or bird", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/pet/properties/kind/type", "string")
 			}
 		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<1) {
 				break
 			}
 			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/properties/name/maxLength", 40, length)
-				}
+			if s, ok := d.ReadString(petPlainPetNameRule); ok {
 				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/properties/name/type", "string")
 			}
 		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<2) {
 				break
 			}
 			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/properties/age/type", "integer")
+			if x, ok := d.ReadInt(petPlainPetAgeRule); ok {
+				v.Age = tgopt.Some(x)
 			}
 		case "indoor":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			if d.Repeated(seen, 1<<3) {
 				break
 			}
 			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			if x, ok := d.ReadBool("/properties/pet/properties/indoor/type"); ok {
 				v.Indoor = tgopt.Some(x)
-			default:
-				d.TypeMismatch("/properties/pet/properties/indoor/type", "boolean")
 			}
 		default:
 			d.Additional("/properties/pet/additionalProperties", mark, name, "kind, name, age, indoor")
@@ -280,14 +231,17 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/required", "name")
-		}
+		d.RequiredMissing("/properties/pet/required", seen, 0x3, "kind", "name")
 	}
 }
+
+// The keywords of the values that PetPlainPet's decoder reads with one call,
+// as the schema states them.
+var (
+	petPlainPetKindRule = tgimpl.NewString("/properties/pet/properties/kind")
+	petPlainPetNameRule = tgimpl.NewString("/properties/pet/properties/name", tgimpl.MaxLength(40))
+	petPlainPetAgeRule  = tgimpl.NewInt("/properties/pet/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+)
 
 // appendJSON appends v to b as JSON: exactly the members that are set, in
 // schema order.

@@ -1,0 +1,131 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+// ---- scalar members read with one call ----
+
+// A struct's decode method reads a boolean, integer, number or string
+// member with one call of the runtime (ReadBool, ReadInt, ReadNumber,
+// ReadString), which checks the type and every keyword of the schema;
+// the keywords are a package variable, a tgimpl.Scalar made from the
+// schema once (declared after the decode method). Everything else — a
+// nullable or composed value, an integer or number enum, a value whose
+// messages must hide it where the schema does not say so — is decoded by
+// the code decodeValue pastes.
+
+// hasScalarRule reports whether n is read with a tgimpl.Scalar: an
+// integer or number without enum, or a string, that is neither nullable nor
+// composed.
+func hasScalarRule(n *node) bool {
+	switch {
+	case n.nullable || n.nullOf != nil || n.comp.checks() || taggedSite(n) != nil:
+		return false
+	case n.kind == kindString:
+		return true
+	case n.kind == kindInt, n.kind == kindNumber:
+		return n.enum == nil
+	}
+	return false
+}
+
+// readScalar returns the code that reads n with one runtime call into set,
+// or nil when n is not read that way here: outside a struct's decode
+// method, for a value only checked, for a member that takes null as
+// absent (memberLoop checks that first) or for a value that is sensitive
+// only where it is used.
+func (e *emitter) readScalar(n *node, set setter) []jen.Code {
+	if e.scalars == nil || set.discard || set.nullAbsent || e.sensitive && !e.ruleSensitive(n) {
+		return nil
+	}
+	if n.kind == kindBool && !n.nullable && n.enum == nil && !n.comp.checks() {
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadBool").Call(jen.Lit(typePtr(n)))), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	}
+	if !hasScalarRule(n) {
+		return nil
+	}
+	rule := jen.Id(e.tm.ruleVars[n])
+	if !e.ruleDone[n] {
+		e.ruleDone[n] = true
+		*e.scalars = append(*e.scalars, n)
+	}
+	switch n.kind {
+	case kindInt:
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadInt").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	case kindNumber:
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadNumber").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	}
+	var keep []jen.Code
+	if n.enum == nil {
+		keep = []jen.Code{set.value(d().Dot("Value").Call(jen.Id("s")))}
+	} else {
+		keep = []jen.Code{e.stringEnum(n, set)}
+	}
+	return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadString").Call(rule)), jen.Id("ok")).Block(keep...)}
+}
+
+// ruleSensitive reports whether the messages of n's rule hide its value:
+// n, or the whole tool, is sensitive.
+func (e *emitter) ruleSensitive(n *node) bool { return n.sens || e.tm.t.Meta.Sensitive }
+
+// collectScalars emits the code of body (a decode method) and then the
+// package variables of the scalar rules it uses that no earlier method
+// declared, in one block named after the struct.
+func (e *emitter) collectScalars(n *node, body func()) {
+	var used []*node
+	e.scalars = &used
+	body()
+	e.scalars = nil
+	if len(used) == 0 {
+		return
+	}
+	var defs []jen.Code
+	for _, s := range used {
+		name := e.tm.ruleVars[s]
+		e.claim(name, "the rules of "+e.where(s))
+		defs = append(defs, jen.Id(name).Op("=").Add(e.scalarRule(s)))
+	}
+	e.doc(fmt.Sprintf("The keywords of the values that %s's decoder reads with one call, as the schema states them.", n.goName))
+	e.f.Var().Defs(defs...)
+	e.f.Line()
+}
+
+// scalarRule is the tgimpl.Scalar of n.
+func (e *emitter) scalarRule(n *node) jen.Code {
+	args := []jen.Code{jen.Lit(n.ptr)}
+	switch n.kind {
+	case kindString:
+		if n.minLen >= 0 {
+			args = append(args, jen.Qual(pkgTgimpl, "MinLength").Call(jen.Lit(int(n.minLen))))
+		}
+		if n.maxLen >= 0 {
+			args = append(args, jen.Qual(pkgTgimpl, "MaxLength").Call(jen.Lit(int(n.maxLen))))
+		}
+		if n.pattern != "" {
+			args = append(args, jen.Qual(pkgTgimpl, "Pattern").Call(jen.Id(e.tm.patternVars[n]), jen.Lit(n.pattern)))
+		}
+		if n.format != "" {
+			args = append(args, jen.Qual(pkgTgimpl, "Format").Call(jen.Lit(n.format)))
+		}
+	default:
+		bound := func(kw string, b *jsonval.Value) {
+			if b != nil {
+				args = append(args, jen.Qual(pkgTgimpl, upperFirst(kw)).Call(jen.Lit(b.Str)))
+			}
+		}
+		bound("minimum", n.minimum)
+		bound("exclusiveMinimum", n.exMin)
+		bound("maximum", n.maximum)
+		bound("exclusiveMaximum", n.exMax)
+		bound("multipleOf", n.multipleOf)
+	}
+	if e.ruleSensitive(n) {
+		args = append(args, jen.Qual(pkgTgimpl, "Sensitive"))
+	}
+	ctor := map[kind]string{kindInt: "NewInt", kindNumber: "NewNumber", kindString: "NewString"}[n.kind]
+	return jen.Qual(pkgTgimpl, ctor).Call(args...)
+}

@@ -1,0 +1,485 @@
+package tgimpl
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/toolgate/toolgate/runtime/format"
+	"github.com/toolgate/toolgate/runtime/jsonnum"
+	"github.com/toolgate/toolgate/runtime/jsonread"
+)
+
+// A Scalar holds the rules of one integer, number or string schema, for
+// the generated decoder to read a member with one call (ReadInt,
+// ReadNumber, ReadString) instead of a page of checks pasted per member.
+// The JSON pointer of each keyword and the exact limits of each bound are
+// derived once, when the package variable holding the Scalar is made, so a
+// read costs what the pasted checks cost and a violation reports exactly
+// what they reported.
+type Scalar struct {
+	ptr       string // the schema's JSON pointer
+	typePtr   string // ptr + "/type"
+	want      string // the type as violations name it
+	integer   bool
+	sensitive bool
+
+	checked              bool // a string has a keyword to check
+	minLen, maxLen       int  // -1: none
+	minLenPtr, maxLenPtr string
+	pattern              Matcher
+	patternText          string
+	patternPtr           string
+	format               func(string) bool
+	formatWhat           string
+	formatPtr            string
+
+	bounds      []bound
+	lo, hi      int64  // an integer in [lo, hi] keeps every bound with an int64 limit
+	exactChecks bool   // an integer has a bound without an int64 limit or a multipleOf
+	multiple    string // the multipleOf text, "" for none
+	multipleInt int64  // the multipleOf of an integer when it fits int64, else 0
+	multiplePtr string
+}
+
+// bound is one of minimum, exclusiveMinimum, maximum and exclusiveMaximum.
+type bound struct {
+	kw, ptr, text    string
+	exclusive, lower bool
+	// limit: an integer breaks the bound when x < limit (lower) or
+	// x > limit, if hasLimit; otherwise the text is compared.
+	limit    int64
+	hasLimit bool
+	// flimit: a float64 x breaks the bound its text keeps when it is past
+	// flimit (see FloatLimit), if hasFloat.
+	flimit   float64
+	hasFloat bool
+}
+
+// A Keyword adds one keyword of the schema to a Scalar.
+type Keyword func(*Scalar)
+
+// NewInt returns the rules of the integer schema at the JSON pointer ptr.
+func NewInt(ptr string, kws ...Keyword) *Scalar {
+	return newScalar(ptr, "integer", true, kws)
+}
+
+// NewNumber returns the rules of the number schema at ptr.
+func NewNumber(ptr string, kws ...Keyword) *Scalar {
+	return newScalar(ptr, "number", false, kws)
+}
+
+// NewString returns the rules of the string schema at ptr.
+func NewString(ptr string, kws ...Keyword) *Scalar {
+	return newScalar(ptr, "string", false, kws)
+}
+
+func newScalar(ptr, want string, integer bool, kws []Keyword) *Scalar {
+	s := &Scalar{ptr: ptr, typePtr: ptr + "/type", want: want, integer: integer, minLen: -1, maxLen: -1, lo: math.MinInt64, hi: math.MaxInt64}
+	for _, kw := range kws {
+		kw(s)
+	}
+	s.checked = s.minLen >= 0 || s.maxLen >= 0 || s.pattern != nil || s.format != nil
+	s.exactChecks = s.multiple != ""
+	for _, b := range s.bounds {
+		switch {
+		case !b.hasLimit:
+			s.exactChecks = true
+		case b.lower:
+			s.lo = max(s.lo, b.limit)
+		default:
+			s.hi = min(s.hi, b.limit)
+		}
+	}
+	return s
+}
+
+// MinLength is the minLength keyword.
+func MinLength(n int) Keyword {
+	return func(s *Scalar) { s.minLen, s.minLenPtr = n, s.ptr+"/minLength" }
+}
+
+// MaxLength is the maxLength keyword.
+func MaxLength(n int) Keyword {
+	return func(s *Scalar) { s.maxLen, s.maxLenPtr = n, s.ptr+"/maxLength" }
+}
+
+// Pattern is the pattern keyword: m matches it (see MustPattern) and expr
+// is the pattern as the schema writes it, for messages.
+func Pattern(m Matcher, expr string) Keyword {
+	return func(s *Scalar) { s.pattern, s.patternText, s.patternPtr = m, expr, s.ptr+"/pattern" }
+}
+
+// Format is the format keyword, for a format that runtime/format checks.
+// An unknown name panics: the generator writes only supported ones.
+func Format(name string) Keyword {
+	check, ok := format.Lookup(name)
+	if !ok {
+		panic("tgimpl: unsupported format " + name)
+	}
+	return func(s *Scalar) {
+		s.format, s.formatWhat, s.formatPtr = check, format.Description(name), s.ptr+"/format"
+	}
+}
+
+// Minimum is the minimum keyword, with the bound as the schema writes it.
+func Minimum(text string) Keyword { return boundKeyword("minimum", text, false, true) }
+
+// ExclusiveMinimum is the exclusiveMinimum keyword.
+func ExclusiveMinimum(text string) Keyword {
+	return boundKeyword("exclusiveMinimum", text, true, true)
+}
+
+// Maximum is the maximum keyword.
+func Maximum(text string) Keyword { return boundKeyword("maximum", text, false, false) }
+
+// ExclusiveMaximum is the exclusiveMaximum keyword.
+func ExclusiveMaximum(text string) Keyword {
+	return boundKeyword("exclusiveMaximum", text, true, false)
+}
+
+func boundKeyword(kw, text string, exclusive, lower bool) Keyword {
+	return func(s *Scalar) {
+		b := bound{kw: kw, ptr: s.ptr + "/" + kw, text: text, exclusive: exclusive, lower: lower}
+		if s.integer {
+			b.limit, b.hasLimit = IntLimit(text, exclusive, lower)
+		} else {
+			b.flimit, b.hasFloat = FloatLimit(text, exclusive, lower)
+		}
+		s.bounds = append(s.bounds, b)
+	}
+}
+
+// MultipleOf is the multipleOf keyword, with the divisor as the schema
+// writes it.
+func MultipleOf(text string) Keyword {
+	return func(s *Scalar) {
+		s.multiple, s.multiplePtr = text, s.ptr+"/multipleOf"
+		if r, ok := new(big.Rat).SetString(text); s.integer && ok && r.IsInt() && r.Num().IsInt64() && r.Sign() > 0 {
+			s.multipleInt = r.Num().Int64()
+		}
+	}
+}
+
+// Sensitive marks a schema whose value is sensitive: no message repeats it.
+func Sensitive(s *Scalar) { s.sensitive = true }
+
+// Repeated reports whether the member of bit (a single bit) is in seen,
+// the members of the object read so far, recording it then as a duplicate
+// (DuplicateMember): its value is not to be read. seen is passed by value
+// so that the caller's set stays in a register.
+func (d *Decoder) Repeated(seen, bit uint64) bool {
+	if seen&bit != 0 {
+		d.DuplicateMember()
+		return true
+	}
+	return false
+}
+
+// AbsentNull reports whether the value that follows is a null that means
+// the member is absent, consuming it: an optional, non-nullable member of
+// a call decoded with NullAsAbsent.
+func (d *Decoder) AbsentNull() bool { return d.NullAsAbsent && d.skipNull() }
+
+func (d *Decoder) skipNull() bool {
+	if d.R.Peek() != jsonread.Null {
+		return false
+	}
+	d.R.Null()
+	return true
+}
+
+// RequiredMissing records a Required violation at sp for each member of
+// the required mask that seen lacks: names are the required members, one
+// per bit of mask, lowest bit first.
+func (d *Decoder) RequiredMissing(sp string, seen, mask uint64, names ...string) {
+	i := 0
+	for bit := uint64(1); bit != 0 && i < len(names); bit <<= 1 {
+		if mask&bit == 0 {
+			continue
+		}
+		if seen&bit == 0 {
+			d.Required(sp, names[i])
+		}
+		i++
+	}
+}
+
+// ReadBool reads a boolean, recording a type violation at sp (the type
+// keyword's pointer) for any other value.
+func (d *Decoder) ReadBool(sp string) (x, ok bool) {
+	if d.R.Peek() != jsonread.Bool {
+		d.TypeMismatch(sp, "boolean")
+		return false, false
+	}
+	return d.R.Bool(), true
+}
+
+// ReadString reads a string and checks it against r. ok is false for a
+// value of another type (a violation, recorded), and s holds the string's
+// bytes otherwise, to be kept with Value: a view that is valid until the
+// next read.
+func (d *Decoder) ReadString(r *Scalar) (s []byte, ok bool) {
+	if d.R.Peek() != jsonread.String {
+		d.TypeMismatch(r.typePtr, r.want)
+		return nil, false
+	}
+	s = d.R.String()
+	if !r.checked {
+		return s, true
+	}
+	if r.minLen >= 0 || r.maxLen >= 0 {
+		n := RuneCount(s)
+		if n < r.minLen {
+			d.MinLength(r.minLenPtr, r.minLen, n)
+		}
+		if r.maxLen >= 0 && n > r.maxLen {
+			d.MaxLength(r.maxLenPtr, r.maxLen, n)
+		}
+	}
+	if r.pattern != nil && !r.pattern.Match(s) {
+		d.Pattern(r.patternPtr, r.patternText, r.quote(d, s))
+	}
+	if r.format != nil && !r.format(View(s)) {
+		d.Format(r.formatPtr, r.formatWhat, r.quote(d, s))
+	}
+	return s, true
+}
+
+// ReadInt reads an integer and checks it against r. ok is false when the
+// value is not an integer that int64 holds (a violation, recorded).
+func (d *Decoder) ReadInt(r *Scalar) (x int64, ok bool) {
+	if d.R.Peek() != jsonread.Number {
+		d.TypeMismatch(r.typePtr, r.want)
+		return 0, false
+	}
+	raw := d.R.Number()
+	x, ok, isInt := jsonnum.Int64(raw)
+	switch {
+	case !ok && isInt:
+		d.hugeInt(r, raw)
+		return 0, false
+	case !ok:
+		d.ParseInt(raw, r.typePtr, r.sensitive) // records the type violation
+		return 0, false
+	}
+	// Within [lo, hi] an integer keeps every bound with an int64 limit;
+	// only the others, or multipleOf, need a look.
+	if x < r.lo || x > r.hi || r.exactChecks {
+		d.checkInt(r, x, raw)
+	}
+	return x, true
+}
+
+// checkInt checks the integer x, of text raw, against the keywords of r.
+func (d *Decoder) checkInt(r *Scalar, x int64, raw []byte) {
+	for i := range r.bounds {
+		b := &r.bounds[i]
+		var broken bool
+		switch {
+		case !b.hasLimit:
+			broken = b.breaks(raw)
+		case b.lower:
+			broken = x < b.limit
+		default:
+			broken = x > b.limit
+		}
+		if broken {
+			d.bound(r, b, raw)
+		}
+	}
+	if r.multiple != "" {
+		var off bool
+		if r.multipleInt != 0 {
+			off = x%r.multipleInt != 0
+		} else {
+			off = !jsonnum.IsMultipleOf(raw, []byte(r.multiple))
+		}
+		if off {
+			d.MultipleOf(r.multiplePtr, r.multiple, r.text(d, raw))
+		}
+	}
+}
+
+// hugeInt checks an integer beyond int64 against r's bounds, exactly on
+// the text: only one that breaks none leaves the type's range to refuse.
+func (d *Decoder) hugeInt(r *Scalar, raw []byte) {
+	broken := false
+	for i := range r.bounds {
+		if b := &r.bounds[i]; b.breaks(raw) {
+			d.bound(r, b, raw)
+			broken = true
+		}
+	}
+	if !broken {
+		d.IntRange(r.typePtr, r.text(d, raw))
+	}
+}
+
+// ReadNumber reads a number and checks it against r, exactly on its text,
+// then converts it to float64: ok is false when the value is not a number
+// or is beyond float64's range (a violation, recorded). A float64 that
+// breaks a bound the text keeps is a violation too (FloatBound).
+func (d *Decoder) ReadNumber(r *Scalar) (x float64, ok bool) {
+	if d.R.Peek() != jsonread.Number {
+		d.TypeMismatch(r.typePtr, r.want)
+		return 0, false
+	}
+	raw := d.R.Number()
+	for i := range r.bounds {
+		if b := &r.bounds[i]; b.breaks(raw) {
+			d.bound(r, b, raw)
+		}
+	}
+	if r.multiple != "" && !jsonnum.IsMultipleOf(raw, []byte(r.multiple)) {
+		d.MultipleOf(r.multiplePtr, r.multiple, r.text(d, raw))
+	}
+	if x, ok = d.ParseFloat(raw, r.typePtr, r.sensitive); !ok {
+		return 0, false
+	}
+	for i := range r.bounds {
+		b := &r.bounds[i]
+		if b.hasFloat && b.floatBreaks(x) && !b.breaks(raw) {
+			d.FloatBound(b.kw, b.ptr, b.text, r.text(d, raw), x)
+		}
+	}
+	return x, true
+}
+
+// breaks reports whether the number text raw breaks b, exactly.
+func (b *bound) breaks(raw []byte) bool {
+	c := jsonnum.Compare(raw, []byte(b.text))
+	switch {
+	case b.lower && b.exclusive:
+		return c <= 0
+	case b.lower:
+		return c < 0
+	case b.exclusive:
+		return c >= 0
+	}
+	return c > 0
+}
+
+// floatBreaks reports whether x is past the float64 limit of b.
+func (b *bound) floatBreaks(x float64) bool {
+	switch {
+	case b.lower && b.exclusive:
+		return x <= b.flimit
+	case b.lower:
+		return x < b.flimit
+	case b.exclusive:
+		return x >= b.flimit
+	}
+	return x > b.flimit
+}
+
+// bound records the violation of b by the number text raw.
+func (d *Decoder) bound(r *Scalar, b *bound, raw []byte) {
+	got := r.text(d, raw)
+	switch b.kw {
+	case "minimum":
+		d.Minimum(b.ptr, b.text, got)
+	case "exclusiveMinimum":
+		d.ExclusiveMinimum(b.ptr, b.text, got)
+	case "maximum":
+		d.Maximum(b.ptr, b.text, got)
+	default:
+		d.ExclusiveMaximum(b.ptr, b.text, got)
+	}
+}
+
+// text is the number text as a message shows it, "" when r is sensitive.
+func (r *Scalar) text(d *Decoder, raw []byte) string {
+	if r.sensitive {
+		return ""
+	}
+	return d.Text(raw)
+}
+
+// quote is the string as a message shows it, "" when r is sensitive.
+func (r *Scalar) quote(d *Decoder, s []byte) string {
+	if r.sensitive {
+		return ""
+	}
+	return d.Quote(s)
+}
+
+// IntLimit turns a bound into the inclusive int64 limit an integer is
+// compared with: x >= 1.5 is x >= 2, x > 3 is x >= 4. An integer breaks a
+// lower bound when x < limit and an upper one when x > limit. ok is false
+// when the limit does not fit in int64 (or the text is not a number): the
+// text is then compared.
+func IntLimit(text string, exclusive, lower bool) (limit int64, ok bool) {
+	r, ok := new(big.Rat).SetString(text)
+	if !ok {
+		return 0, false
+	}
+	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int)) // floor division
+	switch {
+	case lower && (m.Sign() != 0 || exclusive): // ceil of a fraction; past an integer
+		q.Add(q, big.NewInt(1))
+	case !lower && m.Sign() == 0 && exclusive:
+		q.Sub(q, big.NewInt(1))
+	}
+	if !q.IsInt64() {
+		return 0, false
+	}
+	return q.Int64(), true
+}
+
+// FloatLimit returns the float64 past which x, the float64 of a number
+// text that keeps the bound, breaks it all the same, and false when that
+// cannot happen. Bounds are checked exactly on the text; the float64
+// handed to the executor is the text rounded to nearest, which can land on
+// or past the bound: with exclusiveMinimum 0, 1e-400 becomes 0, and with
+// exclusiveMaximum 1, 0.99999999999999999999 becomes 1.
+//
+// For a float64 x and a bound B, with up(B) the least float64 >= B and
+// down(B) the greatest float64 <= B:
+//
+//	x >= B  iff  x >= up(B)      x > B  iff  x > down(B)
+//	x <= B  iff  x <= down(B)    x < B  iff  x < up(B)
+//
+// so x breaks a lower bound when x < up(B) (inclusive) or x <= down(B)
+// (exclusive), and an upper one when x > down(B) or x >= up(B). Rounding
+// is monotonic, so an inclusive bound that is a float64 is kept by x
+// whenever it is kept by the text: no check. An exclusive bound always
+// needs one (the text may round onto it). A bound beyond the float64
+// range needs none: every finite x keeps it, or the text that keeps it is
+// beyond the range too and ParseFloat refuses it first.
+func FloatLimit(text string, exclusive, lower bool) (limit float64, ok bool) {
+	up, down, exact, ok := floatNeighbours(text)
+	if !ok || exact && !exclusive {
+		return 0, false
+	}
+	switch {
+	case lower && exclusive, !lower && !exclusive:
+		limit = down
+	default:
+		limit = up
+	}
+	if math.IsInf(limit, 0) {
+		return 0, false
+	}
+	return limit, true
+}
+
+// floatNeighbours returns up(B) and down(B) for the number text B, and
+// whether B is itself a float64; ok is false for a B beyond the float64
+// range, where no float64 check applies.
+func floatNeighbours(text string) (up, down float64, exact, ok bool) {
+	r, ok := new(big.Rat).SetString(text)
+	if !ok {
+		return 0, 0, false, false
+	}
+	f, exact := r.Float64()
+	switch {
+	case exact:
+		return f, f, true, true
+	case math.IsInf(f, 0):
+		return 0, 0, false, false
+	}
+	if new(big.Rat).SetFloat64(f).Cmp(r) < 0 {
+		return math.Nextafter(f, math.Inf(1)), f, false, true
+	}
+	return f, math.Nextafter(f, math.Inf(-1)), false, true
+}
