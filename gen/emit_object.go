@@ -81,10 +81,10 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 	var cases []jen.Code
 	for _, p := range n.props {
 		word, mask := bit(p.bit)
-		// The first of a name is read; a duplicate is recorded
-		// (Repeated). A null that means absent is taken here for a member
+		// A duplicate is recorded (Mark) and fails the reader, so its value
+		// is not read. A null that means absent is taken here for a member
 		// read with one call (readScalar); the pasted code takes it itself.
-		skip := d().Dot("Repeated").Call(word.Clone(), mask.Clone())
+		body := []jen.Code{word.Clone().Op("=").Add(d().Dot("Mark").Call(word.Clone(), mask))}
 		outer := e.sensitive
 		e.sensitive = outer || p.sens
 		set := e.fieldSetter(p)
@@ -93,14 +93,14 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		value := e.readScalar(p.node, read)
 		switch {
 		case value != nil && set.nullAbsent:
-			skip = skip.Op("||").Add(d().Dot("AbsentNull").Call())
+			body = append(body, jen.If(d().Dot("AbsentNull").Call()).Block(jen.Break()))
 		case value == nil && p.sens && !p.node.sens:
 			value = sensitiveScope(p.node, e.decodeValue(p.node, set))
 		case value == nil:
 			value = e.decodeValue(p.node, set)
 		}
 		e.sensitive = outer
-		body := append([]jen.Code{jen.If(skip).Block(jen.Break()), word.Clone().Op("|=").Add(mask)}, value...)
+		body = append(body, value...)
 		cases = append(cases, jen.Case(jen.Lit(p.name)).Block(body...))
 	}
 	var dflt []jen.Code
@@ -170,7 +170,7 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 // emitNestedUnmarshal gives a nested object type the same strict decoding
 // as the tool's arguments, so that encoding/json never fills it loosely.
 func (e *emitter) emitNestedUnmarshal(n *node) {
-	e.doc(fmt.Sprintf("UnmarshalJSON decodes v with the strict, single-pass checks of the %s decoder.", e.tm.t.Name))
+	e.doc(fmt.Sprintf("UnmarshalJSON decodes v as strictly as the %s decoder does.", e.tm.t.Name))
 	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Var().Id("x").Id(n.goName),
 		jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),

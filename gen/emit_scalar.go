@@ -11,12 +11,13 @@ import (
 
 // A struct's decode method reads a boolean, integer, number or string
 // member with one call of the runtime (ReadBool, ReadInt, ReadNumber,
-// ReadString), which checks the type and every keyword of the schema;
-// the keywords are a package variable, a tgimpl.Scalar made from the
-// schema once (declared after the decode method). Everything else — a
-// nullable or composed value, an integer or number enum, a value whose
-// messages must hide it where the schema does not say so — is decoded by
-// the code decodeValue pastes.
+// ReadString, ReadEnum), which checks the type and every keyword of the
+// schema; the keywords are a package variable, a tgimpl.Scalar made from
+// the schema once (declared after the decode method). An object or array
+// is read after one call that checks its type (AtObject, AtArray).
+// Everything else — a nullable or composed value, an integer or number
+// enum, a value whose messages must hide it where the schema does not say
+// so — is decoded by the code decodeValue pastes.
 
 // hasScalarRule reports whether n is read with a tgimpl.Scalar: an
 // integer or number without enum, or a string, that is neither nullable nor
@@ -33,7 +34,8 @@ func hasScalarRule(n *node) bool {
 	return false
 }
 
-// readScalar returns the code that reads n with one runtime call into set,
+// readScalar returns the code that reads n with one runtime call into set
+// (for an object or array: that checks its type before it is read),
 // or nil when n is not read that way here: outside a struct's decode
 // method, for a value only checked, for a member that takes null as
 // absent (memberLoop checks that first) or for a value that is sensitive
@@ -42,7 +44,12 @@ func (e *emitter) readScalar(n *node, set setter) []jen.Code {
 	if e.scalars == nil || set.discard || set.nullAbsent || e.sensitive && !e.ruleSensitive(n) {
 		return nil
 	}
-	if n.kind == kindBool && !n.nullable && n.enum == nil && !n.comp.checks() {
+	plain := !n.nullable && !n.comp.checks() && taggedSite(n) == nil
+	if (n.kind == kindObject || n.kind == kindArray) && plain && !n.sens && !e.sensitive {
+		at := map[kind]string{kindObject: "AtObject", kindArray: "AtArray"}[n.kind]
+		return []jen.Code{jen.If(d().Dot(at).Call(jen.Lit(typePtr(n)))).Block(e.decodeKind(n, set)...)}
+	}
+	if n.kind == kindBool && plain && n.enum == nil {
 		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadBool").Call(jen.Lit(typePtr(n)))), jen.Id("ok")).Block(set.value(jen.Id("x")))}
 	}
 	if !hasScalarRule(n) {
@@ -59,13 +66,30 @@ func (e *emitter) readScalar(n *node, set setter) []jen.Code {
 	case kindNumber:
 		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadNumber").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
 	}
-	var keep []jen.Code
-	if n.enum == nil {
-		keep = []jen.Code{set.value(d().Dot("Value").Call(jen.Id("s")))}
-	} else {
-		keep = []jen.Code{e.stringEnum(n, set)}
+	switch {
+	case ruleEnum(n) && n.goName != "":
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadEnum").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id(n.goName).Call(jen.Id("x"))))}
+	case ruleEnum(n):
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadEnum").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	case n.enum != nil:
+		return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadStringBytes").Call(rule)), jen.Id("ok")).Block(e.stringEnum(n, set))}
 	}
-	return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadString").Call(rule)), jen.Id("ok")).Block(keep...)}
+	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadString").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+}
+
+// ruleEnum reports whether the string n's enum is checked by its rule
+// (ReadEnum): an enum keyword, not empty, of strings only. Any other enum
+// or const is a switch on the bytes (stringEnum).
+func ruleEnum(n *node) bool {
+	if n.enum == nil || n.enumKw != "enum" || len(n.enum) == 0 || len(n.enumAll) != len(n.enum) {
+		return false
+	}
+	for _, v := range n.enumAll {
+		if v.Kind != jsonval.String {
+			return false
+		}
+	}
+	return true
 }
 
 // ruleSensitive reports whether the messages of n's rule hide its value:
@@ -89,7 +113,7 @@ func (e *emitter) collectScalars(n *node, body func()) {
 		e.claim(name, "the rules of "+e.where(s))
 		defs = append(defs, jen.Id(name).Op("=").Add(e.scalarRule(s)))
 	}
-	e.doc(fmt.Sprintf("The keywords of the values that %s's decoder reads with one call, as the schema states them.", n.goName))
+	e.doc(fmt.Sprintf("The keywords of the values %s's decoder reads with one call.", n.goName))
 	e.f.Var().Defs(defs...)
 	e.f.Line()
 }
@@ -110,6 +134,13 @@ func (e *emitter) scalarRule(n *node) jen.Code {
 		}
 		if n.format != "" {
 			args = append(args, jen.Qual(pkgTgimpl, "Format").Call(jen.Lit(n.format)))
+		}
+		if ruleEnum(n) {
+			var vals []jen.Code
+			for _, v := range n.enum {
+				vals = append(vals, jen.Lit(v.Str))
+			}
+			args = append(args, jen.Qual(pkgTgimpl, "Enum").Call(vals...))
 		}
 	default:
 		bound := func(kw string, b *jsonval.Value) {

@@ -79,7 +79,7 @@ func (e *emitter) emitEntryPoints() {
 			jen.Return(jen.Id("v"), jen.Nil()),
 		}
 	}
-	e.doc((fmt.Sprintf(`%s reads the arguments of a %s call from data in one pass, checking every rule of %sSchema as it goes. It returns a *toolerr.Error with code invalid_json (not a JSON object: syntax, duplicate member names, invalid UTF-8, limits) or invalid_arguments (every violation, in document order, up to toolerr.MaxViolations).`, fn, e.tm.t.Name, g)))
+	e.doc((fmt.Sprintf(`%s reads the arguments of a %s call in one pass, checking every rule of %sSchema. Its error is a *toolerr.Error: invalid_json or invalid_arguments.`, fn, e.tm.t.Name, g)))
 	if !e.tm.nullAsAbsent() {
 		b := body(jen.False())
 		e.f.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(args), jen.Error()).Block(append(b[:3], b[4:]...)...)
@@ -91,15 +91,15 @@ func (e *emitter) emitEntryPoints() {
 		strictFn := fn + "NullAsAbsent"
 		e.claim(strictFn, "tool "+e.tm.t.Name)
 		e.claim("decode"+args, "tool "+e.tm.t.Name)
-		e.doc(fmt.Sprintf("%s is %s for calls from a model that was sent the OpenAI strict definition, which lists every member as required and the optional ones as nullable: there, null in an optional member that is not nullable in %sSchema means the member is absent.", strictFn, fn, g))
+		e.doc(fmt.Sprintf("%s is %s for calls in the OpenAI strict dialect, where null in an optional member that %sSchema does not make nullable means absent.", strictFn, fn, g))
 		e.f.Func().Id(strictFn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(args), jen.Error()).Block(
 			jen.Return(jen.Id("decode"+args).Call(jen.Id("data"), jen.True())))
 		e.f.Line()
-		e.doc(fmt.Sprintf("decode%s decodes with null meaning absent for optional members when nullAsAbsent is set.", args))
+		e.doc(fmt.Sprintf("decode%s decodes, null meaning absent if nullAsAbsent is set.", args))
 		e.f.Func().Id("decode"+args).Params(jen.Id("data").Index().Byte(), jen.Id("nullAsAbsent").Bool()).Params(jen.Id(args), jen.Error()).Block(body(jen.Id("nullAsAbsent"))...)
 		e.f.Line()
 	}
-	e.doc(fmt.Sprintf("UnmarshalJSON decodes v with %s: the same strict, single-pass checks.", fn))
+	e.doc(fmt.Sprintf("UnmarshalJSON decodes v with %s.", fn))
 	e.f.Func().Params(jen.Id("v").Op("*").Id(args)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id(fn).Call(jen.Id("data")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),

@@ -29,25 +29,21 @@ const (
 	CancelOrderSourceSHA256 = "ca7bdbf3ffca3eee3557f7f24962ced6a11b1057f2e04434499a1db5c5c35ab4"
 )
 
-// DecodeCancelOrderArgs reads the arguments of a cancel_order call from data
-// in one pass, checking every rule of CancelOrderSchema as it goes. It returns
-// a *toolerr.Error with code invalid_json (not a JSON object: syntax,
-// duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
-// violation, in document order, up to toolerr.MaxViolations).
+// DecodeCancelOrderArgs reads the arguments of a cancel_order call in one
+// pass, checking every rule of CancelOrderSchema. Its error is a
+// *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeCancelOrderArgs(data []byte) (CancelOrderArgs, error) {
 	return decodeCancelOrderArgs(data, false)
 }
 
-// DecodeCancelOrderArgsNullAsAbsent is DecodeCancelOrderArgs for calls from a
-// model that was sent the OpenAI strict definition, which lists every member
-// as required and the optional ones as nullable: there, null in an optional
-// member that is not nullable in CancelOrderSchema means the member is absent.
+// DecodeCancelOrderArgsNullAsAbsent is DecodeCancelOrderArgs for calls in the
+// OpenAI strict dialect, where null in an optional member that
+// CancelOrderSchema does not make nullable means absent.
 func DecodeCancelOrderArgsNullAsAbsent(data []byte) (CancelOrderArgs, error) {
 	return decodeCancelOrderArgs(data, true)
 }
 
-// decodeCancelOrderArgs decodes with null meaning absent for optional members
-// when nullAsAbsent is set.
+// decodeCancelOrderArgs decodes, null meaning absent if nullAsAbsent is set.
 func decodeCancelOrderArgs(data []byte, nullAsAbsent bool) (CancelOrderArgs, error) {
 	var v CancelOrderArgs
 	var d tgimpl.Decoder
@@ -62,8 +58,7 @@ func decodeCancelOrderArgs(data []byte, nullAsAbsent bool) (CancelOrderArgs, err
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeCancelOrderArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodeCancelOrderArgs.
 func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeCancelOrderArgs(data)
 	if err != nil {
@@ -134,26 +129,20 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(cancelOrderOrderIDRule); ok {
-				v.OrderID = d.Value(s)
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(cancelOrderOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "reason":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			if s, ok := d.ReadString(cancelOrderReasonRule); ok {
-				v.Reason = d.Value(s)
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(cancelOrderReasonRule); ok {
+				v.Reason = x
 			}
 		case "restock":
-			if d.Repeated(seen, 1<<2) || d.AbsentNull() {
+			seen = d.Mark(seen, 1<<2)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 2
 			if x, ok := d.ReadBool("/properties/restock/type"); ok {
 				v.Restock = tgopt.Some(x)
 			}
@@ -168,31 +157,25 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that CancelOrderArgs's decoder reads with one
-// call, as the schema states them.
+// The keywords of the values CancelOrderArgs's decoder reads with one call.
 var (
 	cancelOrderOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(cancelOrderOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
 	cancelOrderReasonRule  = tgimpl.NewString("/properties/reason", tgimpl.MinLength(3), tgimpl.MaxLength(500))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CancelOrderArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "orderId")
-	b = tgimpl.AppendString(b, v.OrderID)
-	b = tgimpl.Member(b, start, "reason")
-	b = tgimpl.AppendString(b, v.Reason)
+	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
+	b = tgimpl.StringMember(b, start, "reason", v.Reason)
 	if x, ok := v.Restock.Get(); ok {
-		b = tgimpl.Member(b, start, "restock")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "restock", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v CancelOrderArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }

@@ -4,7 +4,6 @@ package generated
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -30,26 +29,22 @@ const (
 	CreateShipmentSourceSHA256 = "d93ffac8692dd35163e23a3f58e9d66736381732f82a2842e649a27c6c60b864"
 )
 
-// DecodeCreateShipmentArgs reads the arguments of a create_shipment call from
-// data in one pass, checking every rule of CreateShipmentSchema as it goes. It
-// returns a *toolerr.Error with code invalid_json (not a JSON object: syntax,
-// duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
-// violation, in document order, up to toolerr.MaxViolations).
+// DecodeCreateShipmentArgs reads the arguments of a create_shipment call in
+// one pass, checking every rule of CreateShipmentSchema. Its error is a
+// *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeCreateShipmentArgs(data []byte) (CreateShipmentArgs, error) {
 	return decodeCreateShipmentArgs(data, false)
 }
 
 // DecodeCreateShipmentArgsNullAsAbsent is DecodeCreateShipmentArgs for calls
-// from a model that was sent the OpenAI strict definition, which lists every
-// member as required and the optional ones as nullable: there, null in an
-// optional member that is not nullable in CreateShipmentSchema means the
-// member is absent.
+// in the OpenAI strict dialect, where null in an optional member that
+// CreateShipmentSchema does not make nullable means absent.
 func DecodeCreateShipmentArgsNullAsAbsent(data []byte) (CreateShipmentArgs, error) {
 	return decodeCreateShipmentArgs(data, true)
 }
 
-// decodeCreateShipmentArgs decodes with null meaning absent for optional
-// members when nullAsAbsent is set.
+// decodeCreateShipmentArgs decodes, null meaning absent if nullAsAbsent is
+// set.
 func decodeCreateShipmentArgs(data []byte, nullAsAbsent bool) (CreateShipmentArgs, error) {
 	var v CreateShipmentArgs
 	var d tgimpl.Decoder
@@ -64,8 +59,7 @@ func decodeCreateShipmentArgs(data []byte, nullAsAbsent bool) (CreateShipmentArg
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeCreateShipmentArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodeCreateShipmentArgs.
 func (v *CreateShipmentArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeCreateShipmentArgs(data)
 	if err != nil {
@@ -138,33 +132,20 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "order_id":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(createShipmentOrderIDRule); ok {
-				v.OrderID = d.Value(s)
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(createShipmentOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "address":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.Object:
+			seen = d.Mark(seen, 1<<1)
+			if d.AtObject("/$defs/address/type") {
 				var o CreateShipmentAddress
 				o.decode(d)
 				v.Address = o
-			default:
-				d.TypeMismatch("/$defs/address/type", "object")
 			}
 		case "line_items":
-			if d.Repeated(seen, 1<<2) {
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Array:
+			seen = d.Mark(seen, 1<<2)
+			if d.AtArray("/properties/line_items/type") {
 				var buf1 [8]CreateShipmentLineItem
 				items1 := buf1[:0]
 				d.R.ArrayStart()
@@ -174,15 +155,12 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 					if i1 == 50 {
 						d.Drop()
 					}
-					switch d.R.Peek() {
-					case tgjsonread.Object:
+					if d.AtObject("/properties/line_items/items/type") {
 						var o CreateShipmentLineItem
 						o.decode(d)
 						if i1 < 50 {
 							items1 = append(items1, o)
 						}
-					default:
-						d.TypeMismatch("/properties/line_items/items/type", "object")
 					}
 					d.Pop()
 					i1++
@@ -194,31 +172,20 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 					d.MaxItems("/properties/line_items/maxItems", 50, i1)
 				}
 				v.LineItems = tgimpl.Own(items1)
-			default:
-				d.TypeMismatch("/properties/line_items/type", "array")
 			}
 		case "service":
-			if d.Repeated(seen, 1<<3) || d.AbsentNull() {
+			seen = d.Mark(seen, 1<<3)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 3
-			if s, ok := d.ReadString(createShipmentServiceRule); ok {
-				switch string(s) {
-				case "standard":
-					v.Service = tgopt.Some(CreateShipmentServiceStandard)
-				case "express":
-					v.Service = tgopt.Some(CreateShipmentServiceExpress)
-				case "next_day":
-					v.Service = tgopt.Some(CreateShipmentServiceNextDay)
-				default:
-					d.Enum("/properties/service/enum", "standard, express or next_day", d.Quote(s))
-				}
+			if x, ok := d.ReadEnum(createShipmentServiceRule); ok {
+				v.Service = tgopt.Some(CreateShipmentService(x))
 			}
 		case "insured_value":
-			if d.Repeated(seen, 1<<4) || d.AbsentNull() {
+			seen = d.Mark(seen, 1<<4)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 4
 			if x, ok := d.ReadNumber(createShipmentInsuredValueRule); ok {
 				v.InsuredValue = tgopt.Some(x)
 			}
@@ -233,21 +200,18 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that CreateShipmentArgs's decoder reads with one
-// call, as the schema states them.
+// The keywords of the values CreateShipmentArgs's decoder reads with one call.
 var (
 	createShipmentOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(createShipmentOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
-	createShipmentServiceRule      = tgimpl.NewString("/properties/service")
+	createShipmentServiceRule      = tgimpl.NewString("/properties/service", tgimpl.Enum("standard", "express", "next_day"))
 	createShipmentInsuredValueRule = tgimpl.NewNumber("/properties/insured_value", tgimpl.ExclusiveMinimum("0"), tgimpl.Maximum("10000"), tgimpl.MultipleOf("0.01"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CreateShipmentArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "order_id")
-	b = tgimpl.AppendString(b, v.OrderID)
+	b = tgimpl.StringMember(b, start, "order_id", v.OrderID)
 	b = tgimpl.Member(b, start, "address")
 	b = v.Address.appendJSON(b)
 	b = tgimpl.Member(b, start, "line_items")
@@ -260,18 +224,15 @@ func (v *CreateShipmentArgs) appendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	if x, ok := v.Service.Get(); ok {
-		b = tgimpl.Member(b, start, "service")
-		b = tgimpl.AppendString(b, string(x))
+		b = tgimpl.StringMember(b, start, "service", string(x))
 	}
 	if x, ok := v.InsuredValue.Get(); ok {
-		b = tgimpl.Member(b, start, "insured_value")
-		b = tgimpl.AppendFloat(b, x)
+		b = tgimpl.FloatMember(b, start, "insured_value", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v CreateShipmentArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -302,8 +263,7 @@ type CreateShipmentAddress struct {
 	Country string `json:"country"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the
-// create_shipment decoder.
+// UnmarshalJSON decodes v as strictly as the create_shipment decoder does.
 func (v *CreateShipmentAddress) UnmarshalJSON(data []byte) error {
 	var x CreateShipmentAddress
 	var d tgimpl.Decoder
@@ -331,52 +291,37 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "name":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(createShipmentAddressNameRule); ok {
-				v.Name = d.Value(s)
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(createShipmentAddressNameRule); ok {
+				v.Name = x
 			}
 		case "line1":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			if s, ok := d.ReadString(createShipmentAddressLine1Rule); ok {
-				v.Line1 = d.Value(s)
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(createShipmentAddressLine1Rule); ok {
+				v.Line1 = x
 			}
 		case "line2":
-			if d.Repeated(seen, 1<<2) || d.AbsentNull() {
+			seen = d.Mark(seen, 1<<2)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 2
-			if s, ok := d.ReadString(createShipmentAddressLine2Rule); ok {
-				v.Line2 = tgopt.Some(d.Value(s))
+			if x, ok := d.ReadString(createShipmentAddressLine2Rule); ok {
+				v.Line2 = tgopt.Some(x)
 			}
 		case "city":
-			if d.Repeated(seen, 1<<3) {
-				break
-			}
-			seen |= 1 << 3
-			if s, ok := d.ReadString(createShipmentAddressCityRule); ok {
-				v.City = d.Value(s)
+			seen = d.Mark(seen, 1<<3)
+			if x, ok := d.ReadString(createShipmentAddressCityRule); ok {
+				v.City = x
 			}
 		case "postcode":
-			if d.Repeated(seen, 1<<4) {
-				break
-			}
-			seen |= 1 << 4
-			if s, ok := d.ReadString(createShipmentAddressPostcodeRule); ok {
-				v.Postcode = d.Value(s)
+			seen = d.Mark(seen, 1<<4)
+			if x, ok := d.ReadString(createShipmentAddressPostcodeRule); ok {
+				v.Postcode = x
 			}
 		case "country":
-			if d.Repeated(seen, 1<<5) {
-				break
-			}
-			seen |= 1 << 5
-			if s, ok := d.ReadString(createShipmentAddressCountryRule); ok {
-				v.Country = d.Value(s)
+			seen = d.Mark(seen, 1<<5)
+			if x, ok := d.ReadString(createShipmentAddressCountryRule); ok {
+				v.Country = x
 			}
 		default:
 			d.Additional("/$defs/address/additionalProperties", mark, name, "name, line1, line2, city, postcode, country")
@@ -389,8 +334,8 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that CreateShipmentAddress's decoder reads with
-// one call, as the schema states them.
+// The keywords of the values CreateShipmentAddress's decoder reads with one
+// call.
 var (
 	createShipmentAddressNameRule     = tgimpl.NewString("/$defs/address/properties/name", tgimpl.MinLength(1), tgimpl.MaxLength(100))
 	createShipmentAddressLine1Rule    = tgimpl.NewString("/$defs/address/properties/line1", tgimpl.MinLength(1), tgimpl.MaxLength(200))
@@ -400,30 +345,22 @@ var (
 	createShipmentAddressCountryRule  = tgimpl.NewString("/$defs/address/properties/country", tgimpl.Pattern(createShipmentAddressCountryPattern, "^[A-Z]{2}$"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CreateShipmentAddress) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "name")
-	b = tgimpl.AppendString(b, v.Name)
-	b = tgimpl.Member(b, start, "line1")
-	b = tgimpl.AppendString(b, v.Line1)
+	b = tgimpl.StringMember(b, start, "name", v.Name)
+	b = tgimpl.StringMember(b, start, "line1", v.Line1)
 	if x, ok := v.Line2.Get(); ok {
-		b = tgimpl.Member(b, start, "line2")
-		b = tgimpl.AppendString(b, x)
+		b = tgimpl.StringMember(b, start, "line2", x)
 	}
-	b = tgimpl.Member(b, start, "city")
-	b = tgimpl.AppendString(b, v.City)
-	b = tgimpl.Member(b, start, "postcode")
-	b = tgimpl.AppendString(b, v.Postcode)
-	b = tgimpl.Member(b, start, "country")
-	b = tgimpl.AppendString(b, v.Country)
+	b = tgimpl.StringMember(b, start, "city", v.City)
+	b = tgimpl.StringMember(b, start, "postcode", v.Postcode)
+	b = tgimpl.StringMember(b, start, "country", v.Country)
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v CreateShipmentAddress) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -445,8 +382,7 @@ type CreateShipmentLineItem struct {
 	Quantity int64 `json:"quantity"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the
-// create_shipment decoder.
+// UnmarshalJSON decodes v as strictly as the create_shipment decoder does.
 func (v *CreateShipmentLineItem) UnmarshalJSON(data []byte) error {
 	var x CreateShipmentLineItem
 	var d tgimpl.Decoder
@@ -474,18 +410,12 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "sku":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(createShipmentLineItemSKURule); ok {
-				v.SKU = d.Value(s)
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(createShipmentLineItemSKURule); ok {
+				v.SKU = x
 			}
 		case "quantity":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
+			seen = d.Mark(seen, 1<<1)
 			if x, ok := d.ReadInt(createShipmentLineItemQuantityRule); ok {
 				v.Quantity = x
 			}
@@ -500,27 +430,23 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that CreateShipmentLineItem's decoder reads with
-// one call, as the schema states them.
+// The keywords of the values CreateShipmentLineItem's decoder reads with one
+// call.
 var (
 	createShipmentLineItemSKURule      = tgimpl.NewString("/properties/line_items/items/properties/sku", tgimpl.Pattern(createShipmentLineItemSKUPattern, "^[A-Z0-9]{4,12}$"))
 	createShipmentLineItemQuantityRule = tgimpl.NewInt("/properties/line_items/items/properties/quantity", tgimpl.Minimum("1"), tgimpl.Maximum("99"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CreateShipmentLineItem) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "sku")
-	b = tgimpl.AppendString(b, v.SKU)
-	b = tgimpl.Member(b, start, "quantity")
-	b = tgimpl.AppendInt(b, v.Quantity)
+	b = tgimpl.StringMember(b, start, "sku", v.SKU)
+	b = tgimpl.IntMember(b, start, "quantity", v.Quantity)
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v CreateShipmentLineItem) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }

@@ -29,26 +29,22 @@ const (
 	GetOrderStatusSourceSHA256 = "f71e788ee4b19f6f545ee43f4daa1c2c2fbaa53f598cb2b39c446d7e5b635810"
 )
 
-// DecodeGetOrderStatusArgs reads the arguments of a get_order_status call from
-// data in one pass, checking every rule of GetOrderStatusSchema as it goes. It
-// returns a *toolerr.Error with code invalid_json (not a JSON object: syntax,
-// duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
-// violation, in document order, up to toolerr.MaxViolations).
+// DecodeGetOrderStatusArgs reads the arguments of a get_order_status call in
+// one pass, checking every rule of GetOrderStatusSchema. Its error is a
+// *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeGetOrderStatusArgs(data []byte) (GetOrderStatusArgs, error) {
 	return decodeGetOrderStatusArgs(data, false)
 }
 
 // DecodeGetOrderStatusArgsNullAsAbsent is DecodeGetOrderStatusArgs for calls
-// from a model that was sent the OpenAI strict definition, which lists every
-// member as required and the optional ones as nullable: there, null in an
-// optional member that is not nullable in GetOrderStatusSchema means the
-// member is absent.
+// in the OpenAI strict dialect, where null in an optional member that
+// GetOrderStatusSchema does not make nullable means absent.
 func DecodeGetOrderStatusArgsNullAsAbsent(data []byte) (GetOrderStatusArgs, error) {
 	return decodeGetOrderStatusArgs(data, true)
 }
 
-// decodeGetOrderStatusArgs decodes with null meaning absent for optional
-// members when nullAsAbsent is set.
+// decodeGetOrderStatusArgs decodes, null meaning absent if nullAsAbsent is
+// set.
 func decodeGetOrderStatusArgs(data []byte, nullAsAbsent bool) (GetOrderStatusArgs, error) {
 	var v GetOrderStatusArgs
 	var d tgimpl.Decoder
@@ -63,8 +59,7 @@ func decodeGetOrderStatusArgs(data []byte, nullAsAbsent bool) (GetOrderStatusArg
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeGetOrderStatusArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodeGetOrderStatusArgs.
 func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeGetOrderStatusArgs(data)
 	if err != nil {
@@ -133,18 +128,15 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(getOrderStatusOrderIDRule); ok {
-				v.OrderID = d.Value(s)
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(getOrderStatusOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "includeHistory":
-			if d.Repeated(seen, 1<<1) || d.AbsentNull() {
+			seen = d.Mark(seen, 1<<1)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 1
 			if x, ok := d.ReadBool("/properties/includeHistory/type"); ok {
 				v.IncludeHistory = tgopt.Some(x)
 			}
@@ -159,28 +151,23 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that GetOrderStatusArgs's decoder reads with one
-// call, as the schema states them.
+// The keywords of the values GetOrderStatusArgs's decoder reads with one call.
 var (
 	getOrderStatusOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(getOrderStatusOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *GetOrderStatusArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "orderId")
-	b = tgimpl.AppendString(b, v.OrderID)
+	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
 	if x, ok := v.IncludeHistory.Get(); ok {
-		b = tgimpl.Member(b, start, "includeHistory")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "includeHistory", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v GetOrderStatusArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -247,8 +234,7 @@ type GetOrderStatusResult struct {
 	TrackingRef tgopt.Optional[string] `json:"trackingRef"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the
-// get_order_status decoder.
+// UnmarshalJSON decodes v as strictly as the get_order_status decoder does.
 func (v *GetOrderStatusResult) UnmarshalJSON(data []byte) error {
 	var x GetOrderStatusResult
 	var d tgimpl.Decoder
@@ -276,70 +262,35 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(getOrderStatusResultOrderIDRule); ok {
-				v.OrderID = d.Value(s)
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(getOrderStatusResultOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "status":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			if s, ok := d.ReadString(getOrderStatusResultStatusRule); ok {
-				switch string(s) {
-				case "paid":
-					v.Status = GetOrderStatusResultStatusPaid
-				case "packed":
-					v.Status = GetOrderStatusResultStatusPacked
-				case "dispatched":
-					v.Status = GetOrderStatusResultStatusDispatched
-				case "delivered":
-					v.Status = GetOrderStatusResultStatusDelivered
-				case "cancelled":
-					v.Status = GetOrderStatusResultStatusCancelled
-				case "refunded":
-					v.Status = GetOrderStatusResultStatusRefunded
-				default:
-					d.Enum("/properties/status/enum", "paid, packed, dispatched, delivered, cancelled or refunded", d.Quote(s))
-				}
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadEnum(getOrderStatusResultStatusRule); ok {
+				v.Status = GetOrderStatusResultStatus(x)
 			}
 		case "updatedAt":
-			if d.Repeated(seen, 1<<2) {
-				break
-			}
-			seen |= 1 << 2
-			if s, ok := d.ReadString(getOrderStatusResultUpdatedAtRule); ok {
-				v.UpdatedAt = d.Value(s)
+			seen = d.Mark(seen, 1<<2)
+			if x, ok := d.ReadString(getOrderStatusResultUpdatedAtRule); ok {
+				v.UpdatedAt = x
 			}
 		case "carrier":
-			if d.Repeated(seen, 1<<3) || d.AbsentNull() {
+			seen = d.Mark(seen, 1<<3)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 3
-			if s, ok := d.ReadString(getOrderStatusResultCarrierRule); ok {
-				switch string(s) {
-				case "royal_mail":
-					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierRoyalMail)
-				case "dpd":
-					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierDpd)
-				case "evri":
-					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierEvri)
-				case "ups":
-					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierUps)
-				default:
-					d.Enum("/properties/carrier/enum", "royal_mail, dpd, evri or ups", d.Quote(s))
-				}
+			if x, ok := d.ReadEnum(getOrderStatusResultCarrierRule); ok {
+				v.Carrier = tgopt.Some(GetOrderStatusResultCarrier(x))
 			}
 		case "trackingRef":
-			if d.Repeated(seen, 1<<4) || d.AbsentNull() {
+			seen = d.Mark(seen, 1<<4)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 4
-			if s, ok := d.ReadString(getOrderStatusResultTrackingRefRule); ok {
-				v.TrackingRef = tgopt.Some(d.Value(s))
+			if x, ok := d.ReadString(getOrderStatusResultTrackingRefRule); ok {
+				v.TrackingRef = tgopt.Some(x)
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, status, updatedAt, carrier, trackingRef")
@@ -352,40 +303,33 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that GetOrderStatusResult's decoder reads with
-// one call, as the schema states them.
+// The keywords of the values GetOrderStatusResult's decoder reads with one
+// call.
 var (
 	getOrderStatusResultOrderIDRule     = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(getOrderStatusResultOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
-	getOrderStatusResultStatusRule      = tgimpl.NewString("/properties/status")
+	getOrderStatusResultStatusRule      = tgimpl.NewString("/properties/status", tgimpl.Enum("paid", "packed", "dispatched", "delivered", "cancelled", "refunded"))
 	getOrderStatusResultUpdatedAtRule   = tgimpl.NewString("/properties/updatedAt", tgimpl.Format("date-time"))
-	getOrderStatusResultCarrierRule     = tgimpl.NewString("/properties/carrier")
+	getOrderStatusResultCarrierRule     = tgimpl.NewString("/properties/carrier", tgimpl.Enum("royal_mail", "dpd", "evri", "ups"))
 	getOrderStatusResultTrackingRefRule = tgimpl.NewString("/properties/trackingRef", tgimpl.MinLength(6), tgimpl.MaxLength(40), tgimpl.Pattern(getOrderStatusResultTrackingRefPattern, "^[A-Z0-9]+$"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *GetOrderStatusResult) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "orderId")
-	b = tgimpl.AppendString(b, v.OrderID)
-	b = tgimpl.Member(b, start, "status")
-	b = tgimpl.AppendString(b, string(v.Status))
-	b = tgimpl.Member(b, start, "updatedAt")
-	b = tgimpl.AppendString(b, v.UpdatedAt)
+	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
+	b = tgimpl.StringMember(b, start, "status", string(v.Status))
+	b = tgimpl.StringMember(b, start, "updatedAt", v.UpdatedAt)
 	if x, ok := v.Carrier.Get(); ok {
-		b = tgimpl.Member(b, start, "carrier")
-		b = tgimpl.AppendString(b, string(x))
+		b = tgimpl.StringMember(b, start, "carrier", string(x))
 	}
 	if x, ok := v.TrackingRef.Get(); ok {
-		b = tgimpl.Member(b, start, "trackingRef")
-		b = tgimpl.AppendString(b, x)
+		b = tgimpl.StringMember(b, start, "trackingRef", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v GetOrderStatusResult) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }

@@ -31,25 +31,21 @@ const (
 	RefundOrderSourceSHA256 = "bb5c126313330f015f76f1be0a541025c9bf3c1f6e8eb85b15159142ddc83f28"
 )
 
-// DecodeRefundOrderArgs reads the arguments of a refund_order call from data
-// in one pass, checking every rule of RefundOrderSchema as it goes. It returns
-// a *toolerr.Error with code invalid_json (not a JSON object: syntax,
-// duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
-// violation, in document order, up to toolerr.MaxViolations).
+// DecodeRefundOrderArgs reads the arguments of a refund_order call in one
+// pass, checking every rule of RefundOrderSchema. Its error is a
+// *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeRefundOrderArgs(data []byte) (RefundOrderArgs, error) {
 	return decodeRefundOrderArgs(data, false)
 }
 
-// DecodeRefundOrderArgsNullAsAbsent is DecodeRefundOrderArgs for calls from a
-// model that was sent the OpenAI strict definition, which lists every member
-// as required and the optional ones as nullable: there, null in an optional
-// member that is not nullable in RefundOrderSchema means the member is absent.
+// DecodeRefundOrderArgsNullAsAbsent is DecodeRefundOrderArgs for calls in the
+// OpenAI strict dialect, where null in an optional member that
+// RefundOrderSchema does not make nullable means absent.
 func DecodeRefundOrderArgsNullAsAbsent(data []byte) (RefundOrderArgs, error) {
 	return decodeRefundOrderArgs(data, true)
 }
 
-// decodeRefundOrderArgs decodes with null meaning absent for optional members
-// when nullAsAbsent is set.
+// decodeRefundOrderArgs decodes, null meaning absent if nullAsAbsent is set.
 func decodeRefundOrderArgs(data []byte, nullAsAbsent bool) (RefundOrderArgs, error) {
 	var v RefundOrderArgs
 	var d tgimpl.Decoder
@@ -64,8 +60,7 @@ func decodeRefundOrderArgs(data []byte, nullAsAbsent bool) (RefundOrderArgs, err
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeRefundOrderArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodeRefundOrderArgs.
 func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeRefundOrderArgs(data)
 	if err != nil {
@@ -143,43 +138,25 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(refundOrderOrderIDRule); ok {
-				v.OrderID = d.Value(s)
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(refundOrderOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "amountInCents":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
+			seen = d.Mark(seen, 1<<1)
 			if x, ok := d.ReadInt(refundOrderAmountInCentsRule); ok {
 				v.AmountInCents = x
 			}
 		case "reason":
-			if d.Repeated(seen, 1<<2) {
-				break
-			}
-			seen |= 1 << 2
-			if s, ok := d.ReadString(refundOrderReasonRule); ok {
-				switch string(s) {
-				case "duplicate":
-					v.Reason = RefundOrderReasonDuplicate
-				case "fraudulent":
-					v.Reason = RefundOrderReasonFraudulent
-				case "requested_by_customer":
-					v.Reason = RefundOrderReasonRequestedByCustomer
-				default:
-					d.Enum("/properties/reason/enum", "duplicate, fraudulent or requested_by_customer", d.Quote(s))
-				}
+			seen = d.Mark(seen, 1<<2)
+			if x, ok := d.ReadEnum(refundOrderReasonRule); ok {
+				v.Reason = RefundOrderReason(x)
 			}
 		case "notifyCustomer":
-			if d.Repeated(seen, 1<<3) || d.AbsentNull() {
+			seen = d.Mark(seen, 1<<3)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 3
 			if x, ok := d.ReadBool("/properties/notifyCustomer/type"); ok {
 				v.NotifyCustomer = tgopt.Some(x)
 			}
@@ -194,34 +171,27 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that RefundOrderArgs's decoder reads with one
-// call, as the schema states them.
+// The keywords of the values RefundOrderArgs's decoder reads with one call.
 var (
 	refundOrderOrderIDRule       = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(refundOrderOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
 	refundOrderAmountInCentsRule = tgimpl.NewInt("/properties/amountInCents", tgimpl.Minimum("1"), tgimpl.Maximum("100000"))
-	refundOrderReasonRule        = tgimpl.NewString("/properties/reason")
+	refundOrderReasonRule        = tgimpl.NewString("/properties/reason", tgimpl.Enum("duplicate", "fraudulent", "requested_by_customer"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *RefundOrderArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "orderId")
-	b = tgimpl.AppendString(b, v.OrderID)
-	b = tgimpl.Member(b, start, "amountInCents")
-	b = tgimpl.AppendInt(b, v.AmountInCents)
-	b = tgimpl.Member(b, start, "reason")
-	b = tgimpl.AppendString(b, string(v.Reason))
+	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
+	b = tgimpl.IntMember(b, start, "amountInCents", v.AmountInCents)
+	b = tgimpl.StringMember(b, start, "reason", string(v.Reason))
 	if x, ok := v.NotifyCustomer.Get(); ok {
-		b = tgimpl.Member(b, start, "notifyCustomer")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "notifyCustomer", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v RefundOrderArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }

@@ -33,11 +33,9 @@ const (
 )
 
 // DecodeScheduleOrderDispatchArgs reads the arguments of a
-// schedule_order_dispatch call from data in one pass, checking every rule of
-// ScheduleOrderDispatchSchema as it goes. It returns a *toolerr.Error with
-// code invalid_json (not a JSON object: syntax, duplicate member names,
-// invalid UTF-8, limits) or invalid_arguments (every violation, in document
-// order, up to toolerr.MaxViolations).
+// schedule_order_dispatch call in one pass, checking every rule of
+// ScheduleOrderDispatchSchema. Its error is a *toolerr.Error: invalid_json or
+// invalid_arguments.
 func DecodeScheduleOrderDispatchArgs(data []byte) (ScheduleOrderDispatchArgs, error) {
 	var v ScheduleOrderDispatchArgs
 	var d tgimpl.Decoder
@@ -51,8 +49,7 @@ func DecodeScheduleOrderDispatchArgs(data []byte) (ScheduleOrderDispatchArgs, er
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeScheduleOrderDispatchArgs: the same
-// strict, single-pass checks.
+// UnmarshalJSON decodes v with DecodeScheduleOrderDispatchArgs.
 func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeScheduleOrderDispatchArgs(data)
 	if err != nil {
@@ -125,49 +122,27 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "order_id":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(scheduleOrderDispatchOrderIDRule); ok {
-				v.OrderID = d.Value(s)
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(scheduleOrderDispatchOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "dispatch_date":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			if s, ok := d.ReadString(scheduleOrderDispatchDispatchDateRule); ok {
-				v.DispatchDate = d.Value(s)
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(scheduleOrderDispatchDispatchDateRule); ok {
+				v.DispatchDate = x
 			}
 		case "amount_pence":
-			if d.Repeated(seen, 1<<2) {
-				break
-			}
-			seen |= 1 << 2
+			seen = d.Mark(seen, 1<<2)
 			if x, ok := d.ReadInt(scheduleOrderDispatchAmountPenceRule); ok {
 				v.AmountPence = x
 			}
 		case "currency":
-			if d.Repeated(seen, 1<<3) {
-				break
-			}
-			seen |= 1 << 3
-			if s, ok := d.ReadString(scheduleOrderDispatchCurrencyRule); ok {
-				switch string(s) {
-				case "GBP":
-					v.Currency = ScheduleOrderDispatchCurrencyGBP
-				case "EUR":
-					v.Currency = ScheduleOrderDispatchCurrencyEUR
-				default:
-					d.Enum("/properties/currency/enum", "GBP or EUR", d.Quote(s))
-				}
+			seen = d.Mark(seen, 1<<3)
+			if x, ok := d.ReadEnum(scheduleOrderDispatchCurrencyRule); ok {
+				v.Currency = ScheduleOrderDispatchCurrency(x)
 			}
 		case "note":
-			if d.Repeated(seen, 1<<4) {
-				break
-			}
-			seen |= 1 << 4
+			seen = d.Mark(seen, 1<<4)
 			switch d.R.Peek() {
 			case tgjsonread.String:
 				s := d.R.String()
@@ -193,28 +168,23 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that ScheduleOrderDispatchArgs's decoder reads
-// with one call, as the schema states them.
+// The keywords of the values ScheduleOrderDispatchArgs's decoder reads with
+// one call.
 var (
 	scheduleOrderDispatchOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(scheduleOrderDispatchOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
 	scheduleOrderDispatchDispatchDateRule = tgimpl.NewString("/properties/dispatch_date", tgimpl.Format("date"))
 	scheduleOrderDispatchAmountPenceRule  = tgimpl.NewInt("/properties/amount_pence", tgimpl.Minimum("0"), tgimpl.Maximum("50000"))
-	scheduleOrderDispatchCurrencyRule     = tgimpl.NewString("/properties/currency")
+	scheduleOrderDispatchCurrencyRule     = tgimpl.NewString("/properties/currency", tgimpl.Enum("GBP", "EUR"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *ScheduleOrderDispatchArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "order_id")
-	b = tgimpl.AppendString(b, v.OrderID)
-	b = tgimpl.Member(b, start, "dispatch_date")
-	b = tgimpl.AppendString(b, v.DispatchDate)
-	b = tgimpl.Member(b, start, "amount_pence")
-	b = tgimpl.AppendInt(b, v.AmountPence)
-	b = tgimpl.Member(b, start, "currency")
-	b = tgimpl.AppendString(b, string(v.Currency))
+	b = tgimpl.StringMember(b, start, "order_id", v.OrderID)
+	b = tgimpl.StringMember(b, start, "dispatch_date", v.DispatchDate)
+	b = tgimpl.IntMember(b, start, "amount_pence", v.AmountPence)
+	b = tgimpl.StringMember(b, start, "currency", string(v.Currency))
 	switch v.Note.State() {
 	case tgopt.Null:
 		b = tgimpl.Member(b, start, "note")
@@ -227,8 +197,7 @@ func (v *ScheduleOrderDispatchArgs) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v ScheduleOrderDispatchArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }

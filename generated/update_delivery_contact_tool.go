@@ -33,11 +33,9 @@ const (
 )
 
 // DecodeUpdateDeliveryContactArgs reads the arguments of a
-// update_delivery_contact call from data in one pass, checking every rule of
-// UpdateDeliveryContactSchema as it goes. It returns a *toolerr.Error with
-// code invalid_json (not a JSON object: syntax, duplicate member names,
-// invalid UTF-8, limits) or invalid_arguments (every violation, in document
-// order, up to toolerr.MaxViolations).
+// update_delivery_contact call in one pass, checking every rule of
+// UpdateDeliveryContactSchema. Its error is a *toolerr.Error: invalid_json or
+// invalid_arguments.
 func DecodeUpdateDeliveryContactArgs(data []byte) (UpdateDeliveryContactArgs, error) {
 	var v UpdateDeliveryContactArgs
 	var d tgimpl.Decoder
@@ -51,8 +49,7 @@ func DecodeUpdateDeliveryContactArgs(data []byte) (UpdateDeliveryContactArgs, er
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeUpdateDeliveryContactArgs: the same
-// strict, single-pass checks.
+// UnmarshalJSON decodes v with DecodeUpdateDeliveryContactArgs.
 func (v *UpdateDeliveryContactArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeUpdateDeliveryContactArgs(data)
 	if err != nil {
@@ -127,18 +124,12 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "order_id":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(updateDeliveryContactOrderIDRule); ok {
-				v.OrderID = d.Value(s)
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(updateDeliveryContactOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "contact":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
+			seen = d.Mark(seen, 1<<1)
 			{
 				start := d.R.Offset()
 				switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"email\"", "\"phone\"") {
@@ -164,10 +155,7 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 				}
 			}
 		case "instructions":
-			if d.Repeated(seen, 1<<2) {
-				break
-			}
-			seen |= 1 << 2
+			seen = d.Mark(seen, 1<<2)
 			switch d.R.Peek() {
 			case tgjsonread.String:
 				s := d.R.String()
@@ -193,19 +181,17 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that UpdateDeliveryContactArgs's decoder reads
-// with one call, as the schema states them.
+// The keywords of the values UpdateDeliveryContactArgs's decoder reads with
+// one call.
 var (
 	updateDeliveryContactOrderIDRule = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(updateDeliveryContactOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *UpdateDeliveryContactArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "order_id")
-	b = tgimpl.AppendString(b, v.OrderID)
+	b = tgimpl.StringMember(b, start, "order_id", v.OrderID)
 	b = tgimpl.Member(b, start, "contact")
 	b = v.Contact.appendJSON(b)
 	switch v.Instructions.State() {
@@ -220,8 +206,7 @@ func (v *UpdateDeliveryContactArgs) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v UpdateDeliveryContactArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -321,8 +306,8 @@ type UpdateDeliveryContactContactAnyOf0 struct {
 	Email string `json:"email"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the
-// update_delivery_contact decoder.
+// UnmarshalJSON decodes v as strictly as the update_delivery_contact decoder
+// does.
 func (v *UpdateDeliveryContactContactAnyOf0) UnmarshalJSON(data []byte) error {
 	var x UpdateDeliveryContactContactAnyOf0
 	var d tgimpl.Decoder
@@ -351,11 +336,8 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(updateDeliveryContactContactAnyOf0KindRule); ok {
+			seen = d.Mark(seen, 1<<0)
+			if s, ok := d.ReadStringBytes(updateDeliveryContactContactAnyOf0KindRule); ok {
 				switch string(s) {
 				case "email":
 					v.Kind = UpdateDeliveryContactContactAnyOf0KindEmail
@@ -364,12 +346,9 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 				}
 			}
 		case "email":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			if s, ok := d.ReadString(updateDeliveryContactContactAnyOf0EmailRule); ok {
-				v.Email = d.Value(s)
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(updateDeliveryContactContactAnyOf0EmailRule); ok {
+				v.Email = x
 			}
 		default:
 			d.Additional("/properties/contact/anyOf/0/additionalProperties", mark, name, "kind, email")
@@ -382,27 +361,23 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that UpdateDeliveryContactContactAnyOf0's decoder
-// reads with one call, as the schema states them.
+// The keywords of the values UpdateDeliveryContactContactAnyOf0's decoder
+// reads with one call.
 var (
 	updateDeliveryContactContactAnyOf0KindRule  = tgimpl.NewString("/properties/contact/anyOf/0/properties/kind")
 	updateDeliveryContactContactAnyOf0EmailRule = tgimpl.NewString("/properties/contact/anyOf/0/properties/email", tgimpl.MaxLength(254), tgimpl.Format("email"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *UpdateDeliveryContactContactAnyOf0) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "email")
-	b = tgimpl.AppendString(b, v.Email)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "email", v.Email)
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v UpdateDeliveryContactContactAnyOf0) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -423,8 +398,8 @@ type UpdateDeliveryContactContactAnyOf1 struct {
 	Phone string `json:"phone"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the
-// update_delivery_contact decoder.
+// UnmarshalJSON decodes v as strictly as the update_delivery_contact decoder
+// does.
 func (v *UpdateDeliveryContactContactAnyOf1) UnmarshalJSON(data []byte) error {
 	var x UpdateDeliveryContactContactAnyOf1
 	var d tgimpl.Decoder
@@ -453,11 +428,8 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(updateDeliveryContactContactAnyOf1KindRule); ok {
+			seen = d.Mark(seen, 1<<0)
+			if s, ok := d.ReadStringBytes(updateDeliveryContactContactAnyOf1KindRule); ok {
 				switch string(s) {
 				case "phone":
 					v.Kind = UpdateDeliveryContactContactAnyOf1KindPhone
@@ -466,12 +438,9 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 				}
 			}
 		case "phone":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			if s, ok := d.ReadString(updateDeliveryContactContactAnyOf1PhoneRule); ok {
-				v.Phone = d.Value(s)
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(updateDeliveryContactContactAnyOf1PhoneRule); ok {
+				v.Phone = x
 			}
 		default:
 			d.Additional("/properties/contact/anyOf/1/additionalProperties", mark, name, "kind, phone")
@@ -484,27 +453,23 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that UpdateDeliveryContactContactAnyOf1's decoder
-// reads with one call, as the schema states them.
+// The keywords of the values UpdateDeliveryContactContactAnyOf1's decoder
+// reads with one call.
 var (
 	updateDeliveryContactContactAnyOf1KindRule  = tgimpl.NewString("/properties/contact/anyOf/1/properties/kind")
 	updateDeliveryContactContactAnyOf1PhoneRule = tgimpl.NewString("/properties/contact/anyOf/1/properties/phone", tgimpl.Pattern(updateDeliveryContactContactAnyOf1PhonePattern, "^\\+[1-9][0-9]{6,14}$"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *UpdateDeliveryContactContactAnyOf1) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "phone")
-	b = tgimpl.AppendString(b, v.Phone)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "phone", v.Phone)
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v UpdateDeliveryContactContactAnyOf1) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }

@@ -445,10 +445,16 @@ func Own[T any](items []T) []T {
 // 900 KiB string that breaks its pattern) is not copied. Checks read s, or
 // View(s), never Value's result.
 func (d *Decoder) Value(s []byte) string {
-	if d.dropped || len(d.violations) > 0 || d.truncated || d.R.Err() != nil {
+	if d.refused() {
 		return ""
 	}
 	return d.String(s)
+}
+
+// refused reports whether the call will be refused: a violation was
+// recorded, the reader failed, or Drop was called.
+func (d *Decoder) refused() bool {
+	return d.dropped || len(d.violations) > 0 || d.truncated || d.R.Err() != nil
 }
 
 // Drop notes that the call will be refused whatever follows (an array has

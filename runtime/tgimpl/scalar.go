@@ -3,6 +3,7 @@ package tgimpl
 import (
 	"math"
 	"math/big"
+	"strings"
 
 	"github.com/toolgate/toolgate/runtime/format"
 	"github.com/toolgate/toolgate/runtime/jsonnum"
@@ -32,6 +33,10 @@ type Scalar struct {
 	format               func(string) bool
 	formatWhat           string
 	formatPtr            string
+	enum                 []string       // the values of a string enum, nil for none
+	enumIndex            map[string]int // the same, indexed when there are many
+	enumPhrase           string         // the values as messages list them
+	enumPtr              string
 
 	bounds      []bound
 	lo, hi      int64  // an integer in [lo, hi] keeps every bound with an int64 limit
@@ -121,6 +126,32 @@ func Format(name string) Keyword {
 	}
 }
 
+// Enum is the enum keyword of a string schema whose values are all
+// strings (ReadEnum).
+func Enum(values ...string) Keyword {
+	return func(s *Scalar) {
+		s.enum, s.enumPtr = values, s.ptr+"/enum"
+		shown := make([]string, len(values))
+		for i, v := range values {
+			shown[i] = Show(v)
+		}
+		s.enumPhrase = shown[len(shown)-1]
+		if len(shown) > 1 {
+			s.enumPhrase = strings.Join(shown[:len(shown)-1], ", ") + " or " + s.enumPhrase
+		}
+		if len(values) > linearEnum {
+			s.enumIndex = make(map[string]int, len(values))
+			for i, v := range values {
+				s.enumIndex[v] = i
+			}
+		}
+	}
+}
+
+// linearEnum is how many enum values are compared one by one; more are
+// looked up in a map.
+const linearEnum = 8
+
 // Minimum is the minimum keyword, with the bound as the schema writes it.
 func Minimum(text string) Keyword { return boundKeyword("minimum", text, false, true) }
 
@@ -163,16 +194,16 @@ func MultipleOf(text string) Keyword {
 // Sensitive marks a schema whose value is sensitive: no message repeats it.
 func Sensitive(s *Scalar) { s.sensitive = true }
 
-// Repeated reports whether the member of bit (a single bit) is in seen,
-// the members of the object read so far, recording it then as a duplicate
-// (DuplicateMember): its value is not to be read. seen is passed by value
-// so that the caller's set stays in a register.
-func (d *Decoder) Repeated(seen, bit uint64) bool {
+// Mark returns seen, the members of the object read so far, with bit (a
+// single bit) added for the member just read. A bit already in seen is a
+// duplicate member, recorded (DuplicateMember): the reader then fails, so
+// that nothing more is read, the member's value included. seen is passed
+// by value so that the caller's set stays in a register.
+func (d *Decoder) Mark(seen, bit uint64) uint64 {
 	if seen&bit != 0 {
 		d.DuplicateMember()
-		return true
 	}
-	return false
+	return seen | bit
 }
 
 // AbsentNull reports whether the value that follows is a null that means
@@ -204,6 +235,22 @@ func (d *Decoder) RequiredMissing(sp string, seen, mask uint64, names ...string)
 	}
 }
 
+// AtObject reports whether the value that follows is an object, to be
+// read by the caller; any other value is a type violation at sp (the type
+// keyword's pointer), recorded and skipped.
+func (d *Decoder) AtObject(sp string) bool { return d.at(jsonread.Object, sp, "object") }
+
+// AtArray is AtObject for an array.
+func (d *Decoder) AtArray(sp string) bool { return d.at(jsonread.Array, sp, "array") }
+
+func (d *Decoder) at(k jsonread.Kind, sp, want string) bool {
+	if d.R.Peek() == k {
+		return true
+	}
+	d.TypeMismatch(sp, want)
+	return false
+}
+
 // ReadBool reads a boolean, recording a type violation at sp (the type
 // keyword's pointer) for any other value.
 func (d *Decoder) ReadBool(sp string) (x, ok bool) {
@@ -214,19 +261,58 @@ func (d *Decoder) ReadBool(sp string) (x, ok bool) {
 	return d.R.Bool(), true
 }
 
-// ReadString reads a string and checks it against r. ok is false for a
-// value of another type (a violation, recorded), and s holds the string's
-// bytes otherwise, to be kept with Value: a view that is valid until the
-// next read.
-func (d *Decoder) ReadString(r *Scalar) (s []byte, ok bool) {
+// ReadString reads a string, checks it against r and returns it as a Go
+// string for the result, the way Value does: "" once the call is refused.
+// ok is false for a value of another type (a violation, recorded).
+//
+// Its checks are checkString's, written out: this is the read of most
+// string members, and one call less is worth it on that path.
+func (d *Decoder) ReadString(r *Scalar) (x string, ok bool) {
+	if d.R.Peek() != jsonread.String {
+		d.TypeMismatch(r.typePtr, r.want)
+		return "", false
+	}
+	s := d.R.String()
+	if r.checked {
+		if r.minLen >= 0 || r.maxLen >= 0 {
+			n := RuneCount(s)
+			if n < r.minLen {
+				d.MinLength(r.minLenPtr, r.minLen, n)
+			}
+			if r.maxLen >= 0 && n > r.maxLen {
+				d.MaxLength(r.maxLenPtr, r.maxLen, n)
+			}
+		}
+		if r.pattern != nil && !r.pattern.Match(s) {
+			d.Pattern(r.patternPtr, r.patternText, r.quote(d, s))
+		}
+		if r.format != nil && !r.format(View(s)) {
+			d.Format(r.formatPtr, r.formatWhat, r.quote(d, s))
+		}
+	}
+	if d.refused() {
+		return "", true
+	}
+	return d.String(s), true
+}
+
+// ReadStringBytes is ReadString for a value that is compared rather than
+// kept (an enum or const that ReadEnum does not check): s is a view of the
+// string, valid until the next read, to be kept with Value.
+func (d *Decoder) ReadStringBytes(r *Scalar) (s []byte, ok bool) {
 	if d.R.Peek() != jsonread.String {
 		d.TypeMismatch(r.typePtr, r.want)
 		return nil, false
 	}
 	s = d.R.String()
-	if !r.checked {
-		return s, true
+	if r.checked {
+		d.checkString(r, s)
 	}
+	return s, true
+}
+
+// checkString checks s against the keywords of r but enum.
+func (d *Decoder) checkString(r *Scalar, s []byte) {
 	if r.minLen >= 0 || r.maxLen >= 0 {
 		n := RuneCount(s)
 		if n < r.minLen {
@@ -242,7 +328,34 @@ func (d *Decoder) ReadString(r *Scalar) (s []byte, ok bool) {
 	if r.format != nil && !r.format(View(s)) {
 		d.Format(r.formatPtr, r.formatWhat, r.quote(d, s))
 	}
-	return s, true
+}
+
+// ReadEnum reads a string, checks it against r and returns the enum value
+// it equals, one of the strings r was made with: nothing of the input is
+// kept. ok is false for a value of another type or outside the enum (a
+// violation, recorded).
+func (d *Decoder) ReadEnum(r *Scalar) (x string, ok bool) {
+	if d.R.Peek() != jsonread.String {
+		d.TypeMismatch(r.typePtr, r.want)
+		return "", false
+	}
+	s := d.R.String()
+	if r.checked {
+		d.checkString(r, s)
+	}
+	if r.enumIndex != nil {
+		if i, ok := r.enumIndex[string(s)]; ok {
+			return r.enum[i], true
+		}
+	} else {
+		for _, v := range r.enum {
+			if string(s) == v {
+				return v, true
+			}
+		}
+	}
+	d.Enum(r.enumPtr, r.enumPhrase, r.quote(d, s))
+	return "", false
 }
 
 // ReadInt reads an integer and checks it against r. ok is false when the

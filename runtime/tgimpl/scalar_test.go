@@ -29,6 +29,15 @@ func TestScalarReads(t *testing.T) {
 	bigMultiple := NewInt("/properties/m", MultipleOf("0.5"))
 	number := NewNumber("/properties/n", ExclusiveMinimum("0"), Maximum("100"), MultipleOf("0.01"))
 	secret := NewNumber("/properties/x", Maximum("1"), Sensitive)
+	few := NewString("/properties/e", Enum("a", "b c", "d\"e"))
+	var values []string
+	for i := range 20 {
+		values = append(values, string(rune('a'+i)))
+	}
+	many := NewString("/properties/e", MaxLength(1), Enum(values...))
+	readE := func(r *Scalar) func(d *Decoder) (any, bool) {
+		return func(d *Decoder) (any, bool) { return d.ReadEnum(r) }
+	}
 	tests := []struct {
 		name, data string
 		read       func(d *Decoder) (any, bool)
@@ -40,6 +49,10 @@ func TestScalarReads(t *testing.T) {
 		{"string every rule", `{"s":"abcd"}`, readS(str), "abcd", true, "maxLength /properties/s/maxLength: s must be at most 3 characters long; received 4 characters\npattern /properties/s/pattern: s must match the pattern ^[0-9]+$; received abcd\nformat /properties/s/format: s must be a valid UUID; received abcd"},
 		{"string too short", `{"s":"é"}`, readS(NewString("/properties/s", MinLength(2))), "é", true, "minLength /properties/s/minLength: s must be at least 2 characters long; received 1 character"},
 		{"string type", `{"s":12}`, readS(str), "", false, "type /properties/s/type: s must be a string; received a number"},
+		{"string value", `{"s":"é"}`, readV(NewString("/properties/s", MaxLength(1))), "é", true, ""},
+		{"string value refused", `{"s":"12"}`, readV(str), "", true, "format /properties/s/format: s must be a valid UUID; received 12"},
+		{"string value type", `{"s":true}`, readV(str), "", false, "type /properties/s/type: s must be a string; received a boolean"},
+		{"string value every rule", `{"s":"abcd"}`, readV(str), "", true, "maxLength /properties/s/maxLength: s must be at most 3 characters long; received 4 characters\npattern /properties/s/pattern: s must match the pattern ^[0-9]+$; received abcd\nformat /properties/s/format: s must be a valid UUID; received abcd"},
 		{"string sensitive", `{"h":"secret"}`, readS(hidden), "secret", true, "pattern /properties/h/pattern: h must match the pattern ^[0-9]+$"},
 		{"int ok", `{"i":6}`, readI(integer), int64(6), true, ""},
 		{"int below limit", `{"i":1}`, readI(integer), int64(1), true, "minimum /properties/i/minimum: i must be at least 1.5; received 1\nmultipleOf /properties/i/multipleOf: i must be a multiple of 3; received 1"},
@@ -58,6 +71,12 @@ func TestScalarReads(t *testing.T) {
 		{"number beyond float64", `{"n":1e400}`, readN(NewNumber("/properties/n")), 0.0, false, "type /properties/n/type: n must be a number within the 64-bit floating-point range; received 1e400"},
 		{"number sensitive", `{"x":2}`, readN(secret), 2.0, true, "maximum /properties/x/maximum: x must be at most 1"},
 		{"number type", `{"n":"1"}`, readN(number), 0.0, false, "type /properties/n/type: n must be a number; received a string"},
+		{"enum", `{"e":"b c"}`, readE(few), "b c", true, ""},
+		{"enum escaped", `{"e":"d\\\"e"}`, readE(few), "", false, "enum /properties/e/enum: e must be one of a, \"b c\" or \"d\\\"e\"; received \"d\\\\\\\"e\""},
+		{"enum quoted value", `{"e":"d\"e"}`, readE(few), "d\"e", true, ""},
+		{"enum type", `{"e":1}`, readE(few), "", false, "type /properties/e/type: e must be a string; received a number"},
+		{"enum indexed", `{"e":"t"}`, readE(many), "t", true, ""},
+		{"enum indexed outside", `{"e":"zz"}`, readE(many), "", false, "maxLength /properties/e/maxLength: e must be at most 1 character long; received 2 characters\nenum /properties/e/enum: e must be one of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s or t; received zz"},
 		{"bool", `{"b":true}`, func(d *Decoder) (any, bool) { return d.ReadBool("/properties/b/type") }, true, true, ""},
 		{"bool type", `{"b":"true"}`, func(d *Decoder) (any, bool) { return d.ReadBool("/properties/b/type") }, false, false, "type /properties/b/type: b must be a boolean; received a string"},
 	}
@@ -78,9 +97,15 @@ func TestScalarReads(t *testing.T) {
 
 func readS(r *Scalar) func(d *Decoder) (any, bool) {
 	return func(d *Decoder) (any, bool) {
-		s, ok := d.ReadString(r)
+		s, ok := d.ReadStringBytes(r)
 		return string(s), ok
 	}
+}
+
+// readV reads with ReadString, which keeps the value only while the call
+// is not refused.
+func readV(r *Scalar) func(d *Decoder) (any, bool) {
+	return func(d *Decoder) (any, bool) { return d.ReadString(r) }
 }
 
 func readI(r *Scalar) func(d *Decoder) (any, bool) {
@@ -91,10 +116,10 @@ func readN(r *Scalar) func(d *Decoder) (any, bool) {
 	return func(d *Decoder) (any, bool) { return d.ReadNumber(r) }
 }
 
-// TestRepeatedAndAbsentNull: Repeated lets the first of a name be read
-// and records a repeat as invalid JSON; AbsentNull takes a null only under
-// NullAsAbsent.
-func TestRepeatedAndAbsentNull(t *testing.T) {
+// TestMarkAndAbsentNull: Mark adds the member's bit and records a repeat
+// as invalid JSON, after which the repeated value reads as nothing;
+// AbsentNull takes a null only under NullAsAbsent.
+func TestMarkAndAbsentNull(t *testing.T) {
 	for _, nullAsAbsent := range []bool{false, true} {
 		var d Decoder
 		d.Reset("t", []byte(`{"a":null}`))
@@ -102,8 +127,8 @@ func TestRepeatedAndAbsentNull(t *testing.T) {
 		d.Object()
 		d.R.ObjectStart()
 		d.R.NextMember()
-		if d.Repeated(0b011, 1<<2) {
-			t.Fatal("a first member is repeated")
+		if seen := d.Mark(0b011, 1<<2); seen != 0b111 {
+			t.Fatalf("seen %b, want 111", seen)
 		}
 		if got := d.AbsentNull(); got != nullAsAbsent {
 			t.Errorf("NullAsAbsent %v: AbsentNull %v", nullAsAbsent, got)
@@ -117,24 +142,24 @@ func TestRepeatedAndAbsentNull(t *testing.T) {
 		}
 	}
 	var d Decoder
-	d.Reset("t", []byte(`{"a":1,"a":2}`))
+	d.Reset("t", []byte(`{"a":1,"a":"two"}`))
 	d.Object()
 	d.R.ObjectStart()
 	var seen uint64
-	var reads int
+	var got []int64
+	r := NewInt("/properties/a")
 	for {
 		if _, ok := d.R.NextMember(); !ok {
 			break
 		}
-		if !d.Repeated(seen, 1) {
-			seen |= 1
-			reads++
-			d.R.Number()
+		seen = d.Mark(seen, 1)
+		if x, ok := d.ReadInt(r); ok {
+			got = append(got, x)
 		}
 	}
 	err := d.Finish()
-	if e, ok := err.(*toolerr.Error); reads != 1 || !ok || e.Code != toolerr.InvalidJSON || !strings.Contains(e.Reason, "duplicate member name") {
-		t.Fatalf("%d reads, error %v; want 1 and a duplicate member name", reads, err)
+	if e, ok := err.(*toolerr.Error); len(got) != 1 || !ok || e.Code != toolerr.InvalidJSON || !strings.Contains(e.Reason, "duplicate member name") {
+		t.Fatalf("read %v, error %v; want [1] and a duplicate member name", got, err)
 	}
 }
 

@@ -28,11 +28,9 @@ const (
 	PetOneofSourceSHA256 = "4a57c4b8f3b5f9718b436883a71db5cbd83a0d509bdb271cca172779feb36e2d"
 )
 
-// DecodePetOneofArgs reads the arguments of a pet_oneof call from data in one
-// pass, checking every rule of PetOneofSchema as it goes. It returns a
-// *toolerr.Error with code invalid_json (not a JSON object: syntax, duplicate
-// member names, invalid UTF-8, limits) or invalid_arguments (every violation,
-// in document order, up to toolerr.MaxViolations).
+// DecodePetOneofArgs reads the arguments of a pet_oneof call in one pass,
+// checking every rule of PetOneofSchema. Its error is a *toolerr.Error:
+// invalid_json or invalid_arguments.
 func DecodePetOneofArgs(data []byte) (PetOneofArgs, error) {
 	var v PetOneofArgs
 	var d tgimpl.Decoder
@@ -46,8 +44,7 @@ func DecodePetOneofArgs(data []byte) (PetOneofArgs, error) {
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodePetOneofArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodePetOneofArgs.
 func (v *PetOneofArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodePetOneofArgs(data)
 	if err != nil {
@@ -107,10 +104,7 @@ func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "pet":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
+			seen = d.Mark(seen, 1<<0)
 			{
 				start := d.R.Offset()
 				switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"cat\"", "\"dog\"", "\"bird\"") {
@@ -153,8 +147,7 @@ func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -163,8 +156,7 @@ func (v *PetOneofArgs) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetOneofArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -278,8 +270,7 @@ type PetOneofPetOneOf0 struct {
 	Indoor tgopt.Optional[bool]  `json:"indoor"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the pet_oneof
-// decoder.
+// UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf0) UnmarshalJSON(data []byte) error {
 	var x PetOneofPetOneOf0
 	var d tgimpl.Decoder
@@ -314,11 +305,8 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(petOneofPetOneOf0KindRule); ok {
+			seen = d.Mark(seen, 1<<0)
+			if s, ok := d.ReadStringBytes(petOneofPetOneOf0KindRule); ok {
 				switch string(s) {
 				case "cat":
 					v.Kind = PetOneofPetOneOf0KindCat
@@ -327,26 +315,17 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 				}
 			}
 		case "name":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			if s, ok := d.ReadString(petOneofPetOneOf0NameRule); ok {
-				v.Name = d.Value(s)
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(petOneofPetOneOf0NameRule); ok {
+				v.Name = x
 			}
 		case "age":
-			if d.Repeated(seen, 1<<2) {
-				break
-			}
-			seen |= 1 << 2
+			seen = d.Mark(seen, 1<<2)
 			if x, ok := d.ReadInt(petOneofPetOneOf0AgeRule); ok {
 				v.Age = tgopt.Some(x)
 			}
 		case "indoor":
-			if d.Repeated(seen, 1<<3) {
-				break
-			}
-			seen |= 1 << 3
+			seen = d.Mark(seen, 1<<3)
 			if x, ok := d.ReadBool("/properties/pet/oneOf/0/properties/indoor/type"); ok {
 				v.Indoor = tgopt.Some(x)
 			}
@@ -365,36 +344,29 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 }
 
-// The keywords of the values that PetOneofPetOneOf0's decoder reads with one
-// call, as the schema states them.
+// The keywords of the values PetOneofPetOneOf0's decoder reads with one call.
 var (
 	petOneofPetOneOf0KindRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/kind")
 	petOneofPetOneOf0NameRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/name", tgimpl.MaxLength(40))
 	petOneofPetOneOf0AgeRule  = tgimpl.NewInt("/properties/pet/oneOf/0/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofPetOneOf0) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "name")
-	b = tgimpl.AppendString(b, v.Name)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "name", v.Name)
 	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.Member(b, start, "age")
-		b = tgimpl.AppendInt(b, x)
+		b = tgimpl.IntMember(b, start, "age", x)
 	}
 	if x, ok := v.Indoor.Get(); ok {
-		b = tgimpl.Member(b, start, "indoor")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "indoor", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetOneofPetOneOf0) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -417,8 +389,7 @@ type PetOneofPetOneOf1 struct {
 	Leash tgopt.Optional[bool]  `json:"leash"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the pet_oneof
-// decoder.
+// UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf1) UnmarshalJSON(data []byte) error {
 	var x PetOneofPetOneOf1
 	var d tgimpl.Decoder
@@ -453,11 +424,8 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(petOneofPetOneOf1KindRule); ok {
+			seen = d.Mark(seen, 1<<0)
+			if s, ok := d.ReadStringBytes(petOneofPetOneOf1KindRule); ok {
 				switch string(s) {
 				case "dog":
 					v.Kind = PetOneofPetOneOf1KindDog
@@ -466,26 +434,17 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 				}
 			}
 		case "name":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			if s, ok := d.ReadString(petOneofPetOneOf1NameRule); ok {
-				v.Name = d.Value(s)
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(petOneofPetOneOf1NameRule); ok {
+				v.Name = x
 			}
 		case "age":
-			if d.Repeated(seen, 1<<2) {
-				break
-			}
-			seen |= 1 << 2
+			seen = d.Mark(seen, 1<<2)
 			if x, ok := d.ReadInt(petOneofPetOneOf1AgeRule); ok {
 				v.Age = tgopt.Some(x)
 			}
 		case "leash":
-			if d.Repeated(seen, 1<<3) {
-				break
-			}
-			seen |= 1 << 3
+			seen = d.Mark(seen, 1<<3)
 			if x, ok := d.ReadBool("/properties/pet/oneOf/1/properties/leash/type"); ok {
 				v.Leash = tgopt.Some(x)
 			}
@@ -504,36 +463,29 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 }
 
-// The keywords of the values that PetOneofPetOneOf1's decoder reads with one
-// call, as the schema states them.
+// The keywords of the values PetOneofPetOneOf1's decoder reads with one call.
 var (
 	petOneofPetOneOf1KindRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/kind")
 	petOneofPetOneOf1NameRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/name", tgimpl.MaxLength(40))
 	petOneofPetOneOf1AgeRule  = tgimpl.NewInt("/properties/pet/oneOf/1/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofPetOneOf1) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "name")
-	b = tgimpl.AppendString(b, v.Name)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "name", v.Name)
 	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.Member(b, start, "age")
-		b = tgimpl.AppendInt(b, x)
+		b = tgimpl.IntMember(b, start, "age", x)
 	}
 	if x, ok := v.Leash.Get(); ok {
-		b = tgimpl.Member(b, start, "leash")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "leash", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetOneofPetOneOf1) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -556,8 +508,7 @@ type PetOneofPetOneOf2 struct {
 	Wingspan tgopt.Optional[float64] `json:"wingspan"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the pet_oneof
-// decoder.
+// UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf2) UnmarshalJSON(data []byte) error {
 	var x PetOneofPetOneOf2
 	var d tgimpl.Decoder
@@ -592,11 +543,8 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(petOneofPetOneOf2KindRule); ok {
+			seen = d.Mark(seen, 1<<0)
+			if s, ok := d.ReadStringBytes(petOneofPetOneOf2KindRule); ok {
 				switch string(s) {
 				case "bird":
 					v.Kind = PetOneofPetOneOf2KindBird
@@ -605,26 +553,17 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 				}
 			}
 		case "name":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			if s, ok := d.ReadString(petOneofPetOneOf2NameRule); ok {
-				v.Name = d.Value(s)
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(petOneofPetOneOf2NameRule); ok {
+				v.Name = x
 			}
 		case "age":
-			if d.Repeated(seen, 1<<2) {
-				break
-			}
-			seen |= 1 << 2
+			seen = d.Mark(seen, 1<<2)
 			if x, ok := d.ReadInt(petOneofPetOneOf2AgeRule); ok {
 				v.Age = tgopt.Some(x)
 			}
 		case "wingspan":
-			if d.Repeated(seen, 1<<3) {
-				break
-			}
-			seen |= 1 << 3
+			seen = d.Mark(seen, 1<<3)
 			if x, ok := d.ReadNumber(petOneofPetOneOf2WingspanRule); ok {
 				v.Wingspan = tgopt.Some(x)
 			}
@@ -643,8 +582,7 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 }
 
-// The keywords of the values that PetOneofPetOneOf2's decoder reads with one
-// call, as the schema states them.
+// The keywords of the values PetOneofPetOneOf2's decoder reads with one call.
 var (
 	petOneofPetOneOf2KindRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/kind")
 	petOneofPetOneOf2NameRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/name", tgimpl.MaxLength(40))
@@ -652,28 +590,22 @@ var (
 	petOneofPetOneOf2WingspanRule = tgimpl.NewNumber("/properties/pet/oneOf/2/properties/wingspan", tgimpl.ExclusiveMinimum("0"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofPetOneOf2) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "name")
-	b = tgimpl.AppendString(b, v.Name)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "name", v.Name)
 	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.Member(b, start, "age")
-		b = tgimpl.AppendInt(b, x)
+		b = tgimpl.IntMember(b, start, "age", x)
 	}
 	if x, ok := v.Wingspan.Get(); ok {
-		b = tgimpl.Member(b, start, "wingspan")
-		b = tgimpl.AppendFloat(b, x)
+		b = tgimpl.FloatMember(b, start, "wingspan", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetOneofPetOneOf2) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }

@@ -4,7 +4,6 @@ package composebench
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -29,11 +28,9 @@ const (
 	PetPlainSourceSHA256 = "03ccd04557d21e810c6969b203bf4aac38d34183027f13d619fa9352d1466404"
 )
 
-// DecodePetPlainArgs reads the arguments of a pet_plain call from data in one
-// pass, checking every rule of PetPlainSchema as it goes. It returns a
-// *toolerr.Error with code invalid_json (not a JSON object: syntax, duplicate
-// member names, invalid UTF-8, limits) or invalid_arguments (every violation,
-// in document order, up to toolerr.MaxViolations).
+// DecodePetPlainArgs reads the arguments of a pet_plain call in one pass,
+// checking every rule of PetPlainSchema. Its error is a *toolerr.Error:
+// invalid_json or invalid_arguments.
 func DecodePetPlainArgs(data []byte) (PetPlainArgs, error) {
 	var v PetPlainArgs
 	var d tgimpl.Decoder
@@ -47,8 +44,7 @@ func DecodePetPlainArgs(data []byte) (PetPlainArgs, error) {
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodePetPlainArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodePetPlainArgs.
 func (v *PetPlainArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodePetPlainArgs(data)
 	if err != nil {
@@ -108,17 +104,11 @@ func (v *PetPlainArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "pet":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.Object:
+			seen = d.Mark(seen, 1<<0)
+			if d.AtObject("/properties/pet/type") {
 				var o PetPlainPet
 				o.decode(d)
 				v.Pet = o
-			default:
-				d.TypeMismatch("/properties/pet/type", "object")
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "pet")
@@ -131,8 +121,7 @@ func (v *PetPlainArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetPlainArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -141,8 +130,7 @@ func (v *PetPlainArgs) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetPlainArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -155,8 +143,7 @@ type PetPlainPet struct {
 	Indoor tgopt.Optional[bool]  `json:"indoor"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the pet_plain
-// decoder.
+// UnmarshalJSON decodes v as strictly as the pet_plain decoder does.
 func (v *PetPlainPet) UnmarshalJSON(data []byte) error {
 	var x PetPlainPet
 	var d tgimpl.Decoder
@@ -184,43 +171,22 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if d.Repeated(seen, 1<<0) {
-				break
-			}
-			seen |= 1 << 0
-			if s, ok := d.ReadString(petPlainPetKindRule); ok {
-				switch string(s) {
-				case "cat":
-					v.Kind = PetPlainPetKindCat
-				case "dog":
-					v.Kind = PetPlainPetKindDog
-				case "bird":
-					v.Kind = PetPlainPetKindBird
-				default:
-					d.Enum("/properties/pet/properties/kind/enum", "cat, dog or bird", d.Quote(s))
-				}
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadEnum(petPlainPetKindRule); ok {
+				v.Kind = PetPlainPetKind(x)
 			}
 		case "name":
-			if d.Repeated(seen, 1<<1) {
-				break
-			}
-			seen |= 1 << 1
-			if s, ok := d.ReadString(petPlainPetNameRule); ok {
-				v.Name = d.Value(s)
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(petPlainPetNameRule); ok {
+				v.Name = x
 			}
 		case "age":
-			if d.Repeated(seen, 1<<2) {
-				break
-			}
-			seen |= 1 << 2
+			seen = d.Mark(seen, 1<<2)
 			if x, ok := d.ReadInt(petPlainPetAgeRule); ok {
 				v.Age = tgopt.Some(x)
 			}
 		case "indoor":
-			if d.Repeated(seen, 1<<3) {
-				break
-			}
-			seen |= 1 << 3
+			seen = d.Mark(seen, 1<<3)
 			if x, ok := d.ReadBool("/properties/pet/properties/indoor/type"); ok {
 				v.Indoor = tgopt.Some(x)
 			}
@@ -235,36 +201,29 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values that PetPlainPet's decoder reads with one call,
-// as the schema states them.
+// The keywords of the values PetPlainPet's decoder reads with one call.
 var (
-	petPlainPetKindRule = tgimpl.NewString("/properties/pet/properties/kind")
+	petPlainPetKindRule = tgimpl.NewString("/properties/pet/properties/kind", tgimpl.Enum("cat", "dog", "bird"))
 	petPlainPetNameRule = tgimpl.NewString("/properties/pet/properties/name", tgimpl.MaxLength(40))
 	petPlainPetAgeRule  = tgimpl.NewInt("/properties/pet/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 )
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetPlainPet) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "name")
-	b = tgimpl.AppendString(b, v.Name)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "name", v.Name)
 	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.Member(b, start, "age")
-		b = tgimpl.AppendInt(b, x)
+		b = tgimpl.IntMember(b, start, "age", x)
 	}
 	if x, ok := v.Indoor.Get(); ok {
-		b = tgimpl.Member(b, start, "indoor")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "indoor", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetPlainPet) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
