@@ -44,6 +44,10 @@ type emitter struct {
 	// whose Scalar has been declared.
 	scalars  *[]*node
 	ruleDone map[*node]bool
+	// patterns are the nodes whose pattern variable the pasted code uses,
+	// in order of first use; patternDone marks their names (emit_declare.go).
+	patterns    []*node
+	patternDone map[string]bool
 }
 
 func d() *jen.Statement  { return jen.Id("d") }

@@ -130,7 +130,11 @@ func (e *emitter) scalarRule(n *node) jen.Code {
 			args = append(args, jen.Qual(pkgTgimpl, "MaxLength").Call(jen.Lit(int(n.maxLen))))
 		}
 		if n.pattern != "" {
-			args = append(args, jen.Qual(pkgTgimpl, "Pattern").Call(jen.Id(e.tm.patternVars[n]), jen.Lit(n.pattern)))
+			if n.goPattern == n.pattern {
+				args = append(args, jen.Qual(pkgTgimpl, "Pattern").Call(goString(n.pattern)))
+			} else {
+				args = append(args, jen.Qual(pkgTgimpl, "TranslatedPattern").Call(jen.Lit(n.pattern), goString(n.goPattern)))
+			}
 		}
 		if n.format != "" {
 			args = append(args, jen.Qual(pkgTgimpl, "Format").Call(jen.Lit(n.format)))

@@ -24,7 +24,7 @@ func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 		}
 	}
 	if n.pattern != "" {
-		out = append(out, jen.If(jen.Op("!").Id(e.tm.patternVars[n]).Dot("Match").Call(s)).Block(
+		out = append(out, jen.If(jen.Op("!").Add(e.patternVar(n)).Dot("Match").Call(s)).Block(
 			d().Dot("Pattern").Call(jen.Lit(n.ptr+"/pattern"), jen.Lit(n.pattern), got)))
 	}
 	// The format is checked on a view of the bytes; the Go string is made

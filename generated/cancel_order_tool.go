@@ -159,7 +159,7 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 
 // The keywords of the values CancelOrderArgs's decoder reads with one call.
 var (
-	cancelOrderOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(cancelOrderOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	cancelOrderOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	cancelOrderReasonRule  = tgimpl.NewString("/properties/reason", tgimpl.MinLength(3), tgimpl.MaxLength(500))
 )
 
@@ -184,7 +184,3 @@ func (v CancelOrderArgs) MarshalJSON() ([]byte, error) {
 func (v *CancelOrderArgs) RestockOrDefault() bool {
 	return v.Restock.Or(true)
 }
-
-// cancelOrderOrderIDPattern is the pattern of cancel_order (schema
-// /properties/orderId).
-var cancelOrderOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)

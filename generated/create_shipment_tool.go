@@ -202,7 +202,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 
 // The keywords of the values CreateShipmentArgs's decoder reads with one call.
 var (
-	createShipmentOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(createShipmentOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	createShipmentOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	createShipmentServiceRule      = tgimpl.NewString("/properties/service", tgimpl.Enum("standard", "express", "next_day"))
 	createShipmentInsuredValueRule = tgimpl.NewNumber("/properties/insured_value", tgimpl.ExclusiveMinimum("0"), tgimpl.Maximum("10000"), tgimpl.MultipleOf("0.01"))
 )
@@ -242,10 +242,6 @@ func (v CreateShipmentArgs) MarshalJSON() ([]byte, error) {
 func (v *CreateShipmentArgs) ServiceOrDefault() CreateShipmentService {
 	return v.Service.Or(CreateShipmentServiceStandard)
 }
-
-// createShipmentOrderIDPattern is the pattern of create_shipment (schema
-// /properties/order_id).
-var createShipmentOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // CreateShipmentAddress is a delivery address.
 type CreateShipmentAddress struct {
@@ -341,8 +337,8 @@ var (
 	createShipmentAddressLine1Rule    = tgimpl.NewString("/$defs/address/properties/line1", tgimpl.MinLength(1), tgimpl.MaxLength(200))
 	createShipmentAddressLine2Rule    = tgimpl.NewString("/$defs/address/properties/line2", tgimpl.MaxLength(200))
 	createShipmentAddressCityRule     = tgimpl.NewString("/$defs/address/properties/city", tgimpl.MinLength(1), tgimpl.MaxLength(100))
-	createShipmentAddressPostcodeRule = tgimpl.NewString("/$defs/address/properties/postcode", tgimpl.Pattern(createShipmentAddressPostcodePattern, "^[A-Z0-9][A-Z0-9 -]{1,9}$"))
-	createShipmentAddressCountryRule  = tgimpl.NewString("/$defs/address/properties/country", tgimpl.Pattern(createShipmentAddressCountryPattern, "^[A-Z]{2}$"))
+	createShipmentAddressPostcodeRule = tgimpl.NewString("/$defs/address/properties/postcode", tgimpl.Pattern(`^[A-Z0-9][A-Z0-9 -]{1,9}$`))
+	createShipmentAddressCountryRule  = tgimpl.NewString("/$defs/address/properties/country", tgimpl.Pattern(`^[A-Z]{2}$`))
 )
 
 // appendJSON appends v as JSON: the members set, in schema order.
@@ -364,14 +360,6 @@ func (v *CreateShipmentAddress) appendJSON(b []byte) []byte {
 func (v CreateShipmentAddress) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
-
-// createShipmentAddressPostcodePattern is the pattern of create_shipment
-// (schema /$defs/address/properties/postcode).
-var createShipmentAddressPostcodePattern = tgimpl.MustPattern(`^[A-Z0-9][A-Z0-9 -]{1,9}$`)
-
-// createShipmentAddressCountryPattern is the pattern of create_shipment
-// (schema /$defs/address/properties/country).
-var createShipmentAddressCountryPattern = tgimpl.MustPattern(`^[A-Z]{2}$`)
 
 // CreateShipmentLineItem is the object at create_shipment (schema
 // /properties/line_items/items).
@@ -433,7 +421,7 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 // The keywords of the values CreateShipmentLineItem's decoder reads with one
 // call.
 var (
-	createShipmentLineItemSKURule      = tgimpl.NewString("/properties/line_items/items/properties/sku", tgimpl.Pattern(createShipmentLineItemSKUPattern, "^[A-Z0-9]{4,12}$"))
+	createShipmentLineItemSKURule      = tgimpl.NewString("/properties/line_items/items/properties/sku", tgimpl.Pattern(`^[A-Z0-9]{4,12}$`))
 	createShipmentLineItemQuantityRule = tgimpl.NewInt("/properties/line_items/items/properties/quantity", tgimpl.Minimum("1"), tgimpl.Maximum("99"))
 )
 
@@ -450,10 +438,6 @@ func (v *CreateShipmentLineItem) appendJSON(b []byte) []byte {
 func (v CreateShipmentLineItem) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
-
-// createShipmentLineItemSKUPattern is the pattern of create_shipment (schema
-// /properties/line_items/items/properties/sku).
-var createShipmentLineItemSKUPattern = tgimpl.MustPattern(`^[A-Z0-9]{4,12}$`)
 
 // CreateShipmentService is the carrier service; standard by default.
 type CreateShipmentService string

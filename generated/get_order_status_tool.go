@@ -153,7 +153,7 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 
 // The keywords of the values GetOrderStatusArgs's decoder reads with one call.
 var (
-	getOrderStatusOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(getOrderStatusOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	getOrderStatusOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 )
 
 // appendJSON appends v as JSON: the members set, in schema order.
@@ -177,10 +177,6 @@ func (v GetOrderStatusArgs) MarshalJSON() ([]byte, error) {
 func (v *GetOrderStatusArgs) IncludeHistoryOrDefault() bool {
 	return v.IncludeHistory.Or(false)
 }
-
-// getOrderStatusOrderIDPattern is the pattern of get_order_status (schema
-// /properties/orderId).
-var getOrderStatusOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // GetOrderStatusResultSchema is the effective JSON Schema of the
 // get_order_status tool's result (its outputSchema, every implied closure
@@ -306,11 +302,11 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 // The keywords of the values GetOrderStatusResult's decoder reads with one
 // call.
 var (
-	getOrderStatusResultOrderIDRule     = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(getOrderStatusResultOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	getOrderStatusResultOrderIDRule     = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	getOrderStatusResultStatusRule      = tgimpl.NewString("/properties/status", tgimpl.Enum("paid", "packed", "dispatched", "delivered", "cancelled", "refunded"))
 	getOrderStatusResultUpdatedAtRule   = tgimpl.NewString("/properties/updatedAt", tgimpl.Format("date-time"))
 	getOrderStatusResultCarrierRule     = tgimpl.NewString("/properties/carrier", tgimpl.Enum("royal_mail", "dpd", "evri", "ups"))
-	getOrderStatusResultTrackingRefRule = tgimpl.NewString("/properties/trackingRef", tgimpl.MinLength(6), tgimpl.MaxLength(40), tgimpl.Pattern(getOrderStatusResultTrackingRefPattern, "^[A-Z0-9]+$"))
+	getOrderStatusResultTrackingRefRule = tgimpl.NewString("/properties/trackingRef", tgimpl.MinLength(6), tgimpl.MaxLength(40), tgimpl.Pattern(`^[A-Z0-9]+$`))
 )
 
 // appendJSON appends v as JSON: the members set, in schema order.
@@ -333,10 +329,6 @@ func (v *GetOrderStatusResult) appendJSON(b []byte) []byte {
 func (v GetOrderStatusResult) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
-
-// getOrderStatusResultOrderIDPattern is the pattern of get_order_status
-// (schema /properties/orderId).
-var getOrderStatusResultOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // GetOrderStatusResultStatus is where the order is now.
 type GetOrderStatusResultStatus string
@@ -362,7 +354,3 @@ const (
 	GetOrderStatusResultCarrierEvri      GetOrderStatusResultCarrier = "evri"
 	GetOrderStatusResultCarrierUps       GetOrderStatusResultCarrier = "ups"
 )
-
-// getOrderStatusResultTrackingRefPattern is the pattern of get_order_status
-// (schema /properties/trackingRef).
-var getOrderStatusResultTrackingRefPattern = tgimpl.MustPattern(`^[A-Z0-9]+$`)

@@ -173,7 +173,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 
 // The keywords of the values RefundOrderArgs's decoder reads with one call.
 var (
-	refundOrderOrderIDRule       = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(refundOrderOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	refundOrderOrderIDRule       = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	refundOrderAmountInCentsRule = tgimpl.NewInt("/properties/amountInCents", tgimpl.Minimum("1"), tgimpl.Maximum("100000"))
 	refundOrderReasonRule        = tgimpl.NewString("/properties/reason", tgimpl.Enum("duplicate", "fraudulent", "requested_by_customer"))
 )
@@ -201,10 +201,6 @@ func (v RefundOrderArgs) MarshalJSON() ([]byte, error) {
 func (v *RefundOrderArgs) NotifyCustomerOrDefault() bool {
 	return v.NotifyCustomer.Or(true)
 }
-
-// refundOrderOrderIDPattern is the pattern of refund_order (schema
-// /properties/orderId).
-var refundOrderOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // RefundOrderReason is why the order is refunded.
 type RefundOrderReason string

@@ -171,7 +171,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 // The keywords of the values ScheduleOrderDispatchArgs's decoder reads with
 // one call.
 var (
-	scheduleOrderDispatchOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(scheduleOrderDispatchOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	scheduleOrderDispatchOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	scheduleOrderDispatchDispatchDateRule = tgimpl.NewString("/properties/dispatch_date", tgimpl.Format("date"))
 	scheduleOrderDispatchAmountPenceRule  = tgimpl.NewInt("/properties/amount_pence", tgimpl.Minimum("0"), tgimpl.Maximum("50000"))
 	scheduleOrderDispatchCurrencyRule     = tgimpl.NewString("/properties/currency", tgimpl.Enum("GBP", "EUR"))
@@ -201,10 +201,6 @@ func (v *ScheduleOrderDispatchArgs) appendJSON(b []byte) []byte {
 func (v ScheduleOrderDispatchArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
-
-// scheduleOrderDispatchOrderIDPattern is the pattern of
-// schedule_order_dispatch (schema /properties/order_id).
-var scheduleOrderDispatchOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // ScheduleOrderDispatchCurrency is the currency of the fee.
 type ScheduleOrderDispatchCurrency string

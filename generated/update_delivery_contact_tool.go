@@ -184,7 +184,7 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 // The keywords of the values UpdateDeliveryContactArgs's decoder reads with
 // one call.
 var (
-	updateDeliveryContactOrderIDRule = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(updateDeliveryContactOrderIDPattern, "^[A-Z][A-Z0-9-]{2,31}$"))
+	updateDeliveryContactOrderIDRule = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 )
 
 // appendJSON appends v as JSON: the members set, in schema order.
@@ -210,10 +210,6 @@ func (v *UpdateDeliveryContactArgs) appendJSON(b []byte) []byte {
 func (v UpdateDeliveryContactArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
-
-// updateDeliveryContactOrderIDPattern is the pattern of
-// update_delivery_contact (schema /properties/order_id).
-var updateDeliveryContactOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // UpdateDeliveryContactContact is the value of update_delivery_contact (schema
 // /properties/contact): exactly one of 2 object shapes, told apart by its
@@ -457,7 +453,7 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 // reads with one call.
 var (
 	updateDeliveryContactContactAnyOf1KindRule  = tgimpl.NewString("/properties/contact/anyOf/1/properties/kind")
-	updateDeliveryContactContactAnyOf1PhoneRule = tgimpl.NewString("/properties/contact/anyOf/1/properties/phone", tgimpl.Pattern(updateDeliveryContactContactAnyOf1PhonePattern, "^\\+[1-9][0-9]{6,14}$"))
+	updateDeliveryContactContactAnyOf1PhoneRule = tgimpl.NewString("/properties/contact/anyOf/1/properties/phone", tgimpl.Pattern(`^\+[1-9][0-9]{6,14}$`))
 )
 
 // appendJSON appends v as JSON: the members set, in schema order.
@@ -481,8 +477,3 @@ type UpdateDeliveryContactContactAnyOf1Kind string
 const (
 	UpdateDeliveryContactContactAnyOf1KindPhone UpdateDeliveryContactContactAnyOf1Kind = "phone"
 )
-
-// updateDeliveryContactContactAnyOf1PhonePattern is the pattern of
-// update_delivery_contact (schema
-// /properties/contact/anyOf/1/properties/phone).
-var updateDeliveryContactContactAnyOf1PhonePattern = tgimpl.MustPattern(`^\+[1-9][0-9]{6,14}$`)

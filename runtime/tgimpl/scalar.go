@@ -108,9 +108,14 @@ func MaxLength(n int) Keyword {
 	return func(s *Scalar) { s.maxLen, s.maxLenPtr = n, s.ptr+"/maxLength" }
 }
 
-// Pattern is the pattern keyword: m matches it (see MustPattern) and expr
-// is the pattern as the schema writes it, for messages.
-func Pattern(m Matcher, expr string) Keyword {
+// Pattern is the pattern keyword, compiled once (MustPattern).
+func Pattern(expr string) Keyword { return TranslatedPattern(expr, expr) }
+
+// TranslatedPattern is the pattern keyword for a pattern whose Go syntax,
+// goExpr, differs from expr, the pattern as the schema writes it and
+// messages show it (ECMA-262 classes such as \d spelled out for Go).
+func TranslatedPattern(expr, goExpr string) Keyword {
+	m := MustPattern(goExpr)
 	return func(s *Scalar) { s.pattern, s.patternText, s.patternPtr = m, expr, s.ptr+"/pattern" }
 }
 
@@ -193,73 +198,6 @@ func MultipleOf(text string) Keyword {
 
 // Sensitive marks a schema whose value is sensitive: no message repeats it.
 func Sensitive(s *Scalar) { s.sensitive = true }
-
-// Mark returns seen, the members of the object read so far, with bit (a
-// single bit) added for the member just read. A bit already in seen is a
-// duplicate member, recorded (DuplicateMember): the reader then fails, so
-// that nothing more is read, the member's value included. seen is passed
-// by value so that the caller's set stays in a register.
-func (d *Decoder) Mark(seen, bit uint64) uint64 {
-	if seen&bit != 0 {
-		d.DuplicateMember()
-	}
-	return seen | bit
-}
-
-// AbsentNull reports whether the value that follows is a null that means
-// the member is absent, consuming it: an optional, non-nullable member of
-// a call decoded with NullAsAbsent.
-func (d *Decoder) AbsentNull() bool { return d.NullAsAbsent && d.skipNull() }
-
-func (d *Decoder) skipNull() bool {
-	if d.R.Peek() != jsonread.Null {
-		return false
-	}
-	d.R.Null()
-	return true
-}
-
-// RequiredMissing records a Required violation at sp for each member of
-// the required mask that seen lacks: names are the required members, one
-// per bit of mask, lowest bit first.
-func (d *Decoder) RequiredMissing(sp string, seen, mask uint64, names ...string) {
-	i := 0
-	for bit := uint64(1); bit != 0 && i < len(names); bit <<= 1 {
-		if mask&bit == 0 {
-			continue
-		}
-		if seen&bit == 0 {
-			d.Required(sp, names[i])
-		}
-		i++
-	}
-}
-
-// AtObject reports whether the value that follows is an object, to be
-// read by the caller; any other value is a type violation at sp (the type
-// keyword's pointer), recorded and skipped.
-func (d *Decoder) AtObject(sp string) bool { return d.at(jsonread.Object, sp, "object") }
-
-// AtArray is AtObject for an array.
-func (d *Decoder) AtArray(sp string) bool { return d.at(jsonread.Array, sp, "array") }
-
-func (d *Decoder) at(k jsonread.Kind, sp, want string) bool {
-	if d.R.Peek() == k {
-		return true
-	}
-	d.TypeMismatch(sp, want)
-	return false
-}
-
-// ReadBool reads a boolean, recording a type violation at sp (the type
-// keyword's pointer) for any other value.
-func (d *Decoder) ReadBool(sp string) (x, ok bool) {
-	if d.R.Peek() != jsonread.Bool {
-		d.TypeMismatch(sp, "boolean")
-		return false, false
-	}
-	return d.R.Bool(), true
-}
 
 // ReadString reads a string, checks it against r and returns it as a Go
 // string for the result, the way Value does: "" once the call is refused.
@@ -514,85 +452,4 @@ func (r *Scalar) quote(d *Decoder, s []byte) string {
 		return ""
 	}
 	return d.Quote(s)
-}
-
-// IntLimit turns a bound into the inclusive int64 limit an integer is
-// compared with: x >= 1.5 is x >= 2, x > 3 is x >= 4. An integer breaks a
-// lower bound when x < limit and an upper one when x > limit. ok is false
-// when the limit does not fit in int64 (or the text is not a number): the
-// text is then compared.
-func IntLimit(text string, exclusive, lower bool) (limit int64, ok bool) {
-	r, ok := new(big.Rat).SetString(text)
-	if !ok {
-		return 0, false
-	}
-	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int)) // floor division
-	switch {
-	case lower && (m.Sign() != 0 || exclusive): // ceil of a fraction; past an integer
-		q.Add(q, big.NewInt(1))
-	case !lower && m.Sign() == 0 && exclusive:
-		q.Sub(q, big.NewInt(1))
-	}
-	if !q.IsInt64() {
-		return 0, false
-	}
-	return q.Int64(), true
-}
-
-// FloatLimit returns the float64 past which x, the float64 of a number
-// text that keeps the bound, breaks it all the same, and false when that
-// cannot happen. Bounds are checked exactly on the text; the float64
-// handed to the executor is the text rounded to nearest, which can land on
-// or past the bound: with exclusiveMinimum 0, 1e-400 becomes 0, and with
-// exclusiveMaximum 1, 0.99999999999999999999 becomes 1.
-//
-// For a float64 x and a bound B, with up(B) the least float64 >= B and
-// down(B) the greatest float64 <= B:
-//
-//	x >= B  iff  x >= up(B)      x > B  iff  x > down(B)
-//	x <= B  iff  x <= down(B)    x < B  iff  x < up(B)
-//
-// so x breaks a lower bound when x < up(B) (inclusive) or x <= down(B)
-// (exclusive), and an upper one when x > down(B) or x >= up(B). Rounding
-// is monotonic, so an inclusive bound that is a float64 is kept by x
-// whenever it is kept by the text: no check. An exclusive bound always
-// needs one (the text may round onto it). A bound beyond the float64
-// range needs none: every finite x keeps it, or the text that keeps it is
-// beyond the range too and ParseFloat refuses it first.
-func FloatLimit(text string, exclusive, lower bool) (limit float64, ok bool) {
-	up, down, exact, ok := floatNeighbours(text)
-	if !ok || exact && !exclusive {
-		return 0, false
-	}
-	switch {
-	case lower && exclusive, !lower && !exclusive:
-		limit = down
-	default:
-		limit = up
-	}
-	if math.IsInf(limit, 0) {
-		return 0, false
-	}
-	return limit, true
-}
-
-// floatNeighbours returns up(B) and down(B) for the number text B, and
-// whether B is itself a float64; ok is false for a B beyond the float64
-// range, where no float64 check applies.
-func floatNeighbours(text string) (up, down float64, exact, ok bool) {
-	r, ok := new(big.Rat).SetString(text)
-	if !ok {
-		return 0, 0, false, false
-	}
-	f, exact := r.Float64()
-	switch {
-	case exact:
-		return f, f, true, true
-	case math.IsInf(f, 0):
-		return 0, 0, false, false
-	}
-	if new(big.Rat).SetFloat64(f).Cmp(r) < 0 {
-		return math.Nextafter(f, math.Inf(1)), f, false, true
-	}
-	return f, math.Nextafter(f, math.Inf(-1)), false, true
 }
