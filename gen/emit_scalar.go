@@ -113,7 +113,7 @@ func (e *emitter) collectScalars(n *node, body func()) {
 		e.claim(name, "the rules of "+e.where(s))
 		defs = append(defs, jen.Id(name).Op("=").Add(e.scalarRule(s)))
 	}
-	e.doc(fmt.Sprintf("The keywords of the values %s's decoder reads with one call.", n.goName))
+	e.doc(fmt.Sprintf("The keywords %s's decoder reads with one call.", n.goName))
 	e.f.Var().Defs(defs...)
 	e.f.Line()
 }

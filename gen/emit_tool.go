@@ -36,7 +36,7 @@ func emitTool(tm *toolModel, opts Options) emitted {
 	e.doc(fmt.Sprintf("%sDescription is the description of the %s tool, for the model.", g, t.Name))
 	f.Const().Id(g + "Description").Op("=").Lit(t.Description)
 	f.Line()
-	e.doc((fmt.Sprintf("%sSchema is the effective JSON Schema of the %s tool's arguments: the canonical schema with every implied closure written out. It is the schema the decoder enforces and the one to show the model.", g, t.Name)))
+	e.doc((fmt.Sprintf("%sSchema is the effective JSON Schema of the %s tool's arguments, every implied closure written out: what the decoder enforces and the model is shown.", g, t.Name)))
 	f.Const().Id(g + "Schema").Op("=").Add(goString(tm.projected.Schema))
 	f.Line()
 	e.doc((fmt.Sprintf("%sSource is the canonical file %s was generated from, relative to this package, and %sSourceSHA256 the SHA-256 of its bytes at generation.", g, t.Name, g)))

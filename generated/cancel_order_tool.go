@@ -17,8 +17,8 @@ const CancelOrderToolName = "cancel_order"
 const CancelOrderDescription = "Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status."
 
 // CancelOrderSchema is the effective JSON Schema of the cancel_order tool's
-// arguments: the canonical schema with every implied closure written out. It
-// is the schema the decoder enforces and the one to show the model.
+// arguments, every implied closure written out: what the decoder enforces and
+// the model is shown.
 const CancelOrderSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock; true by default.","default":true}},"required":["orderId","reason"],"additionalProperties":false}`
 
 // CancelOrderSource is the canonical file cancel_order was generated from,
@@ -68,9 +68,9 @@ func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// CancelOrderDefinitions are the definitions of the cancel_order tool for each
-// model provider it is exported to, exactly as they are sent, each with the
-// rules its schema cannot carry (enforced by the gate all the same).
+// CancelOrderDefinitions are the cancel_order tool's definitions for each
+// provider it is exported to, as sent, with the rules each cannot carry (the
+// gate enforces them).
 var CancelOrderDefinitions = tgprovider.MustDefinitions(
 	tgprovider.Tool{
 		Name:        CancelOrderToolName,
@@ -157,7 +157,7 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values CancelOrderArgs's decoder reads with one call.
+// The keywords CancelOrderArgs's decoder reads with one call.
 var (
 	cancelOrderOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	cancelOrderReasonRule  = tgimpl.NewString("/properties/reason", tgimpl.MinLength(3), tgimpl.MaxLength(500))

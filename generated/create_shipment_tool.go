@@ -17,8 +17,8 @@ const CreateShipmentToolName = "create_shipment"
 const CreateShipmentDescription = "Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service. Use once the order is packed; not for orders already dispatched. Returns the shipment's tracking reference."
 
 // CreateShipmentSchema is the effective JSON Schema of the create_shipment
-// tool's arguments: the canonical schema with every implied closure written
-// out. It is the schema the decoder enforces and the one to show the model.
+// tool's arguments, every implied closure written out: what the decoder
+// enforces and the model is shown.
 const CreateShipmentSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship, at most 99.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":"string","description":"The carrier service; standard by default.","enum":["standard","express","next_day"],"default":"standard"},"insured_value":{"type":"number","description":"The declared value to insure, in the order's currency, with at most two decimals; omit to ship uninsured.","exclusiveMinimum":0,"maximum":10000,"multipleOf":0.01}},"required":["order_id","address","line_items"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name.","minLength":1,"maxLength":100},"line1":{"type":"string","description":"The first address line.","minLength":1,"maxLength":200},"line2":{"type":"string","description":"The second address line, if any.","maxLength":200},"city":{"type":"string","description":"The town or city.","minLength":1,"maxLength":100},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false}`
 
 // CreateShipmentSource is the canonical file create_shipment was generated
@@ -69,9 +69,9 @@ func (v *CreateShipmentArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// CreateShipmentDefinitions are the definitions of the create_shipment tool
-// for each model provider it is exported to, exactly as they are sent, each
-// with the rules its schema cannot carry (enforced by the gate all the same).
+// CreateShipmentDefinitions are the create_shipment tool's definitions for
+// each provider it is exported to, as sent, with the rules each cannot carry
+// (the gate enforces them).
 var CreateShipmentDefinitions = tgprovider.MustDefinitions(
 	tgprovider.Tool{
 		Name:        CreateShipmentToolName,
@@ -200,7 +200,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values CreateShipmentArgs's decoder reads with one call.
+// The keywords CreateShipmentArgs's decoder reads with one call.
 var (
 	createShipmentOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	createShipmentServiceRule      = tgimpl.NewString("/properties/service", tgimpl.Enum("standard", "express", "next_day"))
@@ -330,8 +330,7 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values CreateShipmentAddress's decoder reads with one
-// call.
+// The keywords CreateShipmentAddress's decoder reads with one call.
 var (
 	createShipmentAddressNameRule     = tgimpl.NewString("/$defs/address/properties/name", tgimpl.MinLength(1), tgimpl.MaxLength(100))
 	createShipmentAddressLine1Rule    = tgimpl.NewString("/$defs/address/properties/line1", tgimpl.MinLength(1), tgimpl.MaxLength(200))
@@ -418,8 +417,7 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values CreateShipmentLineItem's decoder reads with one
-// call.
+// The keywords CreateShipmentLineItem's decoder reads with one call.
 var (
 	createShipmentLineItemSKURule      = tgimpl.NewString("/properties/line_items/items/properties/sku", tgimpl.Pattern(`^[A-Z0-9]{4,12}$`))
 	createShipmentLineItemQuantityRule = tgimpl.NewInt("/properties/line_items/items/properties/quantity", tgimpl.Minimum("1"), tgimpl.Maximum("99"))

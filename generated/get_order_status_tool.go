@@ -17,8 +17,8 @@ const GetOrderStatusToolName = "get_order_status"
 const GetOrderStatusDescription = "Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order."
 
 // GetOrderStatusSchema is the effective JSON Schema of the get_order_status
-// tool's arguments: the canonical schema with every implied closure written
-// out. It is the schema the decoder enforces and the one to show the model.
+// tool's arguments, every implied closure written out: what the decoder
+// enforces and the model is shown.
 const GetOrderStatusSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default.","default":false}},"required":["orderId"],"additionalProperties":false}`
 
 // GetOrderStatusSource is the canonical file get_order_status was generated
@@ -69,9 +69,9 @@ func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// GetOrderStatusDefinitions are the definitions of the get_order_status tool
-// for each model provider it is exported to, exactly as they are sent, each
-// with the rules its schema cannot carry (enforced by the gate all the same).
+// GetOrderStatusDefinitions are the get_order_status tool's definitions for
+// each provider it is exported to, as sent, with the rules each cannot carry
+// (the gate enforces them).
 var GetOrderStatusDefinitions = tgprovider.MustDefinitions(
 	tgprovider.Tool{
 		Name:        GetOrderStatusToolName,
@@ -151,7 +151,7 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values GetOrderStatusArgs's decoder reads with one call.
+// The keywords GetOrderStatusArgs's decoder reads with one call.
 var (
 	getOrderStatusOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 )
@@ -299,8 +299,7 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values GetOrderStatusResult's decoder reads with one
-// call.
+// The keywords GetOrderStatusResult's decoder reads with one call.
 var (
 	getOrderStatusResultOrderIDRule     = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	getOrderStatusResultStatusRule      = tgimpl.NewString("/properties/status", tgimpl.Enum("paid", "packed", "dispatched", "delivered", "cancelled", "refunded"))

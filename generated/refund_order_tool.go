@@ -19,8 +19,8 @@ const RefundOrderToolName = "refund_order"
 const RefundOrderDescription = "Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference."
 
 // RefundOrderSchema is the effective JSON Schema of the refund_order tool's
-// arguments: the canonical schema with every implied closure written out. It
-// is the schema the decoder enforces and the one to show the model.
+// arguments, every implied closure written out: what the decoder enforces and
+// the model is shown.
 const RefundOrderSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt; true by default.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}`
 
 // RefundOrderSource is the canonical file refund_order was generated from,
@@ -70,9 +70,9 @@ func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// RefundOrderDefinitions are the definitions of the refund_order tool for each
-// model provider it is exported to, exactly as they are sent, each with the
-// rules its schema cannot carry (enforced by the gate all the same).
+// RefundOrderDefinitions are the refund_order tool's definitions for each
+// provider it is exported to, as sent, with the rules each cannot carry (the
+// gate enforces them).
 var RefundOrderDefinitions = tgprovider.MustDefinitions(
 	tgprovider.Tool{
 		Name:        RefundOrderToolName,
@@ -171,7 +171,7 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values RefundOrderArgs's decoder reads with one call.
+// The keywords RefundOrderArgs's decoder reads with one call.
 var (
 	refundOrderOrderIDRule       = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	refundOrderAmountInCentsRule = tgimpl.NewInt("/properties/amountInCents", tgimpl.Minimum("1"), tgimpl.Maximum("100000"))

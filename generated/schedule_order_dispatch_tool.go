@@ -19,9 +19,8 @@ const ScheduleOrderDispatchToolName = "schedule_order_dispatch"
 const ScheduleOrderDispatchDescription = "Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch."
 
 // ScheduleOrderDispatchSchema is the effective JSON Schema of the
-// schedule_order_dispatch tool's arguments: the canonical schema with every
-// implied closure written out. It is the schema the decoder enforces and the
-// one to show the model.
+// schedule_order_dispatch tool's arguments, every implied closure written out:
+// what the decoder enforces and the model is shown.
 const ScheduleOrderDispatchSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}`
 
 // ScheduleOrderDispatchSource is the canonical file schedule_order_dispatch
@@ -59,10 +58,9 @@ func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// ScheduleOrderDispatchDefinitions are the definitions of the
-// schedule_order_dispatch tool for each model provider it is exported to,
-// exactly as they are sent, each with the rules its schema cannot carry
-// (enforced by the gate all the same).
+// ScheduleOrderDispatchDefinitions are the schedule_order_dispatch tool's
+// definitions for each provider it is exported to, as sent, with the rules
+// each cannot carry (the gate enforces them).
 var ScheduleOrderDispatchDefinitions = tgprovider.MustDefinitions(
 	tgprovider.Tool{
 		Name:        ScheduleOrderDispatchToolName,
@@ -168,8 +166,7 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values ScheduleOrderDispatchArgs's decoder reads with
-// one call.
+// The keywords ScheduleOrderDispatchArgs's decoder reads with one call.
 var (
 	scheduleOrderDispatchOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	scheduleOrderDispatchDispatchDateRule = tgimpl.NewString("/properties/dispatch_date", tgimpl.Format("date"))

@@ -19,9 +19,8 @@ const UpdateDeliveryContactToolName = "update_delivery_contact"
 const UpdateDeliveryContactDescription = "Change who the carrier contacts about an order's delivery: an email address or a phone number. Use when the customer gives a new contact before or after dispatch; not for changing the delivery address. Returns the order's contact as now recorded."
 
 // UpdateDeliveryContactSchema is the effective JSON Schema of the
-// update_delivery_contact tool's arguments: the canonical schema with every
-// implied closure written out. It is the schema the decoder enforces and the
-// one to show the model.
+// update_delivery_contact tool's arguments, every implied closure written out:
+// what the decoder enforces and the model is shown.
 const UpdateDeliveryContactSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order whose delivery contact changes.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"contact":{"description":"The new contact: by email or by phone, told apart by kind.","anyOf":[{"type":"object","description":"A contact by email.","properties":{"kind":{"type":"string","description":"Always email for this branch.","const":"email"},"email":{"type":"string","description":"The address the carrier writes to.","format":"email","maxLength":254}},"required":["kind","email"],"additionalProperties":false},{"type":"object","description":"A contact by phone.","properties":{"kind":{"type":"string","description":"Always phone for this branch.","const":"phone"},"phone":{"type":"string","description":"The number the carrier calls, in E.164 form such as +447700900123.","pattern":"^\\+[1-9][0-9]{6,14}$"}},"required":["kind","phone"],"additionalProperties":false}],"unevaluatedProperties":false},"instructions":{"description":"Delivery instructions for the carrier, such as where to leave the parcel; null when there are none.","anyOf":[{"type":"string","maxLength":280},{"type":"null"}]}},"required":["order_id","contact","instructions"],"additionalProperties":false}`
 
 // UpdateDeliveryContactSource is the canonical file update_delivery_contact
@@ -59,10 +58,9 @@ func (v *UpdateDeliveryContactArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// UpdateDeliveryContactDefinitions are the definitions of the
-// update_delivery_contact tool for each model provider it is exported to,
-// exactly as they are sent, each with the rules its schema cannot carry
-// (enforced by the gate all the same).
+// UpdateDeliveryContactDefinitions are the update_delivery_contact tool's
+// definitions for each provider it is exported to, as sent, with the rules
+// each cannot carry (the gate enforces them).
 //
 // Not exported to gemini-legacy, which cannot carry it faithfully: anyOf
 // shapes the value's members or items and gemini-legacy does not take it.
@@ -181,8 +179,7 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values UpdateDeliveryContactArgs's decoder reads with
-// one call.
+// The keywords UpdateDeliveryContactArgs's decoder reads with one call.
 var (
 	updateDeliveryContactOrderIDRule = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 )
@@ -357,8 +354,8 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values UpdateDeliveryContactContactAnyOf0's decoder
-// reads with one call.
+// The keywords UpdateDeliveryContactContactAnyOf0's decoder reads with one
+// call.
 var (
 	updateDeliveryContactContactAnyOf0KindRule  = tgimpl.NewString("/properties/contact/anyOf/0/properties/kind")
 	updateDeliveryContactContactAnyOf0EmailRule = tgimpl.NewString("/properties/contact/anyOf/0/properties/email", tgimpl.MaxLength(254), tgimpl.Format("email"))
@@ -449,8 +446,8 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values UpdateDeliveryContactContactAnyOf1's decoder
-// reads with one call.
+// The keywords UpdateDeliveryContactContactAnyOf1's decoder reads with one
+// call.
 var (
 	updateDeliveryContactContactAnyOf1KindRule  = tgimpl.NewString("/properties/contact/anyOf/1/properties/kind")
 	updateDeliveryContactContactAnyOf1PhoneRule = tgimpl.NewString("/properties/contact/anyOf/1/properties/phone", tgimpl.Pattern(`^\+[1-9][0-9]{6,14}$`))

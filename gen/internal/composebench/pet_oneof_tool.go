@@ -16,8 +16,8 @@ const PetOneofToolName = "pet_oneof"
 const PetOneofDescription = "Register a pet: a oneOf of three object branches told apart by kind."
 
 // PetOneofSchema is the effective JSON Schema of the pet_oneof tool's
-// arguments: the canonical schema with every implied closure written out. It
-// is the schema the decoder enforces and the one to show the model.
+// arguments, every implied closure written out: what the decoder enforces and
+// the model is shown.
 const PetOneofSchema = `{"type":"object","properties":{"pet":{"oneOf":[{"type":"object","properties":{"kind":{"const":"cat"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"indoor":{"type":"boolean"}},"required":["kind","name"]},{"type":"object","properties":{"kind":{"const":"dog"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"leash":{"type":"boolean"}},"required":["kind","name"]},{"type":"object","properties":{"kind":{"const":"bird"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"wingspan":{"type":"number","exclusiveMinimum":0}},"required":["kind","name"]}],"unevaluatedProperties":false}},"required":["pet"],"additionalProperties":false}`
 
 // PetOneofSource is the canonical file pet_oneof was generated from, relative
@@ -54,9 +54,9 @@ func (v *PetOneofArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// PetOneofDefinitions are the definitions of the pet_oneof tool for each model
-// provider it is exported to, exactly as they are sent, each with the rules
-// its schema cannot carry (enforced by the gate all the same).
+// PetOneofDefinitions are the pet_oneof tool's definitions for each provider
+// it is exported to, as sent, with the rules each cannot carry (the gate
+// enforces them).
 //
 // Not exported to openai-chat, openai-responses, gemini, gemini-legacy:
 // x-toolgate.providers leaves them out.
@@ -344,7 +344,7 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 }
 
-// The keywords of the values PetOneofPetOneOf0's decoder reads with one call.
+// The keywords PetOneofPetOneOf0's decoder reads with one call.
 var (
 	petOneofPetOneOf0KindRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/kind")
 	petOneofPetOneOf0NameRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/name", tgimpl.MaxLength(40))
@@ -463,7 +463,7 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 }
 
-// The keywords of the values PetOneofPetOneOf1's decoder reads with one call.
+// The keywords PetOneofPetOneOf1's decoder reads with one call.
 var (
 	petOneofPetOneOf1KindRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/kind")
 	petOneofPetOneOf1NameRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/name", tgimpl.MaxLength(40))
@@ -582,7 +582,7 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 }
 
-// The keywords of the values PetOneofPetOneOf2's decoder reads with one call.
+// The keywords PetOneofPetOneOf2's decoder reads with one call.
 var (
 	petOneofPetOneOf2KindRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/kind")
 	petOneofPetOneOf2NameRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/name", tgimpl.MaxLength(40))

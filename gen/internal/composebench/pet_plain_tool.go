@@ -16,8 +16,8 @@ const PetPlainToolName = "pet_plain"
 const PetPlainDescription = "Register a pet: one plain object (the baseline of BenchmarkDecode)."
 
 // PetPlainSchema is the effective JSON Schema of the pet_plain tool's
-// arguments: the canonical schema with every implied closure written out. It
-// is the schema the decoder enforces and the one to show the model.
+// arguments, every implied closure written out: what the decoder enforces and
+// the model is shown.
 const PetPlainSchema = `{"type":"object","properties":{"pet":{"type":"object","properties":{"kind":{"type":"string","enum":["cat","dog","bird"]},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"indoor":{"type":"boolean"}},"required":["kind","name"],"additionalProperties":false}},"required":["pet"],"additionalProperties":false}`
 
 // PetPlainSource is the canonical file pet_plain was generated from, relative
@@ -54,9 +54,9 @@ func (v *PetPlainArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// PetPlainDefinitions are the definitions of the pet_plain tool for each model
-// provider it is exported to, exactly as they are sent, each with the rules
-// its schema cannot carry (enforced by the gate all the same).
+// PetPlainDefinitions are the pet_plain tool's definitions for each provider
+// it is exported to, as sent, with the rules each cannot carry (the gate
+// enforces them).
 //
 // Not exported to openai-chat, openai-responses, gemini, gemini-legacy:
 // x-toolgate.providers leaves them out.
@@ -201,7 +201,7 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords of the values PetPlainPet's decoder reads with one call.
+// The keywords PetPlainPet's decoder reads with one call.
 var (
 	petPlainPetKindRule = tgimpl.NewString("/properties/pet/properties/kind", tgimpl.Enum("cat", "dog", "bird"))
 	petPlainPetNameRule = tgimpl.NewString("/properties/pet/properties/name", tgimpl.MaxLength(40))
