@@ -164,7 +164,7 @@ func (e *emitter) emitDefinitions() {
 	for _, p := range e.tm.exported() {
 		args = append(args, jen.Qual(pkgProvider, providerConst(p)))
 	}
-	doc := fmt.Sprintf("%sDefinitions are the definitions of the %s tool for each model provider it is exported to, exactly as they are sent, each with the rules its schema cannot carry (enforced by the gate all the same).", g, e.tm.t.Name)
+	doc := fmt.Sprintf("%sDefinitions are the %s tool's definitions for each provider it is exported to, as sent, with the rules each cannot carry (the gate enforces them).", g, e.tm.t.Name)
 	var chosenOut []string
 	for _, p := range provider.All {
 		if !slices.Contains(e.tm.exported(), p) && !slices.ContainsFunc(e.tm.leftOut, func(n Notice) bool { return n.Provider == p }) {

@@ -39,6 +39,15 @@ type emitter struct {
 	// (tagged.go): their member loop is decodeIn, with the closing keyword
 	// as an argument.
 	closable map[*node]bool
+	// scalars collects, while a decode method is emitted, the nodes whose
+	// tgimpl.Scalar it reads (emit_scalar.go); ruleDone marks the nodes
+	// whose Scalar has been declared.
+	scalars  *[]*node
+	ruleDone map[*node]bool
+	// patterns are the nodes whose pattern variable the pasted code uses,
+	// in order of first use; patternDone marks their names (emit_declare.go).
+	patterns    []*node
+	patternDone map[string]bool
 }
 
 func d() *jen.Statement  { return jen.Id("d") }

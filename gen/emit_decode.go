@@ -64,6 +64,9 @@ func (e *emitter) elemSetter(n *node, assign func(x jen.Code) jen.Code) setter {
 // however deep and through whatever named type; a sensitive scalar's
 // messages leave its value out where they are generated (sensitiveNode).
 func (e *emitter) decodeValue(n *node, set setter) []jen.Code {
+	if code := e.readScalar(n, set); code != nil {
+		return code
+	}
 	if n.sens {
 		return sensitiveScope(n, e.withChecks(n, set, e.decodeRules(n, set)))
 	}

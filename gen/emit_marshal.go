@@ -22,7 +22,12 @@ func (e *emitter) emitAppendMethod(n *node) {
 	for _, p := range n.props {
 		member := jen.Id("b").Op("=").Qual(pkgTgimpl, "Member").Call(jen.Id("b"), jen.Id("start"), jen.Lit(p.name))
 		field := jen.Id("v").Dot(p.goName)
+		scalar := scalarMember(p)
 		switch {
+		case scalar != nil && p.required:
+			body = append(body, scalar(field))
+		case scalar != nil:
+			body = append(body, jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(field.Clone().Dot("Get").Call()), jen.Id("ok")).Block(scalar(jen.Id("x"))))
 		case p.node.nullable:
 			body = append(body, jen.Switch(field.Clone().Dot("State").Call()).Block(
 				jen.Case(jen.Qual(pkgOpt, "Null")).Block(member, jen.Id("b").Op("=").Append(jen.Id("b"), jen.Lit("null").Op("..."))),
@@ -46,17 +51,37 @@ func (e *emitter) emitAppendMethod(n *node) {
 			append([]jen.Code{jen.Id("b").Op("=").Qual(pkgTgimpl, "Member").Call(jen.Id("b"), jen.Id("start"), jen.Id("key"))}, e.appendElem(n.addlNode, jen.Id("x"))...)...))
 	}
 	body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}'))))
-	e.doc("appendJSON appends v to b as JSON: exactly the members that are set, in schema order.")
+	e.doc("appendJSON appends v as JSON: the members set, in schema order.")
 	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(body...)
 	e.f.Line()
 	e.emitMarshal(n)
 }
 
 func (e *emitter) emitMarshal(n *node) {
-	e.doc("MarshalJSON writes v as JSON: a missing member stays missing and a null stays null.")
+	e.doc("MarshalJSON writes v as JSON: missing stays missing and null stays null.")
 	e.f.Func().Params(jen.Id("v").Id(n.goName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("v").Dot("appendJSON").Call(jen.Nil()), jen.Nil()))
 	e.f.Line()
+}
+
+// scalarMember returns, for a member holding a boolean, integer, number or
+// string that is not nullable, the statement that appends it with its name
+// (tgimpl.StringMember and the like), and nil for any other member.
+func scalarMember(p *prop) func(x *jen.Statement) jen.Code {
+	n := p.node
+	if n.nullable || taggedSite(n) != nil {
+		return nil
+	}
+	fn := map[kind]string{kindBool: "BoolMember", kindInt: "IntMember", kindNumber: "FloatMember", kindString: "StringMember"}[n.kind]
+	if fn == "" {
+		return nil
+	}
+	return func(x *jen.Statement) jen.Code {
+		if n.kind == kindString && n.goName != "" {
+			x = jen.String().Call(x)
+		}
+		return jen.Id("b").Op("=").Qual(pkgTgimpl, fn).Call(jen.Id("b"), jen.Id("start"), jen.Lit(p.name), x)
+	}
 }
 
 // appendElem appends an array item or map value, which may be nullable.

@@ -1,12 +1,13 @@
 package gen
 
 import (
-	"math/big"
 	"strconv"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
 func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
@@ -21,7 +22,7 @@ func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
 		sp := n.ptr + "/" + kw
 		report := d().Dot(upperFirst(kw)).Call(jen.Lit(sp), jen.Lit(b.Str), got)
 		hugeChecks = append(hugeChecks, jen.If(numCompare(raw, b.Str, exclusive, lower)).Block(report.Clone(), jen.Id("broken").Op("=").True()))
-		limit, ok := intBound(b.Str, exclusive, lower)
+		limit, ok := tgimpl.IntLimit(b.Str, exclusive, lower)
 		var cond jen.Code
 		switch {
 		case ok && lower:
@@ -73,38 +74,6 @@ func (e *emitter) decodeInt(n *node, set setter) []jen.Code {
 		jen.If(jen.List(x, jen.Id("ok"), jen.Id("huge")).Op(":=").Add(d().Dot("ParseInt").Call(raw, jen.Lit(typePtr(n)), jen.Lit(e.sensitiveNode(n)))), jen.Id("ok")).Block(checks...).
 			Else().If(jen.Id("huge")).Block(hugeChecks...),
 	}
-}
-
-// intBound turns a bound into the inclusive int64 limit an integer is
-// compared with: x >= 1.5 is x >= 2, x > 3 is x >= 4. ok is false when the
-// limit does not fit in int64.
-func intBound(text string, exclusive, lower bool) (int64, bool) {
-	r, ok := new(big.Rat).SetString(text)
-	if !ok {
-		return 0, false
-	}
-	num, den := r.Num(), r.Denom()
-	q, m := new(big.Int).DivMod(num, den, new(big.Int)) // floor division
-	var lim *big.Int
-	switch {
-	case lower && m.Sign() != 0: // ceil of a fraction; exclusive or not
-		lim = q.Add(q, big.NewInt(1))
-	case lower && exclusive:
-		lim = q.Add(q, big.NewInt(1))
-	case lower:
-		lim = q
-	case m.Sign() != 0: // floor of a fraction
-		lim = q
-	case exclusive:
-		lim = q.Sub(q, big.NewInt(1))
-	default:
-		lim = q
-	}
-	if !lim.IsInt64() {
-		return 0, false
-	}
-	// The comparisons are x < lim (lower) and x > lim (upper).
-	return lim.Int64(), true
 }
 
 // numCompare is the exact comparison of number text with a bound that

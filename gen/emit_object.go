@@ -72,7 +72,7 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		}
 	}
 	bit := func(i int) (*jen.Statement, *jen.Statement) {
-		mask := jen.Parens(jen.Id(fmt.Sprintf("1 << %d", i%64)))
+		mask := jen.Id(fmt.Sprintf("1<<%d", i%64))
 		if words == 1 {
 			return jen.Id("seen"), mask
 		}
@@ -81,18 +81,26 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 	var cases []jen.Code
 	for _, p := range n.props {
 		word, mask := bit(p.bit)
-		body := []jen.Code{
-			jen.If(word.Clone().Op("&").Add(mask.Clone()).Op("!=").Lit(0)).Block(d().Dot("DuplicateMember").Call(), jen.Break()),
-			word.Clone().Op("|=").Id(fmt.Sprintf("1 << %d", p.bit%64)),
-		}
+		// A duplicate is recorded (Mark) and fails the reader, so its value
+		// is not read. A null that means absent is taken here for a member
+		// read with one call (readScalar); the pasted code takes it itself.
+		body := []jen.Code{word.Clone().Op("=").Add(d().Dot("Mark").Call(word.Clone(), mask))}
 		outer := e.sensitive
 		e.sensitive = outer || p.sens
-		if p.sens && !p.node.sens {
-			body = append(body, sensitiveScope(p.node, e.decodeValue(p.node, e.fieldSetter(p)))...)
-		} else {
-			body = append(body, e.decodeValue(p.node, e.fieldSetter(p))...)
+		set := e.fieldSetter(p)
+		read := set
+		read.nullAbsent = false
+		value := e.readScalar(p.node, read)
+		switch {
+		case value != nil && set.nullAbsent:
+			body = append(body, jen.If(d().Dot("AbsentNull").Call()).Block(jen.Break()))
+		case value == nil && p.sens && !p.node.sens:
+			value = sensitiveScope(p.node, e.decodeValue(p.node, set))
+		case value == nil:
+			value = e.decodeValue(p.node, set)
 		}
 		e.sensitive = outer
+		body = append(body, value...)
 		cases = append(cases, jen.Case(jen.Lit(p.name)).Block(body...))
 	}
 	var dflt []jen.Code
@@ -134,7 +142,7 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 	out = append(out, dr().Dot("ObjectStart").Call(), jen.For().Block(loopBody...))
 	out = append(out, d().Dot("EndObject").Call(jen.Id("mark")))
 	var reqMask uint64
-	var reqChecks []jen.Code
+	var reqNames, reqChecks []jen.Code
 	for _, p := range n.props {
 		if !p.required {
 			continue
@@ -143,14 +151,16 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		if words == 1 {
 			reqMask |= 1 << uint(p.bit)
 		}
-		reqChecks = append(reqChecks, jen.If(word.Op("&").Add(mask).Op("==").Lit(0)).Block(
+		reqNames = append(reqNames, jen.Lit(p.name))
+		reqChecks = append(reqChecks, jen.If(word.Op("&").Parens(mask).Op("==").Lit(0)).Block(
 			d().Dot("Required").Call(jen.Lit(n.ptr+"/required"), jen.Lit(p.name))))
 	}
 	switch {
 	case len(reqChecks) == 0:
 	case words == 1:
 		mask := jen.Id(fmt.Sprintf("%#x", reqMask))
-		out = append(out, jen.If(jen.Id("seen").Op("&").Add(mask).Op("!=").Add(mask)).Block(reqChecks...))
+		args := append([]jen.Code{jen.Lit(n.ptr + "/required"), jen.Id("seen"), mask.Clone()}, reqNames...)
+		out = append(out, jen.If(jen.Id("seen").Op("&").Add(mask).Op("!=").Add(mask.Clone())).Block(d().Dot("RequiredMissing").Call(args...)))
 	default:
 		out = append(out, reqChecks...)
 	}
@@ -160,7 +170,7 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 // emitNestedUnmarshal gives a nested object type the same strict decoding
 // as the tool's arguments, so that encoding/json never fills it loosely.
 func (e *emitter) emitNestedUnmarshal(n *node) {
-	e.doc(fmt.Sprintf("UnmarshalJSON decodes v with the strict, single-pass checks of the %s decoder.", e.tm.t.Name))
+	e.doc(fmt.Sprintf("UnmarshalJSON decodes v as strictly as the %s decoder does.", e.tm.t.Name))
 	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Var().Id("x").Id(n.goName),
 		jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),
@@ -179,8 +189,10 @@ func (e *emitter) emitDecodeMethod(n *node) {
 	recv := jen.Id("v").Op("*").Id(n.goName)
 	dec := jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")
 	if !e.closable[n] {
-		e.f.Func().Params(recv).Id("decode").Params(dec).Block(e.structChecks(n, e.memberLoop(n, nil))...)
-		e.f.Line()
+		e.collectScalars(n, func() {
+			e.f.Func().Params(recv).Id("decode").Params(dec).Block(e.structChecks(n, e.memberLoop(n, nil))...)
+			e.f.Line()
+		})
 		return
 	}
 	e.f.Func().Params(recv.Clone()).Id("decode").Params(dec.Clone()).Block(jen.Id("v").Dot("decodeIn").Call(d(), jen.Lit("")))
@@ -188,8 +200,10 @@ func (e *emitter) emitDecodeMethod(n *node) {
 	e.doc(fmt.Sprintf("decodeIn reads a %s from d, which is at an object. closedAt, when not empty, is the unevaluatedProperties of a composition that closes it: a member the struct does not declare then breaks that keyword.", n.goName))
 	loop := *n
 	loop.addl = addlClosedAt
-	e.f.Func().Params(recv).Id("decodeIn").Params(dec, jen.Id("closedAt").String()).Block(e.structChecks(n, e.memberLoop(&loop, nil))...)
-	e.f.Line()
+	e.collectScalars(n, func() {
+		e.f.Func().Params(recv).Id("decodeIn").Params(dec, jen.Id("closedAt").String()).Block(e.structChecks(n, e.memberLoop(&loop, nil))...)
+		e.f.Line()
+	})
 }
 
 // decodeCall decodes the struct at target: closed by the keyword at

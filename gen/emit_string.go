@@ -24,7 +24,7 @@ func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 		}
 	}
 	if n.pattern != "" {
-		out = append(out, jen.If(jen.Op("!").Id(e.tm.patternVars[n]).Dot("Match").Call(s)).Block(
+		out = append(out, jen.If(jen.Op("!").Add(e.patternVar(n)).Dot("Match").Call(s)).Block(
 			d().Dot("Pattern").Call(jen.Lit(n.ptr+"/pattern"), jen.Lit(n.pattern), got)))
 	}
 	// The format is checked on a view of the bytes; the Go string is made
@@ -42,8 +42,14 @@ func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 	if n.enum == nil {
 		return append(out, set.value(str))
 	}
-	// An enum: a switch on the bytes, which the compiler does without
-	// allocating; a named enum type stores its constant.
+	return append(out, e.stringEnum(n, set))
+}
+
+// stringEnum stores the string s of the enum n: a switch on the bytes,
+// which the compiler does without allocating; a named enum type stores
+// its constant.
+func (e *emitter) stringEnum(n *node, set setter) jen.Code {
+	s := jen.Id("s")
 	var cases []jen.Code
 	for _, v := range n.enum {
 		if v.Kind != jsonval.String {
@@ -52,11 +58,11 @@ func (e *emitter) decodeString(n *node, set setter) []jen.Code {
 		if n.goName != "" {
 			cases = append(cases, jen.Case(jen.Lit(v.Str)).Block(set.value(jen.Id(n.enumConsts[v.Str]))))
 		} else {
-			cases = append(cases, jen.Case(jen.Lit(v.Str)).Block(set.value(str.Clone())))
+			cases = append(cases, jen.Case(jen.Lit(v.Str)).Block(set.value(d().Dot("Value").Call(s.Clone()))))
 		}
 	}
-	cases = append(cases, jen.Default().Block(e.enumViolation(n, got)))
-	return append(out, jen.Switch(jen.String().Call(s)).Block(cases...))
+	cases = append(cases, jen.Default().Block(e.enumViolation(n, e.got(n, d().Dot("Quote").Call(s.Clone())))))
+	return jen.Switch(jen.String().Call(s)).Block(cases...)
 }
 
 func formatFunc(name string) string {

@@ -23,7 +23,7 @@ type claimed struct{ name, what string }
 // emitTool renders one tool's file with its own emitter.
 func emitTool(tm *toolModel, opts Options) emitted {
 	f := newFile(opts.Package)
-	e := &emitter{f: f, tm: tm, ns: newNamespace(), done: map[*node]bool{}, closable: closableStructs(tm)}
+	e := &emitter{f: f, tm: tm, ns: newNamespace(), done: map[*node]bool{}, ruleDone: map[*node]bool{}, patternDone: map[string]bool{}, closable: closableStructs(tm)}
 	t := tm.t
 	g := tm.goName
 	src := filepath.ToSlash(sourcePath(opts.OutDir, t.File))
@@ -36,7 +36,7 @@ func emitTool(tm *toolModel, opts Options) emitted {
 	e.doc(fmt.Sprintf("%sDescription is the description of the %s tool, for the model.", g, t.Name))
 	f.Const().Id(g + "Description").Op("=").Lit(t.Description)
 	f.Line()
-	e.doc((fmt.Sprintf("%sSchema is the effective JSON Schema of the %s tool's arguments: the canonical schema with every implied closure written out. It is the schema the decoder enforces and the one to show the model.", g, t.Name)))
+	e.doc((fmt.Sprintf("%sSchema is the effective JSON Schema of the %s tool's arguments, every implied closure written out: what the decoder enforces and the model is shown.", g, t.Name)))
 	f.Const().Id(g + "Schema").Op("=").Add(goString(tm.projected.Schema))
 	f.Line()
 	e.doc((fmt.Sprintf("%sSource is the canonical file %s was generated from, relative to this package, and %sSourceSHA256 the SHA-256 of its bytes at generation.", g, t.Name, g)))
@@ -54,6 +54,7 @@ func emitTool(tm *toolModel, opts Options) emitted {
 	}
 	e.declare(tm.root)
 	e.emitResult()
+	e.declarePatterns()
 	if len(e.errs) > 0 {
 		return emitted{claims: e.claims, err: e.errs}
 	}
@@ -79,7 +80,7 @@ func (e *emitter) emitEntryPoints() {
 			jen.Return(jen.Id("v"), jen.Nil()),
 		}
 	}
-	e.doc((fmt.Sprintf(`%s reads the arguments of a %s call from data in one pass, checking every rule of %sSchema as it goes. It returns a *toolerr.Error with code invalid_json (not a JSON object: syntax, duplicate member names, invalid UTF-8, limits) or invalid_arguments (every violation, in document order, up to toolerr.MaxViolations).`, fn, e.tm.t.Name, g)))
+	e.doc((fmt.Sprintf(`%s reads the arguments of a %s call in one pass, checking every rule of %sSchema. Its error is a *toolerr.Error: invalid_json or invalid_arguments.`, fn, e.tm.t.Name, g)))
 	if !e.tm.nullAsAbsent() {
 		b := body(jen.False())
 		e.f.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(args), jen.Error()).Block(append(b[:3], b[4:]...)...)
@@ -91,15 +92,15 @@ func (e *emitter) emitEntryPoints() {
 		strictFn := fn + "NullAsAbsent"
 		e.claim(strictFn, "tool "+e.tm.t.Name)
 		e.claim("decode"+args, "tool "+e.tm.t.Name)
-		e.doc(fmt.Sprintf("%s is %s for calls from a model that was sent the OpenAI strict definition, which lists every member as required and the optional ones as nullable: there, null in an optional member that is not nullable in %sSchema means the member is absent.", strictFn, fn, g))
+		e.doc(fmt.Sprintf("%s is %s for calls in the OpenAI strict dialect, where null in an optional member that %sSchema does not make nullable means absent.", strictFn, fn, g))
 		e.f.Func().Id(strictFn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(args), jen.Error()).Block(
 			jen.Return(jen.Id("decode"+args).Call(jen.Id("data"), jen.True())))
 		e.f.Line()
-		e.doc(fmt.Sprintf("decode%s decodes with null meaning absent for optional members when nullAsAbsent is set.", args))
+		e.doc(fmt.Sprintf("decode%s decodes, null meaning absent if nullAsAbsent is set.", args))
 		e.f.Func().Id("decode"+args).Params(jen.Id("data").Index().Byte(), jen.Id("nullAsAbsent").Bool()).Params(jen.Id(args), jen.Error()).Block(body(jen.Id("nullAsAbsent"))...)
 		e.f.Line()
 	}
-	e.doc(fmt.Sprintf("UnmarshalJSON decodes v with %s: the same strict, single-pass checks.", fn))
+	e.doc(fmt.Sprintf("UnmarshalJSON decodes v with %s.", fn))
 	e.f.Func().Params(jen.Id("v").Op("*").Id(args)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id(fn).Call(jen.Id("data")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),

@@ -2,40 +2,11 @@ package gen
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
 	"github.com/dave/jennifer/jen"
 )
-
-func TestFloatNeighbours(t *testing.T) {
-	tests := []struct {
-		bound    string
-		up, down float64
-		exact    bool
-	}{
-		{"0", 0, 0, true},
-		{"1", 1, 1, true},
-		{"-2.5", -2.5, -2.5, true},
-		{"0.1", 0.1, math.Nextafter(0.1, 0), false},       // 0.1 rounds up
-		{"0.3", math.Nextafter(0.3, 1), 0.3, false},       // 0.3 rounds down
-		{"1e-400", math.SmallestNonzeroFloat64, 0, false}, // underflow
-		{"-1e-400", 0, -math.SmallestNonzeroFloat64, false},
-		{"9007199254740993", 9007199254740994, 9007199254740992, false},
-	}
-	for _, bound := range []string{"1e400", "-1e400", "1e999999"} {
-		if _, _, _, ok := floatNeighbours(bound); ok {
-			t.Errorf("floatNeighbours(%s) applies beyond the float64 range", bound)
-		}
-	}
-	for _, tt := range tests {
-		up, down, exact, ok := floatNeighbours(tt.bound)
-		if !ok || up != tt.up || down != tt.down || exact != tt.exact {
-			t.Errorf("floatNeighbours(%s) = %v, %v, %v, %v; want %v, %v, %v", tt.bound, up, down, exact, ok, tt.up, tt.down, tt.exact)
-		}
-	}
-}
 
 // TestFloatBreaks: the condition emitted for each bound, and none where
 // the float64 cannot break what the text keeps.

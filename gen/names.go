@@ -154,7 +154,7 @@ func assignNames(models []*toolModel, opts Options) {
 		}
 	}
 	for _, tm := range models {
-		tm.patternVars, tm.unionFuncs = map[*node]string{}, map[*node]string{}
+		tm.patternVars, tm.unionFuncs, tm.ruleVars = map[*node]string{}, map[*node]string{}, map[*node]string{}
 		for _, root := range tm.roots() {
 			walkNodes(root, func(n *node) {
 				if n.nullOf != nil {
@@ -178,6 +178,9 @@ func assignNames(models []*toolModel, opts Options) {
 				}
 				if n.kind == kindUnion {
 					tm.unionFuncs[n] = pickName("decode"+n.name, "", taken)
+				}
+				if hasScalarRule(n) {
+					tm.ruleVars[n] = pickName(lowerIdent(n.name)+"Rule", "", taken)
 				}
 			})
 			// A nullable copy (anyOf [T, null]) has T's Go type: its names.

@@ -4,7 +4,6 @@ package generated
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -18,8 +17,8 @@ const CancelOrderToolName = "cancel_order"
 const CancelOrderDescription = "Cancel an order that has not been dispatched yet. A dispatched order cannot be cancelled; refund it instead. Use when the customer asks to cancel before dispatch. Returns the order's new status."
 
 // CancelOrderSchema is the effective JSON Schema of the cancel_order tool's
-// arguments: the canonical schema with every implied closure written out. It
-// is the schema the decoder enforces and the one to show the model.
+// arguments, every implied closure written out: what the decoder enforces and
+// the model is shown.
 const CancelOrderSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock; true by default.","default":true}},"required":["orderId","reason"],"additionalProperties":false}`
 
 // CancelOrderSource is the canonical file cancel_order was generated from,
@@ -30,25 +29,21 @@ const (
 	CancelOrderSourceSHA256 = "ca7bdbf3ffca3eee3557f7f24962ced6a11b1057f2e04434499a1db5c5c35ab4"
 )
 
-// DecodeCancelOrderArgs reads the arguments of a cancel_order call from data
-// in one pass, checking every rule of CancelOrderSchema as it goes. It returns
-// a *toolerr.Error with code invalid_json (not a JSON object: syntax,
-// duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
-// violation, in document order, up to toolerr.MaxViolations).
+// DecodeCancelOrderArgs reads the arguments of a cancel_order call in one
+// pass, checking every rule of CancelOrderSchema. Its error is a
+// *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeCancelOrderArgs(data []byte) (CancelOrderArgs, error) {
 	return decodeCancelOrderArgs(data, false)
 }
 
-// DecodeCancelOrderArgsNullAsAbsent is DecodeCancelOrderArgs for calls from a
-// model that was sent the OpenAI strict definition, which lists every member
-// as required and the optional ones as nullable: there, null in an optional
-// member that is not nullable in CancelOrderSchema means the member is absent.
+// DecodeCancelOrderArgsNullAsAbsent is DecodeCancelOrderArgs for calls in the
+// OpenAI strict dialect, where null in an optional member that
+// CancelOrderSchema does not make nullable means absent.
 func DecodeCancelOrderArgsNullAsAbsent(data []byte) (CancelOrderArgs, error) {
 	return decodeCancelOrderArgs(data, true)
 }
 
-// decodeCancelOrderArgs decodes with null meaning absent for optional members
-// when nullAsAbsent is set.
+// decodeCancelOrderArgs decodes, null meaning absent if nullAsAbsent is set.
 func decodeCancelOrderArgs(data []byte, nullAsAbsent bool) (CancelOrderArgs, error) {
 	var v CancelOrderArgs
 	var d tgimpl.Decoder
@@ -63,8 +58,7 @@ func decodeCancelOrderArgs(data []byte, nullAsAbsent bool) (CancelOrderArgs, err
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeCancelOrderArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodeCancelOrderArgs.
 func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeCancelOrderArgs(data)
 	if err != nil {
@@ -74,9 +68,9 @@ func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// CancelOrderDefinitions are the definitions of the cancel_order tool for each
-// model provider it is exported to, exactly as they are sent, each with the
-// rules its schema cannot carry (enforced by the gate all the same).
+// CancelOrderDefinitions are the cancel_order tool's definitions for each
+// provider it is exported to, as sent, with the rules each cannot carry (the
+// gate enforces them).
 var CancelOrderDefinitions = tgprovider.MustDefinitions(
 	tgprovider.Tool{
 		Name:        CancelOrderToolName,
@@ -135,59 +129,22 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !cancelOrderOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
-				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/orderId/type", "string")
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(cancelOrderOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "reason":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length < 3 {
-					d.MinLength("/properties/reason/minLength", 3, length)
-				}
-				if length > 500 {
-					d.MaxLength("/properties/reason/maxLength", 500, length)
-				}
-				v.Reason = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/reason/type", "string")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(cancelOrderReasonRule); ok {
+				v.Reason = x
 			}
 		case "restock":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			seen = d.Mark(seen, 1<<2)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			if x, ok := d.ReadBool("/properties/restock/type"); ok {
 				v.Restock = tgopt.Some(x)
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/restock/type", "boolean")
-				}
-			default:
-				d.TypeMismatch("/properties/restock/type", "boolean")
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, reason, restock")
@@ -196,33 +153,29 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "orderId")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "reason")
-		}
+		d.RequiredMissing("/required", seen, 0x3, "orderId", "reason")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords CancelOrderArgs's decoder reads with one call.
+var (
+	cancelOrderOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+	cancelOrderReasonRule  = tgimpl.NewString("/properties/reason", tgimpl.MinLength(3), tgimpl.MaxLength(500))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CancelOrderArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "orderId")
-	b = tgimpl.AppendString(b, v.OrderID)
-	b = tgimpl.Member(b, start, "reason")
-	b = tgimpl.AppendString(b, v.Reason)
+	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
+	b = tgimpl.StringMember(b, start, "reason", v.Reason)
 	if x, ok := v.Restock.Get(); ok {
-		b = tgimpl.Member(b, start, "restock")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "restock", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v CancelOrderArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -231,7 +184,3 @@ func (v CancelOrderArgs) MarshalJSON() ([]byte, error) {
 func (v *CancelOrderArgs) RestockOrDefault() bool {
 	return v.Restock.Or(true)
 }
-
-// cancelOrderOrderIDPattern is the pattern of cancel_order (schema
-// /properties/orderId).
-var cancelOrderOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)

@@ -4,8 +4,6 @@ package generated
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -19,8 +17,8 @@ const CreateShipmentToolName = "create_shipment"
 const CreateShipmentDescription = "Create a shipment for some or all of an order's items, to the given address, with the chosen carrier service. Use once the order is packed; not for orders already dispatched. Returns the shipment's tracking reference."
 
 // CreateShipmentSchema is the effective JSON Schema of the create_shipment
-// tool's arguments: the canonical schema with every implied closure written
-// out. It is the schema the decoder enforces and the one to show the model.
+// tool's arguments, every implied closure written out: what the decoder
+// enforces and the model is shown.
 const CreateShipmentSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship, at most 99.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":"string","description":"The carrier service; standard by default.","enum":["standard","express","next_day"],"default":"standard"},"insured_value":{"type":"number","description":"The declared value to insure, in the order's currency, with at most two decimals; omit to ship uninsured.","exclusiveMinimum":0,"maximum":10000,"multipleOf":0.01}},"required":["order_id","address","line_items"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name.","minLength":1,"maxLength":100},"line1":{"type":"string","description":"The first address line.","minLength":1,"maxLength":200},"line2":{"type":"string","description":"The second address line, if any.","maxLength":200},"city":{"type":"string","description":"The town or city.","minLength":1,"maxLength":100},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false}`
 
 // CreateShipmentSource is the canonical file create_shipment was generated
@@ -31,26 +29,22 @@ const (
 	CreateShipmentSourceSHA256 = "d93ffac8692dd35163e23a3f58e9d66736381732f82a2842e649a27c6c60b864"
 )
 
-// DecodeCreateShipmentArgs reads the arguments of a create_shipment call from
-// data in one pass, checking every rule of CreateShipmentSchema as it goes. It
-// returns a *toolerr.Error with code invalid_json (not a JSON object: syntax,
-// duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
-// violation, in document order, up to toolerr.MaxViolations).
+// DecodeCreateShipmentArgs reads the arguments of a create_shipment call in
+// one pass, checking every rule of CreateShipmentSchema. Its error is a
+// *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeCreateShipmentArgs(data []byte) (CreateShipmentArgs, error) {
 	return decodeCreateShipmentArgs(data, false)
 }
 
 // DecodeCreateShipmentArgsNullAsAbsent is DecodeCreateShipmentArgs for calls
-// from a model that was sent the OpenAI strict definition, which lists every
-// member as required and the optional ones as nullable: there, null in an
-// optional member that is not nullable in CreateShipmentSchema means the
-// member is absent.
+// in the OpenAI strict dialect, where null in an optional member that
+// CreateShipmentSchema does not make nullable means absent.
 func DecodeCreateShipmentArgsNullAsAbsent(data []byte) (CreateShipmentArgs, error) {
 	return decodeCreateShipmentArgs(data, true)
 }
 
-// decodeCreateShipmentArgs decodes with null meaning absent for optional
-// members when nullAsAbsent is set.
+// decodeCreateShipmentArgs decodes, null meaning absent if nullAsAbsent is
+// set.
 func decodeCreateShipmentArgs(data []byte, nullAsAbsent bool) (CreateShipmentArgs, error) {
 	var v CreateShipmentArgs
 	var d tgimpl.Decoder
@@ -65,8 +59,7 @@ func decodeCreateShipmentArgs(data []byte, nullAsAbsent bool) (CreateShipmentArg
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeCreateShipmentArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodeCreateShipmentArgs.
 func (v *CreateShipmentArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeCreateShipmentArgs(data)
 	if err != nil {
@@ -76,9 +69,9 @@ func (v *CreateShipmentArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// CreateShipmentDefinitions are the definitions of the create_shipment tool
-// for each model provider it is exported to, exactly as they are sent, each
-// with the rules its schema cannot carry (enforced by the gate all the same).
+// CreateShipmentDefinitions are the create_shipment tool's definitions for
+// each provider it is exported to, as sent, with the rules each cannot carry
+// (the gate enforces them).
 var CreateShipmentDefinitions = tgprovider.MustDefinitions(
 	tgprovider.Tool{
 		Name:        CreateShipmentToolName,
@@ -139,43 +132,20 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "order_id":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !createShipmentOrderIDPattern.Match(s) {
-					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
-				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/order_id/type", "string")
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(createShipmentOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "address":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.Object:
+			seen = d.Mark(seen, 1<<1)
+			if d.AtObject("/$defs/address/type") {
 				var o CreateShipmentAddress
 				o.decode(d)
 				v.Address = o
-			default:
-				d.TypeMismatch("/$defs/address/type", "object")
 			}
 		case "line_items":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Array:
+			seen = d.Mark(seen, 1<<2)
+			if d.AtArray("/properties/line_items/type") {
 				var buf1 [8]CreateShipmentLineItem
 				items1 := buf1[:0]
 				d.R.ArrayStart()
@@ -185,15 +155,12 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 					if i1 == 50 {
 						d.Drop()
 					}
-					switch d.R.Peek() {
-					case tgjsonread.Object:
+					if d.AtObject("/properties/line_items/items/type") {
 						var o CreateShipmentLineItem
 						o.decode(d)
 						if i1 < 50 {
 							items1 = append(items1, o)
 						}
-					default:
-						d.TypeMismatch("/properties/line_items/items/type", "object")
 					}
 					d.Pop()
 					i1++
@@ -205,69 +172,22 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 					d.MaxItems("/properties/line_items/maxItems", 50, i1)
 				}
 				v.LineItems = tgimpl.Own(items1)
-			default:
-				d.TypeMismatch("/properties/line_items/type", "array")
 			}
 		case "service":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			seen = d.Mark(seen, 1<<3)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				switch string(s) {
-				case "standard":
-					v.Service = tgopt.Some(CreateShipmentServiceStandard)
-				case "express":
-					v.Service = tgopt.Some(CreateShipmentServiceExpress)
-				case "next_day":
-					v.Service = tgopt.Some(CreateShipmentServiceNextDay)
-				default:
-					d.Enum("/properties/service/enum", "standard, express or next_day", d.Quote(s))
-				}
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/service/type", "string")
-				}
-			default:
-				d.TypeMismatch("/properties/service/type", "string")
+			if x, ok := d.ReadEnum(createShipmentServiceRule); ok {
+				v.Service = tgopt.Some(CreateShipmentService(x))
 			}
 		case "insured_value":
-			if seen&(1<<4) != 0 {
-				d.DuplicateMember()
+			seen = d.Mark(seen, 1<<4)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 4
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if tgjsonnum.Compare(raw, []byte("0")) <= 0 {
-					d.ExclusiveMinimum("/properties/insured_value/exclusiveMinimum", "0", d.Text(raw))
-				}
-				if tgjsonnum.Compare(raw, []byte("10000")) > 0 {
-					d.Maximum("/properties/insured_value/maximum", "10000", d.Text(raw))
-				}
-				if !tgjsonnum.IsMultipleOf(raw, []byte("0.01")) {
-					d.MultipleOf("/properties/insured_value/multipleOf", "0.01", d.Text(raw))
-				}
-				if x, ok := d.ParseFloat(raw, "/properties/insured_value/type", false); ok {
-					if x <= 0 && tgjsonnum.Compare(raw, []byte("0")) > 0 {
-						d.FloatBound("exclusiveMinimum", "/properties/insured_value/exclusiveMinimum", "0", d.Text(raw), x)
-					}
-					v.InsuredValue = tgopt.Some(x)
-				}
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/insured_value/type", "number")
-				}
-			default:
-				d.TypeMismatch("/properties/insured_value/type", "number")
+			if x, ok := d.ReadNumber(createShipmentInsuredValueRule); ok {
+				v.InsuredValue = tgopt.Some(x)
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "order_id, address, line_items, service, insured_value")
@@ -276,25 +196,22 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x7 != 0x7 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "order_id")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "address")
-		}
-		if seen&(1<<2) == 0 {
-			d.Required("/required", "line_items")
-		}
+		d.RequiredMissing("/required", seen, 0x7, "order_id", "address", "line_items")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords CreateShipmentArgs's decoder reads with one call.
+var (
+	createShipmentOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+	createShipmentServiceRule      = tgimpl.NewString("/properties/service", tgimpl.Enum("standard", "express", "next_day"))
+	createShipmentInsuredValueRule = tgimpl.NewNumber("/properties/insured_value", tgimpl.ExclusiveMinimum("0"), tgimpl.Maximum("10000"), tgimpl.MultipleOf("0.01"))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CreateShipmentArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "order_id")
-	b = tgimpl.AppendString(b, v.OrderID)
+	b = tgimpl.StringMember(b, start, "order_id", v.OrderID)
 	b = tgimpl.Member(b, start, "address")
 	b = v.Address.appendJSON(b)
 	b = tgimpl.Member(b, start, "line_items")
@@ -307,18 +224,15 @@ func (v *CreateShipmentArgs) appendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	if x, ok := v.Service.Get(); ok {
-		b = tgimpl.Member(b, start, "service")
-		b = tgimpl.AppendString(b, string(x))
+		b = tgimpl.StringMember(b, start, "service", string(x))
 	}
 	if x, ok := v.InsuredValue.Get(); ok {
-		b = tgimpl.Member(b, start, "insured_value")
-		b = tgimpl.AppendFloat(b, x)
+		b = tgimpl.FloatMember(b, start, "insured_value", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v CreateShipmentArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -328,10 +242,6 @@ func (v CreateShipmentArgs) MarshalJSON() ([]byte, error) {
 func (v *CreateShipmentArgs) ServiceOrDefault() CreateShipmentService {
 	return v.Service.Or(CreateShipmentServiceStandard)
 }
-
-// createShipmentOrderIDPattern is the pattern of create_shipment (schema
-// /properties/order_id).
-var createShipmentOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // CreateShipmentAddress is a delivery address.
 type CreateShipmentAddress struct {
@@ -349,8 +259,7 @@ type CreateShipmentAddress struct {
 	Country string `json:"country"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the
-// create_shipment decoder.
+// UnmarshalJSON decodes v as strictly as the create_shipment decoder does.
 func (v *CreateShipmentAddress) UnmarshalJSON(data []byte) error {
 	var x CreateShipmentAddress
 	var d tgimpl.Decoder
@@ -378,119 +287,37 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "name":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length < 1 {
-					d.MinLength("/$defs/address/properties/name/minLength", 1, length)
-				}
-				if length > 100 {
-					d.MaxLength("/$defs/address/properties/name/maxLength", 100, length)
-				}
-				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/$defs/address/properties/name/type", "string")
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(createShipmentAddressNameRule); ok {
+				v.Name = x
 			}
 		case "line1":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length < 1 {
-					d.MinLength("/$defs/address/properties/line1/minLength", 1, length)
-				}
-				if length > 200 {
-					d.MaxLength("/$defs/address/properties/line1/maxLength", 200, length)
-				}
-				v.Line1 = d.Value(s)
-			default:
-				d.TypeMismatch("/$defs/address/properties/line1/type", "string")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(createShipmentAddressLine1Rule); ok {
+				v.Line1 = x
 			}
 		case "line2":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
+			seen = d.Mark(seen, 1<<2)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 200 {
-					d.MaxLength("/$defs/address/properties/line2/maxLength", 200, length)
-				}
-				v.Line2 = tgopt.Some(d.Value(s))
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/$defs/address/properties/line2/type", "string")
-				}
-			default:
-				d.TypeMismatch("/$defs/address/properties/line2/type", "string")
+			if x, ok := d.ReadString(createShipmentAddressLine2Rule); ok {
+				v.Line2 = tgopt.Some(x)
 			}
 		case "city":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length < 1 {
-					d.MinLength("/$defs/address/properties/city/minLength", 1, length)
-				}
-				if length > 100 {
-					d.MaxLength("/$defs/address/properties/city/maxLength", 100, length)
-				}
-				v.City = d.Value(s)
-			default:
-				d.TypeMismatch("/$defs/address/properties/city/type", "string")
+			seen = d.Mark(seen, 1<<3)
+			if x, ok := d.ReadString(createShipmentAddressCityRule); ok {
+				v.City = x
 			}
 		case "postcode":
-			if seen&(1<<4) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 4
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !createShipmentAddressPostcodePattern.Match(s) {
-					d.Pattern("/$defs/address/properties/postcode/pattern", "^[A-Z0-9][A-Z0-9 -]{1,9}$", d.Quote(s))
-				}
-				v.Postcode = d.Value(s)
-			default:
-				d.TypeMismatch("/$defs/address/properties/postcode/type", "string")
+			seen = d.Mark(seen, 1<<4)
+			if x, ok := d.ReadString(createShipmentAddressPostcodeRule); ok {
+				v.Postcode = x
 			}
 		case "country":
-			if seen&(1<<5) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 5
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !createShipmentAddressCountryPattern.Match(s) {
-					d.Pattern("/$defs/address/properties/country/pattern", "^[A-Z]{2}$", d.Quote(s))
-				}
-				v.Country = d.Value(s)
-			default:
-				d.TypeMismatch("/$defs/address/properties/country/type", "string")
+			seen = d.Mark(seen, 1<<5)
+			if x, ok := d.ReadString(createShipmentAddressCountryRule); ok {
+				v.Country = x
 			}
 		default:
 			d.Additional("/$defs/address/additionalProperties", mark, name, "name, line1, line2, city, postcode, country")
@@ -499,59 +326,39 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3b != 0x3b {
-		if seen&(1<<0) == 0 {
-			d.Required("/$defs/address/required", "name")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/$defs/address/required", "line1")
-		}
-		if seen&(1<<3) == 0 {
-			d.Required("/$defs/address/required", "city")
-		}
-		if seen&(1<<4) == 0 {
-			d.Required("/$defs/address/required", "postcode")
-		}
-		if seen&(1<<5) == 0 {
-			d.Required("/$defs/address/required", "country")
-		}
+		d.RequiredMissing("/$defs/address/required", seen, 0x3b, "name", "line1", "city", "postcode", "country")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords CreateShipmentAddress's decoder reads with one call.
+var (
+	createShipmentAddressNameRule     = tgimpl.NewString("/$defs/address/properties/name", tgimpl.MinLength(1), tgimpl.MaxLength(100))
+	createShipmentAddressLine1Rule    = tgimpl.NewString("/$defs/address/properties/line1", tgimpl.MinLength(1), tgimpl.MaxLength(200))
+	createShipmentAddressLine2Rule    = tgimpl.NewString("/$defs/address/properties/line2", tgimpl.MaxLength(200))
+	createShipmentAddressCityRule     = tgimpl.NewString("/$defs/address/properties/city", tgimpl.MinLength(1), tgimpl.MaxLength(100))
+	createShipmentAddressPostcodeRule = tgimpl.NewString("/$defs/address/properties/postcode", tgimpl.Pattern(`^[A-Z0-9][A-Z0-9 -]{1,9}$`))
+	createShipmentAddressCountryRule  = tgimpl.NewString("/$defs/address/properties/country", tgimpl.Pattern(`^[A-Z]{2}$`))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CreateShipmentAddress) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "name")
-	b = tgimpl.AppendString(b, v.Name)
-	b = tgimpl.Member(b, start, "line1")
-	b = tgimpl.AppendString(b, v.Line1)
+	b = tgimpl.StringMember(b, start, "name", v.Name)
+	b = tgimpl.StringMember(b, start, "line1", v.Line1)
 	if x, ok := v.Line2.Get(); ok {
-		b = tgimpl.Member(b, start, "line2")
-		b = tgimpl.AppendString(b, x)
+		b = tgimpl.StringMember(b, start, "line2", x)
 	}
-	b = tgimpl.Member(b, start, "city")
-	b = tgimpl.AppendString(b, v.City)
-	b = tgimpl.Member(b, start, "postcode")
-	b = tgimpl.AppendString(b, v.Postcode)
-	b = tgimpl.Member(b, start, "country")
-	b = tgimpl.AppendString(b, v.Country)
+	b = tgimpl.StringMember(b, start, "city", v.City)
+	b = tgimpl.StringMember(b, start, "postcode", v.Postcode)
+	b = tgimpl.StringMember(b, start, "country", v.Country)
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v CreateShipmentAddress) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
-
-// createShipmentAddressPostcodePattern is the pattern of create_shipment
-// (schema /$defs/address/properties/postcode).
-var createShipmentAddressPostcodePattern = tgimpl.MustPattern(`^[A-Z0-9][A-Z0-9 -]{1,9}$`)
-
-// createShipmentAddressCountryPattern is the pattern of create_shipment
-// (schema /$defs/address/properties/country).
-var createShipmentAddressCountryPattern = tgimpl.MustPattern(`^[A-Z]{2}$`)
 
 // CreateShipmentLineItem is the object at create_shipment (schema
 // /properties/line_items/items).
@@ -562,8 +369,7 @@ type CreateShipmentLineItem struct {
 	Quantity int64 `json:"quantity"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the
-// create_shipment decoder.
+// UnmarshalJSON decodes v as strictly as the create_shipment decoder does.
 func (v *CreateShipmentLineItem) UnmarshalJSON(data []byte) error {
 	var x CreateShipmentLineItem
 	var d tgimpl.Decoder
@@ -591,54 +397,14 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "sku":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !createShipmentLineItemSKUPattern.Match(s) {
-					d.Pattern("/properties/line_items/items/properties/sku/pattern", "^[A-Z0-9]{4,12}$", d.Quote(s))
-				}
-				v.SKU = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/line_items/items/properties/sku/type", "string")
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(createShipmentLineItemSKURule); ok {
+				v.SKU = x
 			}
 		case "quantity":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/line_items/items/properties/quantity/type", false); ok {
-					if x < 1 {
-						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", d.Text(raw))
-					}
-					if x > 99 {
-						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", d.Text(raw))
-					}
-					v.Quantity = x
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("1")) < 0 {
-						d.Minimum("/properties/line_items/items/properties/quantity/minimum", "1", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("99")) > 0 {
-						d.Maximum("/properties/line_items/items/properties/quantity/maximum", "99", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/line_items/items/properties/quantity/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/line_items/items/properties/quantity/type", "integer")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadInt(createShipmentLineItemQuantityRule); ok {
+				v.Quantity = x
 			}
 		default:
 			d.Additional("/properties/line_items/items/additionalProperties", mark, name, "sku, quantity")
@@ -647,36 +413,29 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/line_items/items/required", "sku")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/line_items/items/required", "quantity")
-		}
+		d.RequiredMissing("/properties/line_items/items/required", seen, 0x3, "sku", "quantity")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords CreateShipmentLineItem's decoder reads with one call.
+var (
+	createShipmentLineItemSKURule      = tgimpl.NewString("/properties/line_items/items/properties/sku", tgimpl.Pattern(`^[A-Z0-9]{4,12}$`))
+	createShipmentLineItemQuantityRule = tgimpl.NewInt("/properties/line_items/items/properties/quantity", tgimpl.Minimum("1"), tgimpl.Maximum("99"))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CreateShipmentLineItem) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "sku")
-	b = tgimpl.AppendString(b, v.SKU)
-	b = tgimpl.Member(b, start, "quantity")
-	b = tgimpl.AppendInt(b, v.Quantity)
+	b = tgimpl.StringMember(b, start, "sku", v.SKU)
+	b = tgimpl.IntMember(b, start, "quantity", v.Quantity)
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v CreateShipmentLineItem) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
-
-// createShipmentLineItemSKUPattern is the pattern of create_shipment (schema
-// /properties/line_items/items/properties/sku).
-var createShipmentLineItemSKUPattern = tgimpl.MustPattern(`^[A-Z0-9]{4,12}$`)
 
 // CreateShipmentService is the carrier service; standard by default.
 type CreateShipmentService string

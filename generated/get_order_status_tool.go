@@ -3,9 +3,7 @@
 package generated
 
 import (
-	tgformat "github.com/toolgate/toolgate/runtime/format"
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -19,8 +17,8 @@ const GetOrderStatusToolName = "get_order_status"
 const GetOrderStatusDescription = "Look up the current status of an order: paid, packed, dispatched, delivered, cancelled or refunded, with its tracking reference when it has one. Returns the status and tracking reference; it does not change the order."
 
 // GetOrderStatusSchema is the effective JSON Schema of the get_order_status
-// tool's arguments: the canonical schema with every implied closure written
-// out. It is the schema the decoder enforces and the one to show the model.
+// tool's arguments, every implied closure written out: what the decoder
+// enforces and the model is shown.
 const GetOrderStatusSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default.","default":false}},"required":["orderId"],"additionalProperties":false}`
 
 // GetOrderStatusSource is the canonical file get_order_status was generated
@@ -31,26 +29,22 @@ const (
 	GetOrderStatusSourceSHA256 = "f71e788ee4b19f6f545ee43f4daa1c2c2fbaa53f598cb2b39c446d7e5b635810"
 )
 
-// DecodeGetOrderStatusArgs reads the arguments of a get_order_status call from
-// data in one pass, checking every rule of GetOrderStatusSchema as it goes. It
-// returns a *toolerr.Error with code invalid_json (not a JSON object: syntax,
-// duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
-// violation, in document order, up to toolerr.MaxViolations).
+// DecodeGetOrderStatusArgs reads the arguments of a get_order_status call in
+// one pass, checking every rule of GetOrderStatusSchema. Its error is a
+// *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeGetOrderStatusArgs(data []byte) (GetOrderStatusArgs, error) {
 	return decodeGetOrderStatusArgs(data, false)
 }
 
 // DecodeGetOrderStatusArgsNullAsAbsent is DecodeGetOrderStatusArgs for calls
-// from a model that was sent the OpenAI strict definition, which lists every
-// member as required and the optional ones as nullable: there, null in an
-// optional member that is not nullable in GetOrderStatusSchema means the
-// member is absent.
+// in the OpenAI strict dialect, where null in an optional member that
+// GetOrderStatusSchema does not make nullable means absent.
 func DecodeGetOrderStatusArgsNullAsAbsent(data []byte) (GetOrderStatusArgs, error) {
 	return decodeGetOrderStatusArgs(data, true)
 }
 
-// decodeGetOrderStatusArgs decodes with null meaning absent for optional
-// members when nullAsAbsent is set.
+// decodeGetOrderStatusArgs decodes, null meaning absent if nullAsAbsent is
+// set.
 func decodeGetOrderStatusArgs(data []byte, nullAsAbsent bool) (GetOrderStatusArgs, error) {
 	var v GetOrderStatusArgs
 	var d tgimpl.Decoder
@@ -65,8 +59,7 @@ func decodeGetOrderStatusArgs(data []byte, nullAsAbsent bool) (GetOrderStatusArg
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeGetOrderStatusArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodeGetOrderStatusArgs.
 func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeGetOrderStatusArgs(data)
 	if err != nil {
@@ -76,9 +69,9 @@ func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// GetOrderStatusDefinitions are the definitions of the get_order_status tool
-// for each model provider it is exported to, exactly as they are sent, each
-// with the rules its schema cannot carry (enforced by the gate all the same).
+// GetOrderStatusDefinitions are the get_order_status tool's definitions for
+// each provider it is exported to, as sent, with the rules each cannot carry
+// (the gate enforces them).
 var GetOrderStatusDefinitions = tgprovider.MustDefinitions(
 	tgprovider.Tool{
 		Name:        GetOrderStatusToolName,
@@ -135,39 +128,17 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !getOrderStatusOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
-				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/orderId/type", "string")
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(getOrderStatusOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "includeHistory":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
+			seen = d.Mark(seen, 1<<1)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			if x, ok := d.ReadBool("/properties/includeHistory/type"); ok {
 				v.IncludeHistory = tgopt.Some(x)
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/includeHistory/type", "boolean")
-				}
-			default:
-				d.TypeMismatch("/properties/includeHistory/type", "boolean")
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, includeHistory")
@@ -176,28 +147,27 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x1 != 0x1 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "orderId")
-		}
+		d.RequiredMissing("/required", seen, 0x1, "orderId")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords GetOrderStatusArgs's decoder reads with one call.
+var (
+	getOrderStatusOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *GetOrderStatusArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "orderId")
-	b = tgimpl.AppendString(b, v.OrderID)
+	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
 	if x, ok := v.IncludeHistory.Get(); ok {
-		b = tgimpl.Member(b, start, "includeHistory")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "includeHistory", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v GetOrderStatusArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -207,10 +177,6 @@ func (v GetOrderStatusArgs) MarshalJSON() ([]byte, error) {
 func (v *GetOrderStatusArgs) IncludeHistoryOrDefault() bool {
 	return v.IncludeHistory.Or(false)
 }
-
-// getOrderStatusOrderIDPattern is the pattern of get_order_status (schema
-// /properties/orderId).
-var getOrderStatusOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // GetOrderStatusResultSchema is the effective JSON Schema of the
 // get_order_status tool's result (its outputSchema, every implied closure
@@ -264,8 +230,7 @@ type GetOrderStatusResult struct {
 	TrackingRef tgopt.Optional[string] `json:"trackingRef"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the
-// get_order_status decoder.
+// UnmarshalJSON decodes v as strictly as the get_order_status decoder does.
 func (v *GetOrderStatusResult) UnmarshalJSON(data []byte) error {
 	var x GetOrderStatusResult
 	var d tgimpl.Decoder
@@ -293,123 +258,35 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !getOrderStatusResultOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
-				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/orderId/type", "string")
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(getOrderStatusResultOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "status":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				switch string(s) {
-				case "paid":
-					v.Status = GetOrderStatusResultStatusPaid
-				case "packed":
-					v.Status = GetOrderStatusResultStatusPacked
-				case "dispatched":
-					v.Status = GetOrderStatusResultStatusDispatched
-				case "delivered":
-					v.Status = GetOrderStatusResultStatusDelivered
-				case "cancelled":
-					v.Status = GetOrderStatusResultStatusCancelled
-				case "refunded":
-					v.Status = GetOrderStatusResultStatusRefunded
-				default:
-					d.Enum("/properties/status/enum", "paid, packed, dispatched, delivered, cancelled or refunded", d.Quote(s))
-				}
-			default:
-				d.TypeMismatch("/properties/status/type", "string")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadEnum(getOrderStatusResultStatusRule); ok {
+				v.Status = GetOrderStatusResultStatus(x)
 			}
 		case "updatedAt":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !tgformat.DateTime(tgimpl.View(s)) {
-					d.Format("/properties/updatedAt/format", "date-time (RFC 3339, e.g. 2006-01-02T15:04:05Z)", d.Quote(s))
-				}
-				v.UpdatedAt = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/updatedAt/type", "string")
+			seen = d.Mark(seen, 1<<2)
+			if x, ok := d.ReadString(getOrderStatusResultUpdatedAtRule); ok {
+				v.UpdatedAt = x
 			}
 		case "carrier":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			seen = d.Mark(seen, 1<<3)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				switch string(s) {
-				case "royal_mail":
-					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierRoyalMail)
-				case "dpd":
-					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierDpd)
-				case "evri":
-					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierEvri)
-				case "ups":
-					v.Carrier = tgopt.Some(GetOrderStatusResultCarrierUps)
-				default:
-					d.Enum("/properties/carrier/enum", "royal_mail, dpd, evri or ups", d.Quote(s))
-				}
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/carrier/type", "string")
-				}
-			default:
-				d.TypeMismatch("/properties/carrier/type", "string")
+			if x, ok := d.ReadEnum(getOrderStatusResultCarrierRule); ok {
+				v.Carrier = tgopt.Some(GetOrderStatusResultCarrier(x))
 			}
 		case "trackingRef":
-			if seen&(1<<4) != 0 {
-				d.DuplicateMember()
+			seen = d.Mark(seen, 1<<4)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 4
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length < 6 {
-					d.MinLength("/properties/trackingRef/minLength", 6, length)
-				}
-				if length > 40 {
-					d.MaxLength("/properties/trackingRef/maxLength", 40, length)
-				}
-				if !getOrderStatusResultTrackingRefPattern.Match(s) {
-					d.Pattern("/properties/trackingRef/pattern", "^[A-Z0-9]+$", d.Quote(s))
-				}
-				v.TrackingRef = tgopt.Some(d.Value(s))
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/trackingRef/type", "string")
-				}
-			default:
-				d.TypeMismatch("/properties/trackingRef/type", "string")
+			if x, ok := d.ReadString(getOrderStatusResultTrackingRefRule); ok {
+				v.TrackingRef = tgopt.Some(x)
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, status, updatedAt, carrier, trackingRef")
@@ -418,49 +295,39 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x7 != 0x7 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "orderId")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "status")
-		}
-		if seen&(1<<2) == 0 {
-			d.Required("/required", "updatedAt")
-		}
+		d.RequiredMissing("/required", seen, 0x7, "orderId", "status", "updatedAt")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords GetOrderStatusResult's decoder reads with one call.
+var (
+	getOrderStatusResultOrderIDRule     = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+	getOrderStatusResultStatusRule      = tgimpl.NewString("/properties/status", tgimpl.Enum("paid", "packed", "dispatched", "delivered", "cancelled", "refunded"))
+	getOrderStatusResultUpdatedAtRule   = tgimpl.NewString("/properties/updatedAt", tgimpl.Format("date-time"))
+	getOrderStatusResultCarrierRule     = tgimpl.NewString("/properties/carrier", tgimpl.Enum("royal_mail", "dpd", "evri", "ups"))
+	getOrderStatusResultTrackingRefRule = tgimpl.NewString("/properties/trackingRef", tgimpl.MinLength(6), tgimpl.MaxLength(40), tgimpl.Pattern(`^[A-Z0-9]+$`))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *GetOrderStatusResult) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "orderId")
-	b = tgimpl.AppendString(b, v.OrderID)
-	b = tgimpl.Member(b, start, "status")
-	b = tgimpl.AppendString(b, string(v.Status))
-	b = tgimpl.Member(b, start, "updatedAt")
-	b = tgimpl.AppendString(b, v.UpdatedAt)
+	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
+	b = tgimpl.StringMember(b, start, "status", string(v.Status))
+	b = tgimpl.StringMember(b, start, "updatedAt", v.UpdatedAt)
 	if x, ok := v.Carrier.Get(); ok {
-		b = tgimpl.Member(b, start, "carrier")
-		b = tgimpl.AppendString(b, string(x))
+		b = tgimpl.StringMember(b, start, "carrier", string(x))
 	}
 	if x, ok := v.TrackingRef.Get(); ok {
-		b = tgimpl.Member(b, start, "trackingRef")
-		b = tgimpl.AppendString(b, x)
+		b = tgimpl.StringMember(b, start, "trackingRef", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v GetOrderStatusResult) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
-
-// getOrderStatusResultOrderIDPattern is the pattern of get_order_status
-// (schema /properties/orderId).
-var getOrderStatusResultOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // GetOrderStatusResultStatus is where the order is now.
 type GetOrderStatusResultStatus string
@@ -486,7 +353,3 @@ const (
 	GetOrderStatusResultCarrierEvri      GetOrderStatusResultCarrier = "evri"
 	GetOrderStatusResultCarrierUps       GetOrderStatusResultCarrier = "ups"
 )
-
-// getOrderStatusResultTrackingRefPattern is the pattern of get_order_status
-// (schema /properties/trackingRef).
-var getOrderStatusResultTrackingRefPattern = tgimpl.MustPattern(`^[A-Z0-9]+$`)

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -21,8 +19,8 @@ const RefundOrderToolName = "refund_order"
 const RefundOrderDescription = "Refund part or all of a paid order to the customer's original payment method. Use only after the customer has asked for a refund or the order was confirmed fraudulent. Returns the refund's reference."
 
 // RefundOrderSchema is the effective JSON Schema of the refund_order tool's
-// arguments: the canonical schema with every implied closure written out. It
-// is the schema the decoder enforces and the one to show the model.
+// arguments, every implied closure written out: what the decoder enforces and
+// the model is shown.
 const RefundOrderSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt; true by default.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}`
 
 // RefundOrderSource is the canonical file refund_order was generated from,
@@ -33,25 +31,21 @@ const (
 	RefundOrderSourceSHA256 = "bb5c126313330f015f76f1be0a541025c9bf3c1f6e8eb85b15159142ddc83f28"
 )
 
-// DecodeRefundOrderArgs reads the arguments of a refund_order call from data
-// in one pass, checking every rule of RefundOrderSchema as it goes. It returns
-// a *toolerr.Error with code invalid_json (not a JSON object: syntax,
-// duplicate member names, invalid UTF-8, limits) or invalid_arguments (every
-// violation, in document order, up to toolerr.MaxViolations).
+// DecodeRefundOrderArgs reads the arguments of a refund_order call in one
+// pass, checking every rule of RefundOrderSchema. Its error is a
+// *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeRefundOrderArgs(data []byte) (RefundOrderArgs, error) {
 	return decodeRefundOrderArgs(data, false)
 }
 
-// DecodeRefundOrderArgsNullAsAbsent is DecodeRefundOrderArgs for calls from a
-// model that was sent the OpenAI strict definition, which lists every member
-// as required and the optional ones as nullable: there, null in an optional
-// member that is not nullable in RefundOrderSchema means the member is absent.
+// DecodeRefundOrderArgsNullAsAbsent is DecodeRefundOrderArgs for calls in the
+// OpenAI strict dialect, where null in an optional member that
+// RefundOrderSchema does not make nullable means absent.
 func DecodeRefundOrderArgsNullAsAbsent(data []byte) (RefundOrderArgs, error) {
 	return decodeRefundOrderArgs(data, true)
 }
 
-// decodeRefundOrderArgs decodes with null meaning absent for optional members
-// when nullAsAbsent is set.
+// decodeRefundOrderArgs decodes, null meaning absent if nullAsAbsent is set.
 func decodeRefundOrderArgs(data []byte, nullAsAbsent bool) (RefundOrderArgs, error) {
 	var v RefundOrderArgs
 	var d tgimpl.Decoder
@@ -66,8 +60,7 @@ func decodeRefundOrderArgs(data []byte, nullAsAbsent bool) (RefundOrderArgs, err
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeRefundOrderArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodeRefundOrderArgs.
 func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeRefundOrderArgs(data)
 	if err != nil {
@@ -77,9 +70,9 @@ func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// RefundOrderDefinitions are the definitions of the refund_order tool for each
-// model provider it is exported to, exactly as they are sent, each with the
-// rules its schema cannot carry (enforced by the gate all the same).
+// RefundOrderDefinitions are the refund_order tool's definitions for each
+// provider it is exported to, as sent, with the rules each cannot carry (the
+// gate enforces them).
 var RefundOrderDefinitions = tgprovider.MustDefinitions(
 	tgprovider.Tool{
 		Name:        RefundOrderToolName,
@@ -145,95 +138,27 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "orderId":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !refundOrderOrderIDPattern.Match(s) {
-					d.Pattern("/properties/orderId/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
-				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/orderId/type", "string")
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(refundOrderOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "amountInCents":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/amountInCents/type", false); ok {
-					if x < 1 {
-						d.Minimum("/properties/amountInCents/minimum", "1", d.Text(raw))
-					}
-					if x > 100000 {
-						d.Maximum("/properties/amountInCents/maximum", "100000", d.Text(raw))
-					}
-					v.AmountInCents = x
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("1")) < 0 {
-						d.Minimum("/properties/amountInCents/minimum", "1", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("100000")) > 0 {
-						d.Maximum("/properties/amountInCents/maximum", "100000", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/amountInCents/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/amountInCents/type", "integer")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadInt(refundOrderAmountInCentsRule); ok {
+				v.AmountInCents = x
 			}
 		case "reason":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				switch string(s) {
-				case "duplicate":
-					v.Reason = RefundOrderReasonDuplicate
-				case "fraudulent":
-					v.Reason = RefundOrderReasonFraudulent
-				case "requested_by_customer":
-					v.Reason = RefundOrderReasonRequestedByCustomer
-				default:
-					d.Enum("/properties/reason/enum", "duplicate, fraudulent or requested_by_customer", d.Quote(s))
-				}
-			default:
-				d.TypeMismatch("/properties/reason/type", "string")
+			seen = d.Mark(seen, 1<<2)
+			if x, ok := d.ReadEnum(refundOrderReasonRule); ok {
+				v.Reason = RefundOrderReason(x)
 			}
 		case "notifyCustomer":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
+			seen = d.Mark(seen, 1<<3)
+			if d.AbsentNull() {
 				break
 			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			if x, ok := d.ReadBool("/properties/notifyCustomer/type"); ok {
 				v.NotifyCustomer = tgopt.Some(x)
-			case tgjsonread.Null:
-				if d.NullAsAbsent {
-					d.R.Null()
-				} else {
-					d.TypeMismatch("/properties/notifyCustomer/type", "boolean")
-				}
-			default:
-				d.TypeMismatch("/properties/notifyCustomer/type", "boolean")
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, amountInCents, reason, notifyCustomer")
@@ -242,38 +167,31 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x7 != 0x7 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "orderId")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "amountInCents")
-		}
-		if seen&(1<<2) == 0 {
-			d.Required("/required", "reason")
-		}
+		d.RequiredMissing("/required", seen, 0x7, "orderId", "amountInCents", "reason")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords RefundOrderArgs's decoder reads with one call.
+var (
+	refundOrderOrderIDRule       = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+	refundOrderAmountInCentsRule = tgimpl.NewInt("/properties/amountInCents", tgimpl.Minimum("1"), tgimpl.Maximum("100000"))
+	refundOrderReasonRule        = tgimpl.NewString("/properties/reason", tgimpl.Enum("duplicate", "fraudulent", "requested_by_customer"))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *RefundOrderArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "orderId")
-	b = tgimpl.AppendString(b, v.OrderID)
-	b = tgimpl.Member(b, start, "amountInCents")
-	b = tgimpl.AppendInt(b, v.AmountInCents)
-	b = tgimpl.Member(b, start, "reason")
-	b = tgimpl.AppendString(b, string(v.Reason))
+	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
+	b = tgimpl.IntMember(b, start, "amountInCents", v.AmountInCents)
+	b = tgimpl.StringMember(b, start, "reason", string(v.Reason))
 	if x, ok := v.NotifyCustomer.Get(); ok {
-		b = tgimpl.Member(b, start, "notifyCustomer")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "notifyCustomer", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v RefundOrderArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -283,10 +201,6 @@ func (v RefundOrderArgs) MarshalJSON() ([]byte, error) {
 func (v *RefundOrderArgs) NotifyCustomerOrDefault() bool {
 	return v.NotifyCustomer.Or(true)
 }
-
-// refundOrderOrderIDPattern is the pattern of refund_order (schema
-// /properties/orderId).
-var refundOrderOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // RefundOrderReason is why the order is refunded.
 type RefundOrderReason string

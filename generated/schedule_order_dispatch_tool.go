@@ -3,9 +3,7 @@
 package generated
 
 import (
-	tgformat "github.com/toolgate/toolgate/runtime/format"
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
 	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
@@ -21,9 +19,8 @@ const ScheduleOrderDispatchToolName = "schedule_order_dispatch"
 const ScheduleOrderDispatchDescription = "Schedule when a packed order leaves the warehouse, and charge the dispatch fee. Not for orders that are not packed yet. Returns the scheduled dispatch."
 
 // ScheduleOrderDispatchSchema is the effective JSON Schema of the
-// schedule_order_dispatch tool's arguments: the canonical schema with every
-// implied closure written out. It is the schema the decoder enforces and the
-// one to show the model.
+// schedule_order_dispatch tool's arguments, every implied closure written out:
+// what the decoder enforces and the model is shown.
 const ScheduleOrderDispatchSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}`
 
 // ScheduleOrderDispatchSource is the canonical file schedule_order_dispatch
@@ -35,11 +32,9 @@ const (
 )
 
 // DecodeScheduleOrderDispatchArgs reads the arguments of a
-// schedule_order_dispatch call from data in one pass, checking every rule of
-// ScheduleOrderDispatchSchema as it goes. It returns a *toolerr.Error with
-// code invalid_json (not a JSON object: syntax, duplicate member names,
-// invalid UTF-8, limits) or invalid_arguments (every violation, in document
-// order, up to toolerr.MaxViolations).
+// schedule_order_dispatch call in one pass, checking every rule of
+// ScheduleOrderDispatchSchema. Its error is a *toolerr.Error: invalid_json or
+// invalid_arguments.
 func DecodeScheduleOrderDispatchArgs(data []byte) (ScheduleOrderDispatchArgs, error) {
 	var v ScheduleOrderDispatchArgs
 	var d tgimpl.Decoder
@@ -53,8 +48,7 @@ func DecodeScheduleOrderDispatchArgs(data []byte) (ScheduleOrderDispatchArgs, er
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeScheduleOrderDispatchArgs: the same
-// strict, single-pass checks.
+// UnmarshalJSON decodes v with DecodeScheduleOrderDispatchArgs.
 func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeScheduleOrderDispatchArgs(data)
 	if err != nil {
@@ -64,10 +58,9 @@ func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// ScheduleOrderDispatchDefinitions are the definitions of the
-// schedule_order_dispatch tool for each model provider it is exported to,
-// exactly as they are sent, each with the rules its schema cannot carry
-// (enforced by the gate all the same).
+// ScheduleOrderDispatchDefinitions are the schedule_order_dispatch tool's
+// definitions for each provider it is exported to, as sent, with the rules
+// each cannot carry (the gate enforces them).
 var ScheduleOrderDispatchDefinitions = tgprovider.MustDefinitions(
 	tgprovider.Tool{
 		Name:        ScheduleOrderDispatchToolName,
@@ -127,97 +120,27 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "order_id":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !scheduleOrderDispatchOrderIDPattern.Match(s) {
-					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
-				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/order_id/type", "string")
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(scheduleOrderDispatchOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "dispatch_date":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !tgformat.Date(tgimpl.View(s)) {
-					d.Format("/properties/dispatch_date/format", "date (RFC 3339 full-date, YYYY-MM-DD)", d.Quote(s))
-				}
-				v.DispatchDate = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/dispatch_date/type", "string")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(scheduleOrderDispatchDispatchDateRule); ok {
+				v.DispatchDate = x
 			}
 		case "amount_pence":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/amount_pence/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/amount_pence/minimum", "0", d.Text(raw))
-					}
-					if x > 50000 {
-						d.Maximum("/properties/amount_pence/maximum", "50000", d.Text(raw))
-					}
-					v.AmountPence = x
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/amount_pence/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("50000")) > 0 {
-						d.Maximum("/properties/amount_pence/maximum", "50000", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/amount_pence/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/amount_pence/type", "integer")
+			seen = d.Mark(seen, 1<<2)
+			if x, ok := d.ReadInt(scheduleOrderDispatchAmountPenceRule); ok {
+				v.AmountPence = x
 			}
 		case "currency":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				switch string(s) {
-				case "GBP":
-					v.Currency = ScheduleOrderDispatchCurrencyGBP
-				case "EUR":
-					v.Currency = ScheduleOrderDispatchCurrencyEUR
-				default:
-					d.Enum("/properties/currency/enum", "GBP or EUR", d.Quote(s))
-				}
-			default:
-				d.TypeMismatch("/properties/currency/type", "string")
+			seen = d.Mark(seen, 1<<3)
+			if x, ok := d.ReadEnum(scheduleOrderDispatchCurrencyRule); ok {
+				v.Currency = ScheduleOrderDispatchCurrency(x)
 			}
 		case "note":
-			if seen&(1<<4) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 4
+			seen = d.Mark(seen, 1<<4)
 			switch d.R.Peek() {
 			case tgjsonread.String:
 				s := d.R.String()
@@ -239,34 +162,26 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0xf != 0xf {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "order_id")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "dispatch_date")
-		}
-		if seen&(1<<2) == 0 {
-			d.Required("/required", "amount_pence")
-		}
-		if seen&(1<<3) == 0 {
-			d.Required("/required", "currency")
-		}
+		d.RequiredMissing("/required", seen, 0xf, "order_id", "dispatch_date", "amount_pence", "currency")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords ScheduleOrderDispatchArgs's decoder reads with one call.
+var (
+	scheduleOrderDispatchOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+	scheduleOrderDispatchDispatchDateRule = tgimpl.NewString("/properties/dispatch_date", tgimpl.Format("date"))
+	scheduleOrderDispatchAmountPenceRule  = tgimpl.NewInt("/properties/amount_pence", tgimpl.Minimum("0"), tgimpl.Maximum("50000"))
+	scheduleOrderDispatchCurrencyRule     = tgimpl.NewString("/properties/currency", tgimpl.Enum("GBP", "EUR"))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *ScheduleOrderDispatchArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "order_id")
-	b = tgimpl.AppendString(b, v.OrderID)
-	b = tgimpl.Member(b, start, "dispatch_date")
-	b = tgimpl.AppendString(b, v.DispatchDate)
-	b = tgimpl.Member(b, start, "amount_pence")
-	b = tgimpl.AppendInt(b, v.AmountPence)
-	b = tgimpl.Member(b, start, "currency")
-	b = tgimpl.AppendString(b, string(v.Currency))
+	b = tgimpl.StringMember(b, start, "order_id", v.OrderID)
+	b = tgimpl.StringMember(b, start, "dispatch_date", v.DispatchDate)
+	b = tgimpl.IntMember(b, start, "amount_pence", v.AmountPence)
+	b = tgimpl.StringMember(b, start, "currency", string(v.Currency))
 	switch v.Note.State() {
 	case tgopt.Null:
 		b = tgimpl.Member(b, start, "note")
@@ -279,15 +194,10 @@ func (v *ScheduleOrderDispatchArgs) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v ScheduleOrderDispatchArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
-
-// scheduleOrderDispatchOrderIDPattern is the pattern of
-// schedule_order_dispatch (schema /properties/order_id).
-var scheduleOrderDispatchOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // ScheduleOrderDispatchCurrency is the currency of the fee.
 type ScheduleOrderDispatchCurrency string

@@ -3,7 +3,6 @@
 package generated
 
 import (
-	tgformat "github.com/toolgate/toolgate/runtime/format"
 	tggate "github.com/toolgate/toolgate/runtime/gate"
 	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
@@ -20,9 +19,8 @@ const UpdateDeliveryContactToolName = "update_delivery_contact"
 const UpdateDeliveryContactDescription = "Change who the carrier contacts about an order's delivery: an email address or a phone number. Use when the customer gives a new contact before or after dispatch; not for changing the delivery address. Returns the order's contact as now recorded."
 
 // UpdateDeliveryContactSchema is the effective JSON Schema of the
-// update_delivery_contact tool's arguments: the canonical schema with every
-// implied closure written out. It is the schema the decoder enforces and the
-// one to show the model.
+// update_delivery_contact tool's arguments, every implied closure written out:
+// what the decoder enforces and the model is shown.
 const UpdateDeliveryContactSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order whose delivery contact changes.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"contact":{"description":"The new contact: by email or by phone, told apart by kind.","anyOf":[{"type":"object","description":"A contact by email.","properties":{"kind":{"type":"string","description":"Always email for this branch.","const":"email"},"email":{"type":"string","description":"The address the carrier writes to.","format":"email","maxLength":254}},"required":["kind","email"],"additionalProperties":false},{"type":"object","description":"A contact by phone.","properties":{"kind":{"type":"string","description":"Always phone for this branch.","const":"phone"},"phone":{"type":"string","description":"The number the carrier calls, in E.164 form such as +447700900123.","pattern":"^\\+[1-9][0-9]{6,14}$"}},"required":["kind","phone"],"additionalProperties":false}],"unevaluatedProperties":false},"instructions":{"description":"Delivery instructions for the carrier, such as where to leave the parcel; null when there are none.","anyOf":[{"type":"string","maxLength":280},{"type":"null"}]}},"required":["order_id","contact","instructions"],"additionalProperties":false}`
 
 // UpdateDeliveryContactSource is the canonical file update_delivery_contact
@@ -34,11 +32,9 @@ const (
 )
 
 // DecodeUpdateDeliveryContactArgs reads the arguments of a
-// update_delivery_contact call from data in one pass, checking every rule of
-// UpdateDeliveryContactSchema as it goes. It returns a *toolerr.Error with
-// code invalid_json (not a JSON object: syntax, duplicate member names,
-// invalid UTF-8, limits) or invalid_arguments (every violation, in document
-// order, up to toolerr.MaxViolations).
+// update_delivery_contact call in one pass, checking every rule of
+// UpdateDeliveryContactSchema. Its error is a *toolerr.Error: invalid_json or
+// invalid_arguments.
 func DecodeUpdateDeliveryContactArgs(data []byte) (UpdateDeliveryContactArgs, error) {
 	var v UpdateDeliveryContactArgs
 	var d tgimpl.Decoder
@@ -52,8 +48,7 @@ func DecodeUpdateDeliveryContactArgs(data []byte) (UpdateDeliveryContactArgs, er
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodeUpdateDeliveryContactArgs: the same
-// strict, single-pass checks.
+// UnmarshalJSON decodes v with DecodeUpdateDeliveryContactArgs.
 func (v *UpdateDeliveryContactArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodeUpdateDeliveryContactArgs(data)
 	if err != nil {
@@ -63,10 +58,9 @@ func (v *UpdateDeliveryContactArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// UpdateDeliveryContactDefinitions are the definitions of the
-// update_delivery_contact tool for each model provider it is exported to,
-// exactly as they are sent, each with the rules its schema cannot carry
-// (enforced by the gate all the same).
+// UpdateDeliveryContactDefinitions are the update_delivery_contact tool's
+// definitions for each provider it is exported to, as sent, with the rules
+// each cannot carry (the gate enforces them).
 //
 // Not exported to gemini-legacy, which cannot carry it faithfully: anyOf
 // shapes the value's members or items and gemini-legacy does not take it.
@@ -128,27 +122,12 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "order_id":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !updateDeliveryContactOrderIDPattern.Match(s) {
-					d.Pattern("/properties/order_id/pattern", "^[A-Z][A-Z0-9-]{2,31}$", d.Quote(s))
-				}
-				v.OrderID = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/order_id/type", "string")
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadString(updateDeliveryContactOrderIDRule); ok {
+				v.OrderID = x
 			}
 		case "contact":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
+			seen = d.Mark(seen, 1<<1)
 			{
 				start := d.R.Offset()
 				switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"email\"", "\"phone\"") {
@@ -174,11 +153,7 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 				}
 			}
 		case "instructions":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
+			seen = d.Mark(seen, 1<<2)
 			switch d.R.Peek() {
 			case tgjsonread.String:
 				s := d.R.String()
@@ -200,25 +175,20 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x7 != 0x7 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "order_id")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/required", "contact")
-		}
-		if seen&(1<<2) == 0 {
-			d.Required("/required", "instructions")
-		}
+		d.RequiredMissing("/required", seen, 0x7, "order_id", "contact", "instructions")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords UpdateDeliveryContactArgs's decoder reads with one call.
+var (
+	updateDeliveryContactOrderIDRule = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *UpdateDeliveryContactArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "order_id")
-	b = tgimpl.AppendString(b, v.OrderID)
+	b = tgimpl.StringMember(b, start, "order_id", v.OrderID)
 	b = tgimpl.Member(b, start, "contact")
 	b = v.Contact.appendJSON(b)
 	switch v.Instructions.State() {
@@ -233,15 +203,10 @@ func (v *UpdateDeliveryContactArgs) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v UpdateDeliveryContactArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
-
-// updateDeliveryContactOrderIDPattern is the pattern of
-// update_delivery_contact (schema /properties/order_id).
-var updateDeliveryContactOrderIDPattern = tgimpl.MustPattern(`^[A-Z][A-Z0-9-]{2,31}$`)
 
 // UpdateDeliveryContactContact is the value of update_delivery_contact (schema
 // /properties/contact): exactly one of 2 object shapes, told apart by its
@@ -334,8 +299,8 @@ type UpdateDeliveryContactContactAnyOf0 struct {
 	Email string `json:"email"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the
-// update_delivery_contact decoder.
+// UnmarshalJSON decodes v as strictly as the update_delivery_contact decoder
+// does.
 func (v *UpdateDeliveryContactContactAnyOf0) UnmarshalJSON(data []byte) error {
 	var x UpdateDeliveryContactContactAnyOf0
 	var d tgimpl.Decoder
@@ -364,42 +329,19 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			seen = d.Mark(seen, 1<<0)
+			if s, ok := d.ReadStringBytes(updateDeliveryContactContactAnyOf0KindRule); ok {
 				switch string(s) {
 				case "email":
 					v.Kind = UpdateDeliveryContactContactAnyOf0KindEmail
 				default:
 					d.Const("/properties/contact/anyOf/0/properties/kind/const", "email", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/contact/anyOf/0/properties/kind/type", "string")
 			}
 		case "email":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 254 {
-					d.MaxLength("/properties/contact/anyOf/0/properties/email/maxLength", 254, length)
-				}
-				if !tgformat.Email(tgimpl.View(s)) {
-					d.Format("/properties/contact/anyOf/0/properties/email/format", "email address", d.Quote(s))
-				}
-				v.Email = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/contact/anyOf/0/properties/email/type", "string")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(updateDeliveryContactContactAnyOf0EmailRule); ok {
+				v.Email = x
 			}
 		default:
 			d.Additional("/properties/contact/anyOf/0/additionalProperties", mark, name, "kind, email")
@@ -408,29 +350,27 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/contact/anyOf/0/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/contact/anyOf/0/required", "email")
-		}
+		d.RequiredMissing("/properties/contact/anyOf/0/required", seen, 0x3, "kind", "email")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords UpdateDeliveryContactContactAnyOf0's decoder reads with one
+// call.
+var (
+	updateDeliveryContactContactAnyOf0KindRule  = tgimpl.NewString("/properties/contact/anyOf/0/properties/kind")
+	updateDeliveryContactContactAnyOf0EmailRule = tgimpl.NewString("/properties/contact/anyOf/0/properties/email", tgimpl.MaxLength(254), tgimpl.Format("email"))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *UpdateDeliveryContactContactAnyOf0) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "email")
-	b = tgimpl.AppendString(b, v.Email)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "email", v.Email)
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v UpdateDeliveryContactContactAnyOf0) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -451,8 +391,8 @@ type UpdateDeliveryContactContactAnyOf1 struct {
 	Phone string `json:"phone"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the
-// update_delivery_contact decoder.
+// UnmarshalJSON decodes v as strictly as the update_delivery_contact decoder
+// does.
 func (v *UpdateDeliveryContactContactAnyOf1) UnmarshalJSON(data []byte) error {
 	var x UpdateDeliveryContactContactAnyOf1
 	var d tgimpl.Decoder
@@ -481,38 +421,19 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			seen = d.Mark(seen, 1<<0)
+			if s, ok := d.ReadStringBytes(updateDeliveryContactContactAnyOf1KindRule); ok {
 				switch string(s) {
 				case "phone":
 					v.Kind = UpdateDeliveryContactContactAnyOf1KindPhone
 				default:
 					d.Const("/properties/contact/anyOf/1/properties/kind/const", "phone", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/contact/anyOf/1/properties/kind/type", "string")
 			}
 		case "phone":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				if !updateDeliveryContactContactAnyOf1PhonePattern.Match(s) {
-					d.Pattern("/properties/contact/anyOf/1/properties/phone/pattern", "^\\+[1-9][0-9]{6,14}$", d.Quote(s))
-				}
-				v.Phone = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/contact/anyOf/1/properties/phone/type", "string")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(updateDeliveryContactContactAnyOf1PhoneRule); ok {
+				v.Phone = x
 			}
 		default:
 			d.Additional("/properties/contact/anyOf/1/additionalProperties", mark, name, "kind, phone")
@@ -521,29 +442,27 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/contact/anyOf/1/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/contact/anyOf/1/required", "phone")
-		}
+		d.RequiredMissing("/properties/contact/anyOf/1/required", seen, 0x3, "kind", "phone")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords UpdateDeliveryContactContactAnyOf1's decoder reads with one
+// call.
+var (
+	updateDeliveryContactContactAnyOf1KindRule  = tgimpl.NewString("/properties/contact/anyOf/1/properties/kind")
+	updateDeliveryContactContactAnyOf1PhoneRule = tgimpl.NewString("/properties/contact/anyOf/1/properties/phone", tgimpl.Pattern(`^\+[1-9][0-9]{6,14}$`))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *UpdateDeliveryContactContactAnyOf1) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "phone")
-	b = tgimpl.AppendString(b, v.Phone)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "phone", v.Phone)
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v UpdateDeliveryContactContactAnyOf1) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -555,8 +474,3 @@ type UpdateDeliveryContactContactAnyOf1Kind string
 const (
 	UpdateDeliveryContactContactAnyOf1KindPhone UpdateDeliveryContactContactAnyOf1Kind = "phone"
 )
-
-// updateDeliveryContactContactAnyOf1PhonePattern is the pattern of
-// update_delivery_contact (schema
-// /properties/contact/anyOf/1/properties/phone).
-var updateDeliveryContactContactAnyOf1PhonePattern = tgimpl.MustPattern(`^\+[1-9][0-9]{6,14}$`)

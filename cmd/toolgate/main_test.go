@@ -83,7 +83,7 @@ func TestCheckReportsDrift(t *testing.T) {
 	if code != exitDrift {
 		t.Fatalf("check after editing the schema: exit %d, want %d", code, exitDrift)
 	}
-	for _, want := range []string{"refund_order_tool.go: stale", "--- generated/refund_order_tool.go", "+++ generated/refund_order_tool.go (generated)", "+\t\t\t\tif length < 3 {"} {
+	for _, want := range []string{"refund_order_tool.go: stale", "--- generated/refund_order_tool.go", "+++ generated/refund_order_tool.go (generated)", "+\trefundOrderOrderIDRule = tgimpl.NewString(\"/properties/orderId\", tgimpl.MinLength(3))"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check output lacks %q:\n%s", want, out)
 		}

@@ -35,7 +35,7 @@ type EnforceVersion uint
 // The range of generated-code versions this package supports.
 const (
 	MinVersion = 2
-	MaxVersion = 2
+	MaxVersion = 3
 )
 
 // maxPath bounds the path stack, at jsonread.DefaultLimits.MaxDepth, the
@@ -482,14 +482,18 @@ func Own[T any](items []T) []T {
 // once the decode has recorded a violation or failed it returns "" without
 // copying: the result of a refused call is dropped, so a refused value (a
 // 900 KiB string that breaks its pattern) is not copied. Checks read s, or
-// View(s), never Value's result. (A truncated list has violations, so
-// len(d.records) covers d.truncated; the test is kept small enough to
-// be inlined.)
+// View(s), never Value's result.
 func (d *Decoder) Value(s []byte) string {
-	if d.dropped || len(d.records) > 0 || d.R.Err() != nil {
+	if d.refused() {
 		return ""
 	}
 	return d.String(s)
+}
+
+// refused reports whether the call will be refused: a violation was
+// recorded, the reader failed, or Drop was called.
+func (d *Decoder) refused() bool {
+	return d.dropped || len(d.records) > 0 || d.R.Err() != nil
 }
 
 // Drop notes that the call will be refused whatever follows (an array has

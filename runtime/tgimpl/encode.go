@@ -19,6 +19,27 @@ func Member(b []byte, start int, name string) []byte {
 	return append(b, ':')
 }
 
+// StringMember appends the member name with the string value s (Member,
+// then AppendString).
+func StringMember(b []byte, start int, name, s string) []byte {
+	return AppendString(Member(b, start, name), s)
+}
+
+// IntMember appends the member name with the integer value n.
+func IntMember(b []byte, start int, name string, n int64) []byte {
+	return AppendInt(Member(b, start, name), n)
+}
+
+// FloatMember appends the member name with the number value f.
+func FloatMember(b []byte, start int, name string, f float64) []byte {
+	return AppendFloat(Member(b, start, name), f)
+}
+
+// BoolMember appends the member name with the boolean value v.
+func BoolMember(b []byte, start int, name string, v bool) []byte {
+	return AppendBool(Member(b, start, name), v)
+}
+
 // AppendString appends s as a JSON string.
 func AppendString(b []byte, s string) []byte { return jsonval.AppendString(b, s) }
 

@@ -4,8 +4,6 @@ package composebench
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -18,8 +16,8 @@ const PetOneofToolName = "pet_oneof"
 const PetOneofDescription = "Register a pet: a oneOf of three object branches told apart by kind."
 
 // PetOneofSchema is the effective JSON Schema of the pet_oneof tool's
-// arguments: the canonical schema with every implied closure written out. It
-// is the schema the decoder enforces and the one to show the model.
+// arguments, every implied closure written out: what the decoder enforces and
+// the model is shown.
 const PetOneofSchema = `{"type":"object","properties":{"pet":{"oneOf":[{"type":"object","properties":{"kind":{"const":"cat"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"indoor":{"type":"boolean"}},"required":["kind","name"]},{"type":"object","properties":{"kind":{"const":"dog"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"leash":{"type":"boolean"}},"required":["kind","name"]},{"type":"object","properties":{"kind":{"const":"bird"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"wingspan":{"type":"number","exclusiveMinimum":0}},"required":["kind","name"]}],"unevaluatedProperties":false}},"required":["pet"],"additionalProperties":false}`
 
 // PetOneofSource is the canonical file pet_oneof was generated from, relative
@@ -30,11 +28,9 @@ const (
 	PetOneofSourceSHA256 = "4a57c4b8f3b5f9718b436883a71db5cbd83a0d509bdb271cca172779feb36e2d"
 )
 
-// DecodePetOneofArgs reads the arguments of a pet_oneof call from data in one
-// pass, checking every rule of PetOneofSchema as it goes. It returns a
-// *toolerr.Error with code invalid_json (not a JSON object: syntax, duplicate
-// member names, invalid UTF-8, limits) or invalid_arguments (every violation,
-// in document order, up to toolerr.MaxViolations).
+// DecodePetOneofArgs reads the arguments of a pet_oneof call in one pass,
+// checking every rule of PetOneofSchema. Its error is a *toolerr.Error:
+// invalid_json or invalid_arguments.
 func DecodePetOneofArgs(data []byte) (PetOneofArgs, error) {
 	var v PetOneofArgs
 	var d tgimpl.Decoder
@@ -48,8 +44,7 @@ func DecodePetOneofArgs(data []byte) (PetOneofArgs, error) {
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodePetOneofArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodePetOneofArgs.
 func (v *PetOneofArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodePetOneofArgs(data)
 	if err != nil {
@@ -59,9 +54,9 @@ func (v *PetOneofArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// PetOneofDefinitions are the definitions of the pet_oneof tool for each model
-// provider it is exported to, exactly as they are sent, each with the rules
-// its schema cannot carry (enforced by the gate all the same).
+// PetOneofDefinitions are the pet_oneof tool's definitions for each provider
+// it is exported to, as sent, with the rules each cannot carry (the gate
+// enforces them).
 //
 // Not exported to openai-chat, openai-responses, gemini, gemini-legacy:
 // x-toolgate.providers leaves them out.
@@ -109,11 +104,7 @@ func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "pet":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
+			seen = d.Mark(seen, 1<<0)
 			{
 				start := d.R.Offset()
 				switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"cat\"", "\"dog\"", "\"bird\"") {
@@ -152,14 +143,11 @@ func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x1 != 0x1 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "pet")
-		}
+		d.RequiredMissing("/required", seen, 0x1, "pet")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -168,8 +156,7 @@ func (v *PetOneofArgs) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetOneofArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -283,8 +270,7 @@ type PetOneofPetOneOf0 struct {
 	Indoor tgopt.Optional[bool]  `json:"indoor"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the pet_oneof
-// decoder.
+// UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf0) UnmarshalJSON(data []byte) error {
 	var x PetOneofPetOneOf0
 	var d tgimpl.Decoder
@@ -319,86 +305,29 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			seen = d.Mark(seen, 1<<0)
+			if s, ok := d.ReadStringBytes(petOneofPetOneOf0KindRule); ok {
 				switch string(s) {
 				case "cat":
 					v.Kind = PetOneofPetOneOf0KindCat
 				default:
 					d.Const("/properties/pet/oneOf/0/properties/kind/const", "cat", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/kind/type", "string")
 			}
 		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/oneOf/0/properties/name/maxLength", 40, length)
-				}
-				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/name/type", "string")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(petOneofPetOneOf0NameRule); ok {
+				v.Name = x
 			}
 		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/0/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/0/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/0/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/oneOf/0/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/age/type", "integer")
+			seen = d.Mark(seen, 1<<2)
+			if x, ok := d.ReadInt(petOneofPetOneOf0AgeRule); ok {
+				v.Age = tgopt.Some(x)
 			}
 		case "indoor":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			seen = d.Mark(seen, 1<<3)
+			if x, ok := d.ReadBool("/properties/pet/oneOf/0/properties/indoor/type"); ok {
 				v.Indoor = tgopt.Some(x)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/0/properties/indoor/type", "boolean")
 			}
 		default:
 			if closedAt != "" {
@@ -411,37 +340,33 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/oneOf/0/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/oneOf/0/required", "name")
-		}
+		d.RequiredMissing("/properties/pet/oneOf/0/required", seen, 0x3, "kind", "name")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords PetOneofPetOneOf0's decoder reads with one call.
+var (
+	petOneofPetOneOf0KindRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/kind")
+	petOneofPetOneOf0NameRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/name", tgimpl.MaxLength(40))
+	petOneofPetOneOf0AgeRule  = tgimpl.NewInt("/properties/pet/oneOf/0/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofPetOneOf0) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "name")
-	b = tgimpl.AppendString(b, v.Name)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "name", v.Name)
 	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.Member(b, start, "age")
-		b = tgimpl.AppendInt(b, x)
+		b = tgimpl.IntMember(b, start, "age", x)
 	}
 	if x, ok := v.Indoor.Get(); ok {
-		b = tgimpl.Member(b, start, "indoor")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "indoor", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetOneofPetOneOf0) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -464,8 +389,7 @@ type PetOneofPetOneOf1 struct {
 	Leash tgopt.Optional[bool]  `json:"leash"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the pet_oneof
-// decoder.
+// UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf1) UnmarshalJSON(data []byte) error {
 	var x PetOneofPetOneOf1
 	var d tgimpl.Decoder
@@ -500,86 +424,29 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			seen = d.Mark(seen, 1<<0)
+			if s, ok := d.ReadStringBytes(petOneofPetOneOf1KindRule); ok {
 				switch string(s) {
 				case "dog":
 					v.Kind = PetOneofPetOneOf1KindDog
 				default:
 					d.Const("/properties/pet/oneOf/1/properties/kind/const", "dog", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/kind/type", "string")
 			}
 		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/oneOf/1/properties/name/maxLength", 40, length)
-				}
-				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/name/type", "string")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(petOneofPetOneOf1NameRule); ok {
+				v.Name = x
 			}
 		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/1/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/1/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/1/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/oneOf/1/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/age/type", "integer")
+			seen = d.Mark(seen, 1<<2)
+			if x, ok := d.ReadInt(petOneofPetOneOf1AgeRule); ok {
+				v.Age = tgopt.Some(x)
 			}
 		case "leash":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			seen = d.Mark(seen, 1<<3)
+			if x, ok := d.ReadBool("/properties/pet/oneOf/1/properties/leash/type"); ok {
 				v.Leash = tgopt.Some(x)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/1/properties/leash/type", "boolean")
 			}
 		default:
 			if closedAt != "" {
@@ -592,37 +459,33 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/oneOf/1/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/oneOf/1/required", "name")
-		}
+		d.RequiredMissing("/properties/pet/oneOf/1/required", seen, 0x3, "kind", "name")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords PetOneofPetOneOf1's decoder reads with one call.
+var (
+	petOneofPetOneOf1KindRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/kind")
+	petOneofPetOneOf1NameRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/name", tgimpl.MaxLength(40))
+	petOneofPetOneOf1AgeRule  = tgimpl.NewInt("/properties/pet/oneOf/1/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofPetOneOf1) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "name")
-	b = tgimpl.AppendString(b, v.Name)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "name", v.Name)
 	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.Member(b, start, "age")
-		b = tgimpl.AppendInt(b, x)
+		b = tgimpl.IntMember(b, start, "age", x)
 	}
 	if x, ok := v.Leash.Get(); ok {
-		b = tgimpl.Member(b, start, "leash")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "leash", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetOneofPetOneOf1) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -645,8 +508,7 @@ type PetOneofPetOneOf2 struct {
 	Wingspan tgopt.Optional[float64] `json:"wingspan"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the pet_oneof
-// decoder.
+// UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf2) UnmarshalJSON(data []byte) error {
 	var x PetOneofPetOneOf2
 	var d tgimpl.Decoder
@@ -681,94 +543,29 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
+			seen = d.Mark(seen, 1<<0)
+			if s, ok := d.ReadStringBytes(petOneofPetOneOf2KindRule); ok {
 				switch string(s) {
 				case "bird":
 					v.Kind = PetOneofPetOneOf2KindBird
 				default:
 					d.Const("/properties/pet/oneOf/2/properties/kind/const", "bird", d.Quote(s))
 				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/kind/type", "string")
 			}
 		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/oneOf/2/properties/name/maxLength", 40, length)
-				}
-				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/name/type", "string")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(petOneofPetOneOf2NameRule); ok {
+				v.Name = x
 			}
 		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/oneOf/2/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/oneOf/2/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/oneOf/2/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/oneOf/2/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/age/type", "integer")
+			seen = d.Mark(seen, 1<<2)
+			if x, ok := d.ReadInt(petOneofPetOneOf2AgeRule); ok {
+				v.Age = tgopt.Some(x)
 			}
 		case "wingspan":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if tgjsonnum.Compare(raw, []byte("0")) <= 0 {
-					d.ExclusiveMinimum("/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", d.Text(raw))
-				}
-				if x, ok := d.ParseFloat(raw, "/properties/pet/oneOf/2/properties/wingspan/type", false); ok {
-					if x <= 0 && tgjsonnum.Compare(raw, []byte("0")) > 0 {
-						d.FloatBound("exclusiveMinimum", "/properties/pet/oneOf/2/properties/wingspan/exclusiveMinimum", "0", d.Text(raw), x)
-					}
-					v.Wingspan = tgopt.Some(x)
-				}
-			default:
-				d.TypeMismatch("/properties/pet/oneOf/2/properties/wingspan/type", "number")
+			seen = d.Mark(seen, 1<<3)
+			if x, ok := d.ReadNumber(petOneofPetOneOf2WingspanRule); ok {
+				v.Wingspan = tgopt.Some(x)
 			}
 		default:
 			if closedAt != "" {
@@ -781,37 +578,34 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/oneOf/2/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/oneOf/2/required", "name")
-		}
+		d.RequiredMissing("/properties/pet/oneOf/2/required", seen, 0x3, "kind", "name")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords PetOneofPetOneOf2's decoder reads with one call.
+var (
+	petOneofPetOneOf2KindRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/kind")
+	petOneofPetOneOf2NameRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/name", tgimpl.MaxLength(40))
+	petOneofPetOneOf2AgeRule      = tgimpl.NewInt("/properties/pet/oneOf/2/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+	petOneofPetOneOf2WingspanRule = tgimpl.NewNumber("/properties/pet/oneOf/2/properties/wingspan", tgimpl.ExclusiveMinimum("0"))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofPetOneOf2) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "name")
-	b = tgimpl.AppendString(b, v.Name)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "name", v.Name)
 	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.Member(b, start, "age")
-		b = tgimpl.AppendInt(b, x)
+		b = tgimpl.IntMember(b, start, "age", x)
 	}
 	if x, ok := v.Wingspan.Get(); ok {
-		b = tgimpl.Member(b, start, "wingspan")
-		b = tgimpl.AppendFloat(b, x)
+		b = tgimpl.FloatMember(b, start, "wingspan", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetOneofPetOneOf2) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }

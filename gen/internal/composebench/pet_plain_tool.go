@@ -4,8 +4,6 @@ package composebench
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
-	tgjsonnum "github.com/toolgate/toolgate/runtime/jsonnum"
-	tgjsonread "github.com/toolgate/toolgate/runtime/jsonread"
 	tgopt "github.com/toolgate/toolgate/runtime/opt"
 	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
@@ -18,8 +16,8 @@ const PetPlainToolName = "pet_plain"
 const PetPlainDescription = "Register a pet: one plain object (the baseline of BenchmarkDecode)."
 
 // PetPlainSchema is the effective JSON Schema of the pet_plain tool's
-// arguments: the canonical schema with every implied closure written out. It
-// is the schema the decoder enforces and the one to show the model.
+// arguments, every implied closure written out: what the decoder enforces and
+// the model is shown.
 const PetPlainSchema = `{"type":"object","properties":{"pet":{"type":"object","properties":{"kind":{"type":"string","enum":["cat","dog","bird"]},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"indoor":{"type":"boolean"}},"required":["kind","name"],"additionalProperties":false}},"required":["pet"],"additionalProperties":false}`
 
 // PetPlainSource is the canonical file pet_plain was generated from, relative
@@ -30,11 +28,9 @@ const (
 	PetPlainSourceSHA256 = "03ccd04557d21e810c6969b203bf4aac38d34183027f13d619fa9352d1466404"
 )
 
-// DecodePetPlainArgs reads the arguments of a pet_plain call from data in one
-// pass, checking every rule of PetPlainSchema as it goes. It returns a
-// *toolerr.Error with code invalid_json (not a JSON object: syntax, duplicate
-// member names, invalid UTF-8, limits) or invalid_arguments (every violation,
-// in document order, up to toolerr.MaxViolations).
+// DecodePetPlainArgs reads the arguments of a pet_plain call in one pass,
+// checking every rule of PetPlainSchema. Its error is a *toolerr.Error:
+// invalid_json or invalid_arguments.
 func DecodePetPlainArgs(data []byte) (PetPlainArgs, error) {
 	var v PetPlainArgs
 	var d tgimpl.Decoder
@@ -48,8 +44,7 @@ func DecodePetPlainArgs(data []byte) (PetPlainArgs, error) {
 	return v, nil
 }
 
-// UnmarshalJSON decodes v with DecodePetPlainArgs: the same strict,
-// single-pass checks.
+// UnmarshalJSON decodes v with DecodePetPlainArgs.
 func (v *PetPlainArgs) UnmarshalJSON(data []byte) error {
 	x, err := DecodePetPlainArgs(data)
 	if err != nil {
@@ -59,9 +54,9 @@ func (v *PetPlainArgs) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// PetPlainDefinitions are the definitions of the pet_plain tool for each model
-// provider it is exported to, exactly as they are sent, each with the rules
-// its schema cannot carry (enforced by the gate all the same).
+// PetPlainDefinitions are the pet_plain tool's definitions for each provider
+// it is exported to, as sent, with the rules each cannot carry (the gate
+// enforces them).
 //
 // Not exported to openai-chat, openai-responses, gemini, gemini-legacy:
 // x-toolgate.providers leaves them out.
@@ -109,18 +104,11 @@ func (v *PetPlainArgs) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "pet":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.Object:
+			seen = d.Mark(seen, 1<<0)
+			if d.AtObject("/properties/pet/type") {
 				var o PetPlainPet
 				o.decode(d)
 				v.Pet = o
-			default:
-				d.TypeMismatch("/properties/pet/type", "object")
 			}
 		default:
 			d.Additional("/additionalProperties", mark, name, "pet")
@@ -129,14 +117,11 @@ func (v *PetPlainArgs) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x1 != 0x1 {
-		if seen&(1<<0) == 0 {
-			d.Required("/required", "pet")
-		}
+		d.RequiredMissing("/required", seen, 0x1, "pet")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetPlainArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -145,8 +130,7 @@ func (v *PetPlainArgs) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetPlainArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
@@ -159,8 +143,7 @@ type PetPlainPet struct {
 	Indoor tgopt.Optional[bool]  `json:"indoor"`
 }
 
-// UnmarshalJSON decodes v with the strict, single-pass checks of the pet_plain
-// decoder.
+// UnmarshalJSON decodes v as strictly as the pet_plain decoder does.
 func (v *PetPlainPet) UnmarshalJSON(data []byte) error {
 	var x PetPlainPet
 	var d tgimpl.Decoder
@@ -188,90 +171,24 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 		d.PushName()
 		switch string(name) {
 		case "kind":
-			if seen&(1<<0) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 0
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				switch string(s) {
-				case "cat":
-					v.Kind = PetPlainPetKindCat
-				case "dog":
-					v.Kind = PetPlainPetKindDog
-				case "bird":
-					v.Kind = PetPlainPetKindBird
-				default:
-					d.Enum("/properties/pet/properties/kind/enum", "cat, dog or bird", d.Quote(s))
-				}
-			default:
-				d.TypeMismatch("/properties/pet/properties/kind/type", "string")
+			seen = d.Mark(seen, 1<<0)
+			if x, ok := d.ReadEnum(petPlainPetKindRule); ok {
+				v.Kind = PetPlainPetKind(x)
 			}
 		case "name":
-			if seen&(1<<1) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 1
-			switch d.R.Peek() {
-			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 40 {
-					d.MaxLength("/properties/pet/properties/name/maxLength", 40, length)
-				}
-				v.Name = d.Value(s)
-			default:
-				d.TypeMismatch("/properties/pet/properties/name/type", "string")
+			seen = d.Mark(seen, 1<<1)
+			if x, ok := d.ReadString(petPlainPetNameRule); ok {
+				v.Name = x
 			}
 		case "age":
-			if seen&(1<<2) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 2
-			switch d.R.Peek() {
-			case tgjsonread.Number:
-				raw := d.R.Number()
-				if x, ok, huge := d.ParseInt(raw, "/properties/pet/properties/age/type", false); ok {
-					if x < 0 {
-						d.Minimum("/properties/pet/properties/age/minimum", "0", d.Text(raw))
-					}
-					if x > 40 {
-						d.Maximum("/properties/pet/properties/age/maximum", "40", d.Text(raw))
-					}
-					v.Age = tgopt.Some(x)
-				} else if huge {
-					broken := false
-					if tgjsonnum.Compare(raw, []byte("0")) < 0 {
-						d.Minimum("/properties/pet/properties/age/minimum", "0", d.Text(raw))
-						broken = true
-					}
-					if tgjsonnum.Compare(raw, []byte("40")) > 0 {
-						d.Maximum("/properties/pet/properties/age/maximum", "40", d.Text(raw))
-						broken = true
-					}
-					if !broken {
-						d.IntRange("/properties/pet/properties/age/type", d.Text(raw))
-					}
-				}
-			default:
-				d.TypeMismatch("/properties/pet/properties/age/type", "integer")
+			seen = d.Mark(seen, 1<<2)
+			if x, ok := d.ReadInt(petPlainPetAgeRule); ok {
+				v.Age = tgopt.Some(x)
 			}
 		case "indoor":
-			if seen&(1<<3) != 0 {
-				d.DuplicateMember()
-				break
-			}
-			seen |= 1 << 3
-			switch d.R.Peek() {
-			case tgjsonread.Bool:
-				x := d.R.Bool()
+			seen = d.Mark(seen, 1<<3)
+			if x, ok := d.ReadBool("/properties/pet/properties/indoor/type"); ok {
 				v.Indoor = tgopt.Some(x)
-			default:
-				d.TypeMismatch("/properties/pet/properties/indoor/type", "boolean")
 			}
 		default:
 			d.Additional("/properties/pet/additionalProperties", mark, name, "kind, name, age, indoor")
@@ -280,37 +197,33 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 	}
 	d.EndObject(mark)
 	if seen&0x3 != 0x3 {
-		if seen&(1<<0) == 0 {
-			d.Required("/properties/pet/required", "kind")
-		}
-		if seen&(1<<1) == 0 {
-			d.Required("/properties/pet/required", "name")
-		}
+		d.RequiredMissing("/properties/pet/required", seen, 0x3, "kind", "name")
 	}
 }
 
-// appendJSON appends v to b as JSON: exactly the members that are set, in
-// schema order.
+// The keywords PetPlainPet's decoder reads with one call.
+var (
+	petPlainPetKindRule = tgimpl.NewString("/properties/pet/properties/kind", tgimpl.Enum("cat", "dog", "bird"))
+	petPlainPetNameRule = tgimpl.NewString("/properties/pet/properties/name", tgimpl.MaxLength(40))
+	petPlainPetAgeRule  = tgimpl.NewInt("/properties/pet/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+)
+
+// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetPlainPet) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
-	b = tgimpl.Member(b, start, "kind")
-	b = tgimpl.AppendString(b, string(v.Kind))
-	b = tgimpl.Member(b, start, "name")
-	b = tgimpl.AppendString(b, v.Name)
+	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
+	b = tgimpl.StringMember(b, start, "name", v.Name)
 	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.Member(b, start, "age")
-		b = tgimpl.AppendInt(b, x)
+		b = tgimpl.IntMember(b, start, "age", x)
 	}
 	if x, ok := v.Indoor.Get(); ok {
-		b = tgimpl.Member(b, start, "indoor")
-		b = tgimpl.AppendBool(b, x)
+		b = tgimpl.BoolMember(b, start, "indoor", x)
 	}
 	return append(b, '}')
 }
 
-// MarshalJSON writes v as JSON: a missing member stays missing and a null
-// stays null.
+// MarshalJSON writes v as JSON: missing stays missing and null stays null.
 func (v PetPlainPet) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }

@@ -1,0 +1,166 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+// ---- scalar members read with one call ----
+
+// A struct's decode method reads a boolean, integer, number or string
+// member with one call of the runtime (ReadBool, ReadInt, ReadNumber,
+// ReadString, ReadEnum), which checks the type and every keyword of the
+// schema; the keywords are a package variable, a tgimpl.Scalar made from
+// the schema once (declared after the decode method). An object or array
+// is read after one call that checks its type (AtObject, AtArray).
+// Everything else — a nullable or composed value, an integer or number
+// enum, a value whose messages must hide it where the schema does not say
+// so — is decoded by the code decodeValue pastes.
+
+// hasScalarRule reports whether n is read with a tgimpl.Scalar: an
+// integer or number without enum, or a string, that is neither nullable nor
+// composed.
+func hasScalarRule(n *node) bool {
+	switch {
+	case n.nullable || n.nullOf != nil || n.comp.checks() || taggedSite(n) != nil:
+		return false
+	case n.kind == kindString:
+		return true
+	case n.kind == kindInt, n.kind == kindNumber:
+		return n.enum == nil
+	}
+	return false
+}
+
+// readScalar returns the code that reads n with one runtime call into set
+// (for an object or array: that checks its type before it is read),
+// or nil when n is not read that way here: outside a struct's decode
+// method, for a value only checked, for a member that takes null as
+// absent (memberLoop checks that first) or for a value that is sensitive
+// only where it is used.
+func (e *emitter) readScalar(n *node, set setter) []jen.Code {
+	if e.scalars == nil || set.discard || set.nullAbsent || e.sensitive && !e.ruleSensitive(n) {
+		return nil
+	}
+	plain := !n.nullable && !n.comp.checks() && taggedSite(n) == nil
+	if (n.kind == kindObject || n.kind == kindArray) && plain && !n.sens && !e.sensitive {
+		at := map[kind]string{kindObject: "AtObject", kindArray: "AtArray"}[n.kind]
+		return []jen.Code{jen.If(d().Dot(at).Call(jen.Lit(typePtr(n)))).Block(e.decodeKind(n, set)...)}
+	}
+	if n.kind == kindBool && plain && n.enum == nil {
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadBool").Call(jen.Lit(typePtr(n)))), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	}
+	if !hasScalarRule(n) {
+		return nil
+	}
+	rule := jen.Id(e.tm.ruleVars[n])
+	if !e.ruleDone[n] {
+		e.ruleDone[n] = true
+		*e.scalars = append(*e.scalars, n)
+	}
+	switch n.kind {
+	case kindInt:
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadInt").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	case kindNumber:
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadNumber").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	}
+	switch {
+	case ruleEnum(n) && n.goName != "":
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadEnum").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id(n.goName).Call(jen.Id("x"))))}
+	case ruleEnum(n):
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadEnum").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	case n.enum != nil:
+		return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadStringBytes").Call(rule)), jen.Id("ok")).Block(e.stringEnum(n, set))}
+	}
+	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadString").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+}
+
+// ruleEnum reports whether the string n's enum is checked by its rule
+// (ReadEnum): an enum keyword, not empty, of strings only. Any other enum
+// or const is a switch on the bytes (stringEnum).
+func ruleEnum(n *node) bool {
+	if n.enum == nil || n.enumKw != "enum" || len(n.enum) == 0 || len(n.enumAll) != len(n.enum) {
+		return false
+	}
+	for _, v := range n.enumAll {
+		if v.Kind != jsonval.String {
+			return false
+		}
+	}
+	return true
+}
+
+// ruleSensitive reports whether the messages of n's rule hide its value:
+// n, or the whole tool, is sensitive.
+func (e *emitter) ruleSensitive(n *node) bool { return n.sens || e.tm.t.Meta.Sensitive }
+
+// collectScalars emits the code of body (a decode method) and then the
+// package variables of the scalar rules it uses that no earlier method
+// declared, in one block named after the struct.
+func (e *emitter) collectScalars(n *node, body func()) {
+	var used []*node
+	e.scalars = &used
+	body()
+	e.scalars = nil
+	if len(used) == 0 {
+		return
+	}
+	var defs []jen.Code
+	for _, s := range used {
+		name := e.tm.ruleVars[s]
+		e.claim(name, "the rules of "+e.where(s))
+		defs = append(defs, jen.Id(name).Op("=").Add(e.scalarRule(s)))
+	}
+	e.doc(fmt.Sprintf("The keywords %s's decoder reads with one call.", n.goName))
+	e.f.Var().Defs(defs...)
+	e.f.Line()
+}
+
+// scalarRule is the tgimpl.Scalar of n.
+func (e *emitter) scalarRule(n *node) jen.Code {
+	args := []jen.Code{jen.Lit(n.ptr)}
+	switch n.kind {
+	case kindString:
+		if n.minLen >= 0 {
+			args = append(args, jen.Qual(pkgTgimpl, "MinLength").Call(jen.Lit(int(n.minLen))))
+		}
+		if n.maxLen >= 0 {
+			args = append(args, jen.Qual(pkgTgimpl, "MaxLength").Call(jen.Lit(int(n.maxLen))))
+		}
+		if n.pattern != "" {
+			if n.goPattern == n.pattern {
+				args = append(args, jen.Qual(pkgTgimpl, "Pattern").Call(goString(n.pattern)))
+			} else {
+				args = append(args, jen.Qual(pkgTgimpl, "TranslatedPattern").Call(jen.Lit(n.pattern), goString(n.goPattern)))
+			}
+		}
+		if n.format != "" {
+			args = append(args, jen.Qual(pkgTgimpl, "Format").Call(jen.Lit(n.format)))
+		}
+		if ruleEnum(n) {
+			var vals []jen.Code
+			for _, v := range n.enum {
+				vals = append(vals, jen.Lit(v.Str))
+			}
+			args = append(args, jen.Qual(pkgTgimpl, "Enum").Call(vals...))
+		}
+	default:
+		bound := func(kw string, b *jsonval.Value) {
+			if b != nil {
+				args = append(args, jen.Qual(pkgTgimpl, upperFirst(kw)).Call(jen.Lit(b.Str)))
+			}
+		}
+		bound("minimum", n.minimum)
+		bound("exclusiveMinimum", n.exMin)
+		bound("maximum", n.maximum)
+		bound("exclusiveMaximum", n.exMax)
+		bound("multipleOf", n.multipleOf)
+	}
+	if e.ruleSensitive(n) {
+		args = append(args, jen.Qual(pkgTgimpl, "Sensitive"))
+	}
+	ctor := map[kind]string{kindInt: "NewInt", kindNumber: "NewNumber", kindString: "NewString"}[n.kind]
+	return jen.Qual(pkgTgimpl, ctor).Call(args...)
+}
