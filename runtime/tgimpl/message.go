@@ -280,6 +280,9 @@ func segment(path []byte) (tag byte, index uint64, name, rest []byte) {
 	return tag, index, name, rest
 }
 
+// pointerEscaper escapes a member name as RFC 6901 requires.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
 // appendPointer appends an encoded path as an RFC 6901 JSON pointer, each
 // cut name followed by "…", the whole cut at maxPathText bytes.
 func appendPointer(b, path []byte) []byte {
@@ -298,7 +301,7 @@ func appendPointer(b, path []byte) []byte {
 			b = append(b, hiddenName...)
 		default:
 			if needsEscape(name) {
-				b = append(b, strings.NewReplacer("~", "~0", "/", "~1").Replace(string(name))...)
+				b = append(b, pointerEscaper.Replace(string(name))...)
 			} else {
 				b = append(b, name...)
 			}

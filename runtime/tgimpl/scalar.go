@@ -202,9 +202,6 @@ func Sensitive(s *Scalar) { s.sensitive = true }
 // ReadString reads a string, checks it against r and returns it as a Go
 // string for the result, the way Value does: "" once the call is refused.
 // ok is false for a value of another type (a violation, recorded).
-//
-// Its checks are checkString's, written out: this is the read of most
-// string members, and one call less is worth it on that path.
 func (d *Decoder) ReadString(r *Scalar) (x string, ok bool) {
 	if d.R.Peek() != jsonread.String {
 		d.TypeMismatch(r.typePtr, r.want)
@@ -212,21 +209,7 @@ func (d *Decoder) ReadString(r *Scalar) (x string, ok bool) {
 	}
 	s := d.R.String()
 	if r.checked {
-		if r.minLen >= 0 || r.maxLen >= 0 {
-			n := RuneCount(s)
-			if n < r.minLen {
-				d.MinLength(r.minLenPtr, r.minLen, n)
-			}
-			if r.maxLen >= 0 && n > r.maxLen {
-				d.MaxLength(r.maxLenPtr, r.maxLen, n)
-			}
-		}
-		if r.pattern != nil && !r.pattern.Match(s) {
-			d.Pattern(r.patternPtr, r.patternText, r.quote(d, s))
-		}
-		if r.format != nil && !r.format(View(s)) {
-			d.Format(r.formatPtr, r.formatWhat, r.quote(d, s))
-		}
+		d.checkString(r, s)
 	}
 	if d.refused() {
 		return "", true
