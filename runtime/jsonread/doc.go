@@ -4,8 +4,10 @@
 // A decoder keeps a Reader as a stack value, points it at the raw arguments
 // with Reset and pulls one value at a time: Peek says what comes next,
 // ObjectStart/NextMember and ArrayStart/NextItem walk containers, Null, Bool,
-// Number and String read scalars, and Skip consumes (and fully validates) a
-// value the decoder does not map. Finish checks that nothing but whitespace
+// Number and String read scalars, TryString and TryNumber read a string or
+// number in one pass when one comes next (a decoder reads a member's scalar
+// with them rather than Peek, then String), and Skip consumes (and fully
+// validates) a value the decoder does not map. Finish checks that nothing but whitespace
 // follows the top-level value.
 //
 //	var r jsonread.Reader

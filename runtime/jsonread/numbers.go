@@ -3,19 +3,11 @@ package jsonread
 // Number consumes a number and returns its text, validated against the RFC
 // 8259 grammar, as a slice of the input.
 func (r *Reader) Number() []byte {
-	if r.err != nil {
-		return nil
+	raw, ok := r.TryNumber()
+	if !ok && r.err == nil {
+		r.mismatch(r.pos, "expected number")
 	}
-	i := skipWS(r.data, r.pos)
-	if i >= len(r.data) || kindOf[r.data[i]] != Number {
-		r.mismatch(i, "expected number")
-		return nil
-	}
-	r.scanNumber(i)
-	if r.err != nil {
-		return nil
-	}
-	return r.data[i:r.pos:r.pos]
+	return raw
 }
 
 // scanNumber consumes the number starting at i ('-' or a digit).

@@ -16,23 +16,11 @@ import (
 // r, valid until the next call of String. NextMember and Skip use other
 // buffers.
 func (r *Reader) String() []byte {
-	if r.err != nil {
-		return nil
+	s, ok := r.TryString()
+	if !ok && r.err == nil {
+		r.mismatch(r.pos, "expected string")
 	}
-	i := skipWS(r.data, r.pos)
-	if i >= len(r.data) || r.data[i] != '"' {
-		r.mismatch(i, "expected string")
-		return nil
-	}
-	s, e, esc := r.scanString(i)
-	if r.err != nil {
-		return nil
-	}
-	if !esc {
-		return content(r.data, s, e)
-	}
-	r.str = unescape(r.str[:0], r.data[s:e])
-	return r.str
+	return s
 }
 
 // Unquote decodes the JSON string whose opening quote is data[offset], for

@@ -7,7 +7,6 @@ import (
 
 	"github.com/toolgate/toolgate/runtime/format"
 	"github.com/toolgate/toolgate/runtime/jsonnum"
-	"github.com/toolgate/toolgate/runtime/jsonread"
 )
 
 // A Scalar holds the rules of one integer, number or string schema, for
@@ -203,11 +202,11 @@ func Sensitive(s *Scalar) { s.sensitive = true }
 // string for the result, the way Value does: "" once the call is refused.
 // ok is false for a value of another type (a violation, recorded).
 func (d *Decoder) ReadString(r *Scalar) (x string, ok bool) {
-	if d.R.Peek() != jsonread.String {
+	s, ok := d.R.TryString()
+	if !ok {
 		d.TypeMismatch(r.typePtr, r.want)
 		return "", false
 	}
-	s := d.R.String()
 	if r.checked {
 		d.checkString(r, s)
 	}
@@ -221,11 +220,10 @@ func (d *Decoder) ReadString(r *Scalar) (x string, ok bool) {
 // kept (an enum or const that ReadEnum does not check): s is a view of the
 // string, valid until the next read, to be kept with Value.
 func (d *Decoder) ReadStringBytes(r *Scalar) (s []byte, ok bool) {
-	if d.R.Peek() != jsonread.String {
+	if s, ok = d.R.TryString(); !ok {
 		d.TypeMismatch(r.typePtr, r.want)
 		return nil, false
 	}
-	s = d.R.String()
 	if r.checked {
 		d.checkString(r, s)
 	}
@@ -234,6 +232,8 @@ func (d *Decoder) ReadStringBytes(r *Scalar) (s []byte, ok bool) {
 
 // checkString checks s against the keywords of r but enum.
 func (d *Decoder) checkString(r *Scalar, s []byte) {
+	// A string of b bytes has between b/4 and b code points (UTF-8): they
+	// are counted only when b alone does not keep both bounds.
 	if r.minLen >= 0 || r.maxLen >= 0 {
 		n := RuneCount(s)
 		if n < r.minLen {
@@ -256,11 +256,11 @@ func (d *Decoder) checkString(r *Scalar, s []byte) {
 // kept. ok is false for a value of another type or outside the enum (a
 // violation, recorded).
 func (d *Decoder) ReadEnum(r *Scalar) (x string, ok bool) {
-	if d.R.Peek() != jsonread.String {
+	s, ok := d.R.TryString()
+	if !ok {
 		d.TypeMismatch(r.typePtr, r.want)
 		return "", false
 	}
-	s := d.R.String()
 	if r.checked {
 		d.checkString(r, s)
 	}
@@ -282,11 +282,11 @@ func (d *Decoder) ReadEnum(r *Scalar) (x string, ok bool) {
 // ReadInt reads an integer and checks it against r. ok is false when the
 // value is not an integer that int64 holds (a violation, recorded).
 func (d *Decoder) ReadInt(r *Scalar) (x int64, ok bool) {
-	if d.R.Peek() != jsonread.Number {
+	raw, ok := d.R.TryNumber()
+	if !ok {
 		d.TypeMismatch(r.typePtr, r.want)
 		return 0, false
 	}
-	raw := d.R.Number()
 	x, ok, isInt := jsonnum.Int64(raw)
 	switch {
 	case !ok && isInt:
@@ -354,11 +354,11 @@ func (d *Decoder) hugeInt(r *Scalar, raw []byte) {
 // or is beyond float64's range (a violation, recorded). A float64 that
 // breaks a bound the text keeps is a violation too (FloatBound).
 func (d *Decoder) ReadNumber(r *Scalar) (x float64, ok bool) {
-	if d.R.Peek() != jsonread.Number {
+	raw, ok := d.R.TryNumber()
+	if !ok {
 		d.TypeMismatch(r.typePtr, r.want)
 		return 0, false
 	}
-	raw := d.R.Number()
 	for i := range r.bounds {
 		if b := &r.bounds[i]; b.breaks(raw) {
 			d.bound(r, b, raw)
