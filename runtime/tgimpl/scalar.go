@@ -234,7 +234,7 @@ func (d *Decoder) ReadStringBytes(r *Scalar) (s []byte, ok bool) {
 func (d *Decoder) checkString(r *Scalar, s []byte) {
 	// A string of b bytes has between b/4 and b code points (UTF-8): they
 	// are counted only when b alone does not keep both bounds.
-	if r.minLen >= 0 || r.maxLen >= 0 {
+	if b := len(s); (r.minLen >= 0 && (b+3)/4 < r.minLen) || (r.maxLen >= 0 && b > r.maxLen) {
 		n := RuneCount(s)
 		if n < r.minLen {
 			d.MinLength(r.minLenPtr, r.minLen, n)

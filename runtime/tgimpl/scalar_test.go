@@ -1,9 +1,11 @@
 package tgimpl
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
@@ -258,4 +260,38 @@ func TestFloatNeighbours(t *testing.T) {
 			t.Errorf("floatNeighbours(%s) = %v, %v, %v, %v; want %v, %v, %v", tt.bound, up, down, exact, ok, tt.up, tt.down, tt.exact)
 		}
 	}
+}
+
+// TestLengthBounds: minLength and maxLength count code points, whether the
+// byte length alone decides (1 to 4 bytes per code point) or not: each
+// string of 1-, 2-, 3- and 4-byte runes, against bounds around its length,
+// is refused exactly when its code point count is out of them, with that
+// count in the message.
+func TestLengthBounds(t *testing.T) {
+	for _, s := range []string{"", "a", "é", "😀", "ab", "éé", "a😀", "😀😀", "aaa", "€€€", "😀😀😀", "a😀é€", "😀😀😀😀"} {
+		n := utf8.RuneCountInString(s)
+		for lo := range 6 {
+			for hi := lo; hi < 6; hi++ {
+				r := NewString("/properties/s", MinLength(lo), MaxLength(hi))
+				var want []string
+				if n < lo {
+					want = append(want, fmt.Sprintf("minLength /properties/s/minLength: s must be at least %d %s long; received %d %s", lo, characters(lo), n, characters(n)))
+				}
+				if n > hi {
+					want = append(want, fmt.Sprintf("maxLength /properties/s/maxLength: s must be at most %d %s long; received %d %s", hi, characters(hi), n, characters(n)))
+				}
+				vs := violations(t, `{"s":"`+s+`"}`, func(d *Decoder) { d.ReadStringBytes(r) })
+				if got := summary(vs); got != strings.Join(want, "\n") {
+					t.Errorf("%q in [%d, %d]: %s, want %s", s, lo, hi, got, strings.Join(want, "\n"))
+				}
+			}
+		}
+	}
+}
+
+func characters(n int) string {
+	if n == 1 {
+		return "character"
+	}
+	return "characters"
 }
