@@ -14,11 +14,16 @@ type Matcher interface {
 // MustPattern compiles a pattern (in Go's syntax) once, for a package
 // variable. Most patterns in tool schemas are a sequence of character
 // classes with counts (^[A-Z][A-Z0-9-]{2,31}$); those get a small matcher
-// that runs without the regexp machinery. Every other pattern uses
-// regexp. Both answer the same: whether the string contains a match.
+// that runs without the regexp machinery: a table of states when the
+// classes are ASCII and the states few (pattern_dfa.go), else the sequence
+// matcher. Every other pattern uses regexp. All answer the same: whether
+// the string contains a match.
 func MustPattern(expr string) Matcher {
 	re := regexp.MustCompile(expr)
 	if seq, ok := compileSequence(expr); ok {
+		if m, ok := compileDFA(seq); ok {
+			return m
+		}
 		seq.re = re
 		return seq
 	}

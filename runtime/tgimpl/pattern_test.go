@@ -8,37 +8,65 @@ import (
 	"testing"
 )
 
-// patterns mixes the shapes the sequence matcher takes with ones it leaves
-// to regexp.
+// patterns mixes the shapes the table and the sequence matcher take with
+// ones they leave to regexp; kind is the matcher MustPattern picks.
 var patterns = []struct {
 	expr string
-	fast bool
+	kind string
 }{
-	{`^[A-Z][A-Z0-9-]{2,31}$`, true},
-	{`^[A-Z0-9]{4,12}$`, true},
-	{`^[A-Z]{2}$`, true},
-	{`^[A-Z0-9][A-Z0-9 -]{1,9}$`, true},
-	{`[0-9]`, true},
-	{`^a*$`, true},
-	{`a+b?c`, true},
-	{`^\d{3}-\d{4}$`, true},
-	{`^.{2,3}$`, true},
-	{`é+`, true},
-	{`^[^\s]+$`, true},
-	{`x$`, true},
-	{`^$`, true},
-	{``, true},
-	{`^[a-c]*[b-d]*c$`, true},
-	{`(?i)^abc$`, false},
-	{`^(ab)+$`, false},
-	{`^a|b$`, false},
-	{`\bword\b`, false},
+	{`^[A-Z][A-Z0-9-]{2,31}$`, "dfa"},
+	{`^[A-Z0-9]{4,12}$`, "dfa"},
+	{`^[A-Z]{2}$`, "dfa"},
+	{`^[A-Z0-9][A-Z0-9 -]{1,9}$`, "dfa"},
+	{`[0-9]`, "dfa"},
+	{`^a*$`, "dfa"},
+	{`a+b?c`, "dfa"},
+	{`^\d{3}-\d{4}$`, "dfa"},
+	{`^.{2,3}$`, "sequence"},
+	{`é+`, "sequence"},
+	{`^[^\s]+$`, "sequence"},
+	{`x$`, "dfa"},
+	{`^$`, "dfa"},
+	{``, "dfa"},
+	{`^[a-c]*[b-d]*c$`, "dfa"},
+	{`^[a-z]{0,300}$`, "sequence"}, // too many states
+	{`(?i)^abc$`, "regexp"},
+	{`^(ab)+$`, "regexp"},
+	{`^a|b$`, "regexp"},
+	{`\bword\b`, "regexp"},
+}
+
+// kindOf names the matcher m.
+func kindOf(m Matcher) string {
+	switch m.(type) {
+	case *dfa:
+		return "dfa"
+	case *sequence:
+		return "sequence"
+	}
+	return "regexp"
+}
+
+// fastMatchers returns the matchers other than regexp that expr compiles
+// to: its sequence matcher and its table, if it has them.
+func fastMatchers(expr string) map[string]Matcher {
+	out := map[string]Matcher{}
+	seq, ok := compileSequence(expr)
+	if !ok {
+		return out
+	}
+	seq.re = regexp.MustCompile(expr)
+	out["sequence"] = seq
+	if m, ok := compileDFA(seq); ok {
+		out["dfa"] = m
+	}
+	return out
 }
 
 func TestPatternMatchesLikeRegexp(t *testing.T) {
 	alphabet := []rune("aAbBcCdxyz019- é\n\t😀")
 	rng := rand.New(rand.NewPCG(1, 2))
-	inputs := []string{"", "A-19", "AB", "a", "abc", "ABC", "b", "c", strings.Repeat("A", 200), "A" + strings.Repeat("1", 130)}
+	inputs := []string{"", "A-19", "AB", "a", "abc", "ABC", "b", "c", strings.Repeat("A", 200), "A" + strings.Repeat("1", 130), "\xff", "a\xffc"}
 	for range 3000 {
 		var b strings.Builder
 		for range rng.IntN(12) {
@@ -47,14 +75,15 @@ func TestPatternMatchesLikeRegexp(t *testing.T) {
 		inputs = append(inputs, b.String())
 	}
 	for _, p := range patterns {
-		m := MustPattern(p.expr)
-		if _, fast := m.(*sequence); fast != p.fast {
-			t.Errorf("%q: sequence matcher %v, want %v", p.expr, fast, p.fast)
+		if got := kindOf(MustPattern(p.expr)); got != p.kind {
+			t.Errorf("%q: %s matcher, want %s", p.expr, got, p.kind)
 		}
 		re := regexp.MustCompile(p.expr)
-		for _, in := range inputs {
-			if got, want := m.Match([]byte(in)), re.Match([]byte(in)); got != want {
-				t.Errorf("%q on %q: %v, regexp says %v", p.expr, in, got, want)
+		for name, m := range fastMatchers(p.expr) {
+			for _, in := range inputs {
+				if got, want := m.Match([]byte(in)), re.Match([]byte(in)); got != want {
+					t.Errorf("%q on %q: %s says %v, regexp %v", p.expr, in, name, got, want)
+				}
 			}
 		}
 	}
@@ -95,10 +124,11 @@ func TestGreedySplit(t *testing.T) {
 			t.Errorf("%q: greedy %v, want %v", tc.expr, seq.split, tc.greedy)
 		}
 		re := regexp.MustCompile(tc.expr)
-		m := MustPattern(tc.expr)
-		for _, in := range sequenceInputs(tc.expr, 2000) {
-			if got, want := m.Match([]byte(in)), re.MatchString(in); got != want {
-				t.Errorf("%q on %q: %v, regexp says %v", tc.expr, in, got, want)
+		for name, m := range fastMatchers(tc.expr) {
+			for _, in := range sequenceInputs(tc.expr, 2000) {
+				if got, want := m.Match([]byte(in)), re.MatchString(in); got != want {
+					t.Errorf("%q on %q: %s says %v, regexp %v", tc.expr, in, name, got, want)
+				}
 			}
 		}
 	}
@@ -126,16 +156,23 @@ func sequenceInputs(expr string, n int) []string {
 }
 
 // FuzzGreedy builds sequence patterns from the fuzzer's bytes (classes of a
-// small alphabet with counts, optional anchors) and checks the matcher
+// small alphabet with counts, optional anchors) and checks the sequence
+// matcher, the table when the pattern has one, and MustPattern's choice
 // against regexp on the fuzzer's string.
 func FuzzGreedy(f *testing.F) {
 	f.Add([]byte{3, 0x11, 2, 5, 0x22, 0, 0xff}, "ab-1")
 	f.Add([]byte{1, 0x07, 1, 1, 0x0f, 2, 8, 0x07, 1, 1}, "AB 1C")
+	f.Add([]byte{2, 0x03, 0, 0xff, 0x06, 1, 2}, "xab\xffba")
+	f.Add([]byte{0, 0x01, 3, 3, 0x20, 1, 0}, "éaaaé")
 	f.Fuzz(func(t *testing.T, spec []byte, in string) {
 		expr := specPattern(spec)
-		re := regexp.MustCompile(expr)
-		if got, want := MustPattern(expr).Match([]byte(in)), re.MatchString(in); got != want {
-			t.Errorf("%q on %q: %v, regexp says %v", expr, in, got, want)
+		want := regexp.MustCompile(expr).MatchString(in)
+		matchers := fastMatchers(expr)
+		matchers["MustPattern"] = MustPattern(expr)
+		for name, m := range matchers {
+			if got := m.Match([]byte(in)); got != want {
+				t.Errorf("%q on %q: %s says %v, regexp %v", expr, in, name, got, want)
+			}
 		}
 	})
 }
@@ -204,12 +241,13 @@ func BenchmarkPattern(b *testing.B) {
 		{`^[a-c]*[b-d]*c$`, "abcbcdc"},
 	} {
 		in := []byte(tc.in)
-		b.Run(tc.expr+"/toolgate", func(b *testing.B) {
-			m := MustPattern(tc.expr)
-			for b.Loop() {
-				m.Match(in)
-			}
-		})
+		for name, m := range fastMatchers(tc.expr) {
+			b.Run(tc.expr+"/"+name, func(b *testing.B) {
+				for b.Loop() {
+					m.Match(in)
+				}
+			})
+		}
 		b.Run(tc.expr+"/regexp", func(b *testing.B) {
 			m := regexp.MustCompile(tc.expr)
 			for b.Loop() {
