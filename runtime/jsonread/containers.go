@@ -76,8 +76,10 @@ func (r *Reader) NextMember() (name []byte, ok bool) {
 		return nil, false
 	}
 	r.nameOff = i
-	s, e, esc := r.scanString(i)
-	if r.err != nil {
+	s, e, esc := i+1, 0, false
+	if end, plain := r.plainString(i); plain {
+		e, r.pos = end, end+1
+	} else if s, e, esc = r.scanFrom(s, end); r.err != nil {
 		return nil, false
 	}
 	i = skipWS(data, r.pos)

@@ -63,7 +63,7 @@ func FuzzReaderCalls(f *testing.F) {
 		r.Reset(data, Limits{MaxDepth: 8})
 		var first *SyntaxError
 		for _, c := range calls {
-			switch c % 14 {
+			switch c % 16 {
 			case 0:
 				r.Peek()
 			case 1:
@@ -92,6 +92,10 @@ func FuzzReaderCalls(f *testing.F) {
 				Unquote(data, r.Offset())
 			case 13:
 				r.Fail(r.NameOffset(), "caller")
+			case 14:
+				r.TryString()
+			case 15:
+				r.TryNumber()
 			}
 			if first != nil && r.Err() != first {
 				t.Fatalf("error changed from %v to %v", first, r.Err())

@@ -53,9 +53,24 @@ func content(data []byte, s, e int) []byte {
 // scanString consumes the string whose opening quote is at i and validates
 // it. It returns the bounds of the raw content and whether it holds escapes.
 func (r *Reader) scanString(i int) (start, end int, escaped bool) {
+	return r.scanFrom(i+1, i+1)
+}
+
+// plainString reports whether the string whose opening quote is at i is
+// plain ASCII without escapes, its closing quote at end; otherwise
+// data[i+1:end] is its plain start, for scanFrom to go on from end. It
+// consumes nothing. The typed reads call it first: most strings are plain,
+// and this path is short enough to inline.
+func (r *Reader) plainString(i int) (end int, ok bool) {
+	end = plainRun(r.data, i+1)
+	return end, end < len(r.data) && r.data[end] == '"'
+}
+
+// scanFrom is scanString for the string whose content starts at start, of
+// which data[start:i] is plain ASCII: it scans on from i.
+func (r *Reader) scanFrom(start, i int) (int, int, bool) {
 	data := r.data
-	i++
-	start = i
+	escaped := false
 	for {
 		i = plainRun(data, i)
 		if i >= len(data) {

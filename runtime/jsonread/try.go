@@ -16,7 +16,12 @@ func (r *Reader) TryString() (s []byte, ok bool) {
 	if i >= len(r.data) || r.data[i] != '"' {
 		return nil, false
 	}
-	start, end, esc := r.scanString(i)
+	end, plain := r.plainString(i)
+	if plain {
+		r.pos = end + 1
+		return content(r.data, i+1, end), true
+	}
+	start, end, esc := r.scanFrom(i+1, end)
 	switch {
 	case r.err != nil:
 		return nil, true
