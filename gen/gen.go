@@ -267,8 +267,8 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	}
 	// The effective schema (embedded, projected) leaves toolgate's own x-
 	// metadata out; the model is built from the same closure with it kept.
-	tm.setProjected(newProviderTool(t, provider.Effective(t.params, opts.OpenObjects), opts.OpenObjects))
 	closed := provider.Closed(t.params, opts.OpenObjects)
+	tm.setProjected(newProviderTool(t, provider.WithoutExtensions(closed), opts.OpenObjects))
 	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, schemaURL(t), tm.draft7)}
 	tm.root = b.build("", closed, tm.goName+"Args")
 	if !opts.ValueRoots {
