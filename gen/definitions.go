@@ -278,6 +278,7 @@ func exportModel(t *Tool, opts Options) (*toolModel, error) {
 		return model(t, exportOpts)
 	}
 	tm := *done
+	tm.setProjected(done.projected)
 	if err := tm.project(exportOpts); err != nil {
 		return nil, err
 	}

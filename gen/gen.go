@@ -77,8 +77,10 @@ type toolModel struct {
 	// open is Options.OpenObjects, which projected depends on.
 	open bool
 	// projected is what the provider projections start from; its Schema is
-	// the effective schema as JSON, marshalled once.
+	// the effective schema as JSON, marshalled once; schema parses it once,
+	// for every provider's projection (set by setProjected).
 	projected provider.Tool
+	schema    func() (*jsonval.Value, error)
 	// defs are the provider definitions, in the order of exported().
 	defs []provider.Definition
 	// leftOut are the providers, none chosen, that cannot carry the tool.
@@ -265,8 +267,8 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	}
 	// The effective schema (embedded, projected) leaves toolgate's own x-
 	// metadata out; the model is built from the same closure with it kept.
-	tm.projected = newProviderTool(t, provider.Effective(t.params, opts.OpenObjects), opts.OpenObjects)
 	closed := provider.Closed(t.params, opts.OpenObjects)
+	tm.setProjected(newProviderTool(t, provider.WithoutExtensions(closed), opts.OpenObjects))
 	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, schemaURL(t), tm.draft7)}
 	tm.root = b.build("", closed, tm.goName+"Args")
 	if !opts.ValueRoots {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
 )
 
@@ -86,6 +87,13 @@ func rememberExport(tm *toolModel, opts Options) {
 	m.exports[opts.OpenObjects] = &toolModel{t: tm.t, open: tm.open, projected: tm.projected, goName: tm.goName, fileName: tm.fileName}
 }
 
+// setProjected sets the projected tool, and its schema parsed when first
+// needed. The memo keeps only the JSON: a tool taken from it parses again.
+func (tm *toolModel) setProjected(pt provider.Tool) {
+	tm.projected = pt
+	tm.schema = sync.OnceValues(func() (*jsonval.Value, error) { return provider.ParseSchema(pt) })
+}
+
 // rememberedExport is the model rememberExport recorded for the object
 // semantics open, or nil.
 func rememberedExport(t *Tool, open bool) *toolModel {
@@ -110,11 +118,20 @@ func (tm *toolModel) projectFor(p provider.Provider) (provider.Definition, error
 			return got.def, got.err
 		}
 	}
-	def, err := provider.Project(p, tm.projected)
+	def, err := tm.projectParsed(p)
 	if m := tm.t.memo(); m != nil {
 		m.projections[key] = projection{def, err}
 		m.mu.Unlock()
 		def.Local = slices.Clone(def.Local)
 	}
 	return def, err
+}
+
+// projectParsed is provider.Project from the schema parsed once.
+func (tm *toolModel) projectParsed(p provider.Provider) (provider.Definition, error) {
+	schema, err := tm.schema()
+	if err != nil {
+		return provider.Definition{}, err
+	}
+	return provider.ProjectParsed(p, tm.projected, schema)
 }

@@ -40,12 +40,26 @@ func (o Overlap) Error() string {
 	return e.Error()
 }
 
+// hasMember reports whether v or a value in it is an object with a member
+// named key.
+func hasMember(v *jsonval.Value, key string) bool {
+	for _, m := range v.Members {
+		if m.Key == key || hasMember(m.Value, key) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(v.Items, func(it *jsonval.Value) bool { return hasMember(it, key) })
+}
+
 // overlapInstances bounds the values tried per branch.
 const overlapInstances = 24
 
 // OneOfOverlaps returns the overlapping oneOf branches of t's effective
 // schema that it can prove.
 func OneOfOverlaps(t *Tool, opts Options) []Overlap {
+	if !hasMember(t.params, "oneOf") {
+		return nil
+	}
 	eff := provider.Effective(t.params, opts.OpenObjects)
 	var out []Overlap
 	var walk func(s *jsonval.Value, ptr string)

@@ -4,11 +4,22 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ecmaSpace is ECMA-262's WhiteSpace and LineTerminator set, which its \s
 // matches: RE2's \s is only [\t\n\f\r ].
 const ecmaSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
+
+// translations caches ecmaToRE2's answer per pattern, for the whole
+// process: each pattern is translated and compiled once, however many
+// schemas and tools repeat it. It is safe for concurrent use.
+var translations sync.Map // pattern → translation
+
+type translation struct {
+	re  string
+	err error
+}
 
 // ecmaToRE2 translates a JSON Schema pattern (ECMA-262 syntax) into Go's
 // RE2 syntax where the two differ in meaning and RE2 accepts both
@@ -16,6 +27,16 @@ const ecmaSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{
 // cannot compile (lookaround, backreferences) is an error. The translation
 // is checked by compiling the result.
 func ecmaToRE2(pattern string) (string, error) {
+	if t, ok := translations.Load(pattern); ok {
+		return t.(translation).re, t.(translation).err
+	}
+	re, err := translate(pattern)
+	translations.Store(pattern, translation{re, err})
+	return re, err
+}
+
+// translate is ecmaToRE2 without the cache.
+func translate(pattern string) (string, error) {
 	var b strings.Builder
 	inClass := false
 	for i := 0; i < len(pattern); i++ {

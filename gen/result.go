@@ -68,6 +68,7 @@ func (tm *toolModel) modelResult(opts Options) error {
 		return schemaErrorAt(t, "outputSchema", t.output, resultURL(t), err)
 	}
 	closed := provider.Closed(t.output, opts.OpenObjects)
+	tm.resultSchema = string(provider.WithoutExtensions(closed).Marshal())
 	b := &builder{tool: t, root: closed, draft7: draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, resultURL(t), draft7), result: true}
 	tm.result = b.build("", closed, tm.goName+"Result")
 	switch r := tm.result; {
@@ -83,7 +84,6 @@ func (tm *toolModel) modelResult(opts Options) error {
 	if err := markCycles(tm.result); err != nil {
 		return &Error{File: t.File, Pointer: t.Pointer + "/outputSchema", Message: err.Error()}
 	}
-	tm.resultSchema = string(provider.Effective(t.output, opts.OpenObjects).Marshal())
 	return nil
 }
 

@@ -14,22 +14,36 @@ import (
 
 // checker lints one tool.
 type checker struct {
-	ti  *toolInfo
+	ti *toolInfo
+	// min is Options.MinSeverity: rules below it are not run.
+	min Severity
 	out []Finding
 	// implied are the objects closed only by toolgate's default.
 	implied []string
 }
 
 func (c *checker) add(rule, ptr, format string, args ...any) {
+	if !c.runs(rule) {
+		return
+	}
 	c.out = append(c.out, Finding{Rule: rule, Severity: severity(rule), Tool: c.ti.t.Name, File: c.ti.t.File, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+}
+
+// runs reports whether any of rules is at or above the minimum severity.
+func (c *checker) runs(rules ...string) bool {
+	return slices.ContainsFunc(rules, func(r string) bool { return severity(r) >= c.min })
 }
 
 // descBudget is the most runes a tool description should take.
 const descBudget = 1024
 
 func (c *checker) tool() {
-	c.toolName()
-	c.description()
+	if c.runs(RuleNameVerbNoun) {
+		c.toolName()
+	}
+	if c.runs(RuleDescMissing, RuleDescRepeatsName, RuleDescLength, RuleDescContent) {
+		c.description()
+	}
 	c.approval()
 	if c.ti.params == nil {
 		return
@@ -239,7 +253,7 @@ func (c *checker) property(name string, ps *jsonval.Value, ptr string, required 
 		if isMoney(ws) && !slices.Contains(ts, "integer") {
 			c.add(RuleMoneyInteger, ptr+"/type", "%q looks like money but is a number: use an integer of minor units (%s_pence, %s_cents)", name, snake(ws), snake(ws))
 		}
-		if desc != "" && !inclusiveRE.MatchString(desc) {
+		if desc != "" && c.runs(RuleBoundInclusive) && !inclusiveRE.MatchString(desc) {
 			// exclusiveMinimum and exclusiveMaximum say it in the keyword.
 			for _, kw := range []string{"maximum", "minimum"} {
 				if v := target.Get(kw); v != nil && v.Kind == jsonval.Number && !(kw == "minimum" && (v.Str == "0" || v.Str == "1")) {
@@ -248,7 +262,7 @@ func (c *checker) property(name string, ps *jsonval.Value, ptr string, required 
 			}
 		}
 	}
-	if slices.Contains(ts, "string") && looksLikeDate(ws) {
+	if c.runs(RuleDateFormat) && slices.Contains(ts, "string") && looksLikeDate(ws) {
 		if f := target.Get("format"); f == nil || (f.Str != "date" && f.Str != "date-time" && f.Str != "time") {
 			c.add(RuleDateFormat, ptr, "%q is named like a date or time: give it format date, date-time or time", name)
 		}
@@ -256,8 +270,11 @@ func (c *checker) property(name string, ps *jsonval.Value, ptr string, required 
 	if why := c.trusted(ws); why != "" {
 		c.add(RuleTrustedIdentity, ptr, "%q %s; take it from the session, not from the model, or say why in the tool file's x-toolgate-lint", name, why)
 	}
-	if nullable(target) && desc != "" && !nullRE.MatchString(desc) {
+	if c.runs(RuleNullMeaning) && nullable(target) && desc != "" && !nullRE.MatchString(desc) {
 		c.add(RuleNullMeaning, ptr, "%q may be null but its description does not say what null means", name)
+	}
+	if !c.runs(RuleDefaultAccessor, RuleOmitMeaning) {
+		return
 	}
 	def := ps.Get("default")
 	if def == nil {

@@ -56,7 +56,7 @@ func TestConfusableToolsMatchesAllPairs(t *testing.T) {
 			seen[b.String()] = true
 			infos = append(infos, &toolInfo{t: &gen.Tool{Name: b.String(), File: fmt.Sprintf("t%d.json", len(infos))}})
 		}
-		got, want := confusableTools(infos), confusableAllPairs(infos)
+		got, want := confusableTools(infos, Hint), confusableAllPairs(infos)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: %d findings, all pairs give %d:\n%v\n%v", round, len(got), len(want), got, want)
 		}
@@ -77,6 +77,6 @@ func BenchmarkConfusableTools5000(b *testing.B) {
 		infos[i] = &toolInfo{t: &gen.Tool{Name: fmt.Sprintf("%s_%s_%d", verbs[i%10], nouns[i/10%10], i), File: "f.json"}}
 	}
 	for b.Loop() {
-		confusableTools(infos)
+		confusableTools(infos, Hint)
 	}
 }

@@ -59,7 +59,8 @@ type Options struct {
 	// Providers are the providers tools are exported to unless a tool's
 	// x-toolgate providers says otherwise; empty means all.
 	Providers []provider.Provider
-	// MinSeverity drops findings below it (generate runs the Error rules).
+	// MinSeverity drops findings below it (generate runs the Error rules):
+	// the rules below it do not run.
 	MinSeverity Severity
 }
 
@@ -95,10 +96,25 @@ func (r *Result) Errors() int {
 	return n
 }
 
-// source is one tool file read again for positions and x-toolgate-lint.
+// source is one tool file read again for x-toolgate-lint and, when a
+// finding in it is reported, the positions of its values.
 type source struct {
-	doc *jsonval.Value
-	pos *jsonpos.Map
+	doc  *jsonval.Value
+	data []byte
+	pos  *jsonpos.Map
+}
+
+// find returns the position of the value at ptr, reading the positions of
+// the file's values the first time.
+func (s *source) find(ptr string) (jsonpos.Pos, error) {
+	if s.pos == nil {
+		pos, err := jsonpos.Read(s.data)
+		if err != nil {
+			return jsonpos.Pos{}, err
+		}
+		s.pos = pos
+	}
+	return s.pos.Find(ptr), nil
 }
 
 // Run lints tools, which gen.Load returned. An error means a tool file
@@ -135,7 +151,7 @@ func Run(tools []*gen.Tool, opts Options) (*Result, error) {
 	checked := make([]*checker, len(infos))
 	fitErrs := make([]error, len(infos))
 	workers.Run(len(infos), func(i int) {
-		c := &checker{ti: infos[i]}
+		c := &checker{ti: infos[i], min: opts.MinSeverity}
 		c.tool()
 		fitErrs[i] = c.providerFit(opts.Providers)
 		checked[i] = c
@@ -146,7 +162,7 @@ func Run(tools []*gen.Tool, opts Options) (*Result, error) {
 		}
 		all = append(all, c.out...)
 	}
-	all = append(all, confusableTools(infos)...)
+	all = append(all, confusableTools(infos, opts.MinSeverity)...)
 	byName := map[string]*toolInfo{}
 	for _, ti := range infos {
 		byName[ti.t.Name] = ti
@@ -159,7 +175,11 @@ func Run(tools []*gen.Tool, opts Options) (*Result, error) {
 			res.Suppressed[f.Rule]++
 			continue
 		}
-		f.Pos = sources[f.File].pos.Find(f.Pointer)
+		pos, err := sources[f.File].find(f.Pointer)
+		if err != nil {
+			return nil, &gen.Error{File: f.File, Message: err.Error()}
+		}
+		f.Pos = pos
 		res.Findings = append(res.Findings, f)
 	}
 	sort.SliceStable(res.Findings, func(i, j int) bool {
@@ -186,11 +206,7 @@ func readSource(file string) (*source, error) {
 	if err != nil {
 		return nil, &gen.Error{File: file, Message: err.Error()}
 	}
-	pos, err := jsonpos.Read(data)
-	if err != nil {
-		return nil, &gen.Error{File: file, Message: err.Error()}
-	}
-	return &source{doc: doc, pos: pos}, nil
+	return &source{doc: doc, data: data}, nil
 }
 
 // toolInfo is a tool with its raw definition.

@@ -223,8 +223,10 @@ func runesDistance1(ra, rb []rune) bool {
 // one of its deletion keys (the name, and the name less one rune): two
 // names one edit apart always share one (the shorter name itself, or both
 // less the rune where they differ), so no pair that either rule flags is
-// missed, and the pairs are not quadratic.
-func confusableTools(infos []*toolInfo) []Finding {
+// missed, and the pairs are not quadratic. Below min, name-near does not
+// run, and only the skeletons are compared.
+func confusableTools(infos []*toolInfo, min Severity) []Finding {
+	near := severity(RuleNameNear) >= min
 	skel := make([]string, len(infos))
 	lower := make([][]rune, len(infos))
 	for i, ti := range infos {
@@ -236,7 +238,10 @@ func confusableTools(infos []*toolInfo) []Finding {
 	var out []Finding
 	var cands []int
 	for j, b := range infos {
-		keys := deletionKeys(lower[j])
+		var keys []string
+		if near {
+			keys = deletionKeys(lower[j])
+		}
 		cands = append(cands[:0], bySkel[skel[j]]...)
 		for _, k := range keys {
 			cands = append(cands, byKey[k]...)
@@ -248,7 +253,7 @@ func confusableTools(infos []*toolInfo) []Finding {
 			switch {
 			case skel[i] == skel[j]:
 				rule, msg = RuleNameConfusable, "reads like %q (%s): folding case, separators and look-alike characters makes them one name"
-			case runesDistance1(lower[i], lower[j]):
+			case near && runesDistance1(lower[i], lower[j]):
 				rule, msg = RuleNameNear, "is one edit from %q (%s): a model can pick the wrong one"
 			default:
 				continue

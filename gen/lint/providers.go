@@ -34,6 +34,9 @@ func (c *checker) providerFit(defaults []provider.Provider) error {
 	case err != nil:
 		return err
 	}
+	if !c.runs(RuleProviderFit) {
+		return nil
+	}
 	for _, e := range exported {
 		if chosen == nil && e.LeftOut != nil {
 			c.add(RuleProviderFit, e.LeftOut.Pointer, "not exported to %s: %s", e.Provider, e.LeftOut.Reason)

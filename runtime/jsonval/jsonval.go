@@ -249,7 +249,7 @@ func (v *Value) write(b *bytes.Buffer, nl, indent string) {
 	case Number:
 		b.WriteString(v.Str)
 	case String:
-		b.Write(AppendString(nil, v.Str))
+		b.Write(AppendString(b.AvailableBuffer(), v.Str))
 	case Array:
 		if len(v.Items) == 0 {
 			b.WriteString("[]")
@@ -278,7 +278,7 @@ func (v *Value) write(b *bytes.Buffer, nl, indent string) {
 				b.WriteByte(',')
 			}
 			b.WriteString(inner)
-			b.Write(AppendString(nil, m.Key))
+			b.Write(AppendString(b.AvailableBuffer(), m.Key))
 			b.WriteByte(':')
 			if nl != "" {
 				b.WriteByte(' ')

@@ -21,6 +21,16 @@ func Effective(canonical *jsonval.Value, open bool) *jsonval.Value {
 	return eff
 }
 
+// WithoutExtensions returns a copy of s without its extension members, as
+// Effective leaves them out: Effective(c, open) is
+// WithoutExtensions(Closed(c, open)), for a caller that needs both without
+// closing the schema twice. s is not changed.
+func WithoutExtensions(s *jsonval.Value) *jsonval.Value {
+	out := s.Clone()
+	stripExtensions(out)
+	return out
+}
+
 // Closed returns a copy of a canonical parameters schema in which, unless
 // open is set, the objects a value may be are closed, at every depth,
 // objects inside arrays and definitions included: what the gate enforces is

@@ -69,6 +69,16 @@ func TestEffectiveStripsExtensions(t *testing.T) {
 	if !strings.Contains(string(canonical.Marshal()), `"x-toolgate"`) {
 		t.Error("the canonical schema was changed")
 	}
+	for _, open := range []bool{false, true} {
+		closed := provider.Closed(canonical, open)
+		before := string(closed.Marshal())
+		if got, want := string(provider.WithoutExtensions(closed).Marshal()), string(provider.Effective(canonical, open).Marshal()); got != want {
+			t.Errorf("open %v: WithoutExtensions(Closed) is\n%s\nwant Effective\n%s", open, got, want)
+		}
+		if string(closed.Marshal()) != before {
+			t.Errorf("open %v: WithoutExtensions changed its argument", open)
+		}
+	}
 	for _, p := range provider.All {
 		def, err := provider.Project(p, provider.Tool{Name: "t", Schema: js})
 		if err != nil {

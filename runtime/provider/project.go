@@ -15,10 +15,27 @@ var (
 
 // Project returns the definition of t for p, or a *RefusedError.
 func Project(p Provider, t Tool) (Definition, error) {
+	schema, err := ParseSchema(t)
+	if err != nil {
+		return Definition{}, err
+	}
+	return ProjectParsed(p, t, schema)
+}
+
+// ParseSchema parses t.Schema, for ProjectParsed.
+func ParseSchema(t Tool) (*jsonval.Value, error) {
 	schema, err := jsonval.Parse([]byte(t.Schema))
 	if err != nil {
-		return Definition{}, fmt.Errorf("tool %s: the effective schema is not valid JSON: %w", t.Name, err)
+		return nil, fmt.Errorf("tool %s: the effective schema is not valid JSON: %w", t.Name, err)
 	}
+	return schema, nil
+}
+
+// ProjectParsed is Project with t.Schema parsed already (ParseSchema), so
+// that a tool projected for several providers is parsed once. schema is
+// not changed, and the definition shares none of it that a later
+// projection changes.
+func ProjectParsed(p Provider, t Tool, schema *jsonval.Value) (Definition, error) {
 	refuse := func(ptr, format string, args ...any) error {
 		return &RefusedError{Provider: p, Tool: t.Name, Pointer: ptr, Reason: fmt.Sprintf(format, args...)}
 	}
@@ -38,6 +55,7 @@ func Project(p Provider, t Tool) (Definition, error) {
 	pr := &projection{provider: p, root: schema, refuse: refuse}
 	def := Definition{Provider: p}
 	var body *jsonval.Value
+	var err error
 	switch p {
 	case OpenAIChat, OpenAIResponses:
 		body, err = pr.openAI(schema)
