@@ -261,17 +261,7 @@ type CreateShipmentAddress struct {
 
 // UnmarshalJSON decodes v as strictly as the create_shipment decoder does.
 func (v *CreateShipmentAddress) UnmarshalJSON(data []byte) error {
-	var x CreateShipmentAddress
-	var d tgimpl.Decoder
-	d.Reset(CreateShipmentToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(CreateShipmentToolName, data, v, (*CreateShipmentAddress).decode)
 }
 
 // decode reads a CreateShipmentAddress from d, which is at an object.
@@ -371,17 +361,7 @@ type CreateShipmentLineItem struct {
 
 // UnmarshalJSON decodes v as strictly as the create_shipment decoder does.
 func (v *CreateShipmentLineItem) UnmarshalJSON(data []byte) error {
-	var x CreateShipmentLineItem
-	var d tgimpl.Decoder
-	d.Reset(CreateShipmentToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(CreateShipmentToolName, data, v, (*CreateShipmentLineItem).decode)
 }
 
 // decode reads a CreateShipmentLineItem from d, which is at an object.

@@ -232,17 +232,7 @@ type GetOrderStatusResult struct {
 
 // UnmarshalJSON decodes v as strictly as the get_order_status decoder does.
 func (v *GetOrderStatusResult) UnmarshalJSON(data []byte) error {
-	var x GetOrderStatusResult
-	var d tgimpl.Decoder
-	d.Reset(GetOrderStatusToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(GetOrderStatusToolName, data, v, (*GetOrderStatusResult).decode)
 }
 
 // decode reads a GetOrderStatusResult from d, which is at an object.

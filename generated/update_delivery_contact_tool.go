@@ -302,17 +302,7 @@ type UpdateDeliveryContactContactAnyOf0 struct {
 // UnmarshalJSON decodes v as strictly as the update_delivery_contact decoder
 // does.
 func (v *UpdateDeliveryContactContactAnyOf0) UnmarshalJSON(data []byte) error {
-	var x UpdateDeliveryContactContactAnyOf0
-	var d tgimpl.Decoder
-	d.Reset(UpdateDeliveryContactToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(UpdateDeliveryContactToolName, data, v, (*UpdateDeliveryContactContactAnyOf0).decode)
 }
 
 // decode reads a UpdateDeliveryContactContactAnyOf0 from d, which is at an
@@ -394,17 +384,7 @@ type UpdateDeliveryContactContactAnyOf1 struct {
 // UnmarshalJSON decodes v as strictly as the update_delivery_contact decoder
 // does.
 func (v *UpdateDeliveryContactContactAnyOf1) UnmarshalJSON(data []byte) error {
-	var x UpdateDeliveryContactContactAnyOf1
-	var d tgimpl.Decoder
-	d.Reset(UpdateDeliveryContactToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(UpdateDeliveryContactToolName, data, v, (*UpdateDeliveryContactContactAnyOf1).decode)
 }
 
 // decode reads a UpdateDeliveryContactContactAnyOf1 from d, which is at an

@@ -272,17 +272,7 @@ type PetOneofPetOneOf0 struct {
 
 // UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf0) UnmarshalJSON(data []byte) error {
-	var x PetOneofPetOneOf0
-	var d tgimpl.Decoder
-	d.Reset(PetOneofToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf0).decode)
 }
 
 // decode reads a PetOneofPetOneOf0 from d, which is at an object.
@@ -391,17 +381,7 @@ type PetOneofPetOneOf1 struct {
 
 // UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf1) UnmarshalJSON(data []byte) error {
-	var x PetOneofPetOneOf1
-	var d tgimpl.Decoder
-	d.Reset(PetOneofToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf1).decode)
 }
 
 // decode reads a PetOneofPetOneOf1 from d, which is at an object.
@@ -510,17 +490,7 @@ type PetOneofPetOneOf2 struct {
 
 // UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf2) UnmarshalJSON(data []byte) error {
-	var x PetOneofPetOneOf2
-	var d tgimpl.Decoder
-	d.Reset(PetOneofToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf2).decode)
 }
 
 // decode reads a PetOneofPetOneOf2 from d, which is at an object.

@@ -145,17 +145,7 @@ type PetPlainPet struct {
 
 // UnmarshalJSON decodes v as strictly as the pet_plain decoder does.
 func (v *PetPlainPet) UnmarshalJSON(data []byte) error {
-	var x PetPlainPet
-	var d tgimpl.Decoder
-	d.Reset(PetPlainToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(PetPlainToolName, data, v, (*PetPlainPet).decode)
 }
 
 // decode reads a PetPlainPet from d, which is at an object.
