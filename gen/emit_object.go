@@ -87,6 +87,11 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		body := []jen.Code{word.Clone().Op("=").Add(d().Dot("Mark").Call(word.Clone(), mask))}
 		outer := e.sensitive
 		e.sensitive = outer || p.sens
+		if call := e.memberRead(p); call != nil {
+			e.sensitive = outer
+			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(append(body, call)...))
+			continue
+		}
 		set := e.fieldSetter(p)
 		read := set
 		read.nullAbsent = false

@@ -130,22 +130,13 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "orderId":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(cancelOrderOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, cancelOrderOrderIDRule)
 		case "reason":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(cancelOrderReasonRule); ok {
-				v.Reason = x
-			}
+			tgimpl.RequiredString(d, &v.Reason, cancelOrderReasonRule)
 		case "restock":
 			seen = d.Mark(seen, 1<<2)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadBool("/properties/restock/type"); ok {
-				v.Restock = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.Restock, "/properties/restock/type")
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, reason, restock")
 		}

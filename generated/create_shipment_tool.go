@@ -133,9 +133,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "order_id":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(createShipmentOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, createShipmentOrderIDRule)
 		case "address":
 			seen = d.Mark(seen, 1<<1)
 			if d.AtObject("/$defs/address/type") {
@@ -175,20 +173,10 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			}
 		case "service":
 			seen = d.Mark(seen, 1<<3)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadEnum(createShipmentServiceRule); ok {
-				v.Service = tgopt.Some(CreateShipmentService(x))
-			}
+			tgimpl.OptionalEnum(d, &v.Service, createShipmentServiceRule)
 		case "insured_value":
 			seen = d.Mark(seen, 1<<4)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadNumber(createShipmentInsuredValueRule); ok {
-				v.InsuredValue = tgopt.Some(x)
-			}
+			tgimpl.OptionalNumber(d, &v.InsuredValue, createShipmentInsuredValueRule)
 		default:
 			d.Additional("/additionalProperties", mark, name, "order_id, address, line_items, service, insured_value")
 		}
@@ -278,37 +266,22 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "name":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(createShipmentAddressNameRule); ok {
-				v.Name = x
-			}
+			tgimpl.RequiredString(d, &v.Name, createShipmentAddressNameRule)
 		case "line1":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(createShipmentAddressLine1Rule); ok {
-				v.Line1 = x
-			}
+			tgimpl.RequiredString(d, &v.Line1, createShipmentAddressLine1Rule)
 		case "line2":
 			seen = d.Mark(seen, 1<<2)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadString(createShipmentAddressLine2Rule); ok {
-				v.Line2 = tgopt.Some(x)
-			}
+			tgimpl.OptionalString(d, &v.Line2, createShipmentAddressLine2Rule)
 		case "city":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadString(createShipmentAddressCityRule); ok {
-				v.City = x
-			}
+			tgimpl.RequiredString(d, &v.City, createShipmentAddressCityRule)
 		case "postcode":
 			seen = d.Mark(seen, 1<<4)
-			if x, ok := d.ReadString(createShipmentAddressPostcodeRule); ok {
-				v.Postcode = x
-			}
+			tgimpl.RequiredString(d, &v.Postcode, createShipmentAddressPostcodeRule)
 		case "country":
 			seen = d.Mark(seen, 1<<5)
-			if x, ok := d.ReadString(createShipmentAddressCountryRule); ok {
-				v.Country = x
-			}
+			tgimpl.RequiredString(d, &v.Country, createShipmentAddressCountryRule)
 		default:
 			d.Additional("/$defs/address/additionalProperties", mark, name, "name, line1, line2, city, postcode, country")
 		}
@@ -378,14 +351,10 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "sku":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(createShipmentLineItemSKURule); ok {
-				v.SKU = x
-			}
+			tgimpl.RequiredString(d, &v.SKU, createShipmentLineItemSKURule)
 		case "quantity":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadInt(createShipmentLineItemQuantityRule); ok {
-				v.Quantity = x
-			}
+			tgimpl.RequiredInt(d, &v.Quantity, createShipmentLineItemQuantityRule)
 		default:
 			d.Additional("/properties/line_items/items/additionalProperties", mark, name, "sku, quantity")
 		}

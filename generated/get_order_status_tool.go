@@ -129,17 +129,10 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "orderId":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(getOrderStatusOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, getOrderStatusOrderIDRule)
 		case "includeHistory":
 			seen = d.Mark(seen, 1<<1)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadBool("/properties/includeHistory/type"); ok {
-				v.IncludeHistory = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.IncludeHistory, "/properties/includeHistory/type")
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, includeHistory")
 		}
@@ -249,35 +242,19 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "orderId":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(getOrderStatusResultOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, getOrderStatusResultOrderIDRule)
 		case "status":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadEnum(getOrderStatusResultStatusRule); ok {
-				v.Status = GetOrderStatusResultStatus(x)
-			}
+			tgimpl.RequiredEnum(d, &v.Status, getOrderStatusResultStatusRule)
 		case "updatedAt":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadString(getOrderStatusResultUpdatedAtRule); ok {
-				v.UpdatedAt = x
-			}
+			tgimpl.RequiredString(d, &v.UpdatedAt, getOrderStatusResultUpdatedAtRule)
 		case "carrier":
 			seen = d.Mark(seen, 1<<3)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadEnum(getOrderStatusResultCarrierRule); ok {
-				v.Carrier = tgopt.Some(GetOrderStatusResultCarrier(x))
-			}
+			tgimpl.OptionalEnum(d, &v.Carrier, getOrderStatusResultCarrierRule)
 		case "trackingRef":
 			seen = d.Mark(seen, 1<<4)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadString(getOrderStatusResultTrackingRefRule); ok {
-				v.TrackingRef = tgopt.Some(x)
-			}
+			tgimpl.OptionalString(d, &v.TrackingRef, getOrderStatusResultTrackingRefRule)
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, status, updatedAt, carrier, trackingRef")
 		}

@@ -139,27 +139,16 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "orderId":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(refundOrderOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, refundOrderOrderIDRule)
 		case "amountInCents":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadInt(refundOrderAmountInCentsRule); ok {
-				v.AmountInCents = x
-			}
+			tgimpl.RequiredInt(d, &v.AmountInCents, refundOrderAmountInCentsRule)
 		case "reason":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadEnum(refundOrderReasonRule); ok {
-				v.Reason = RefundOrderReason(x)
-			}
+			tgimpl.RequiredEnum(d, &v.Reason, refundOrderReasonRule)
 		case "notifyCustomer":
 			seen = d.Mark(seen, 1<<3)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadBool("/properties/notifyCustomer/type"); ok {
-				v.NotifyCustomer = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.NotifyCustomer, "/properties/notifyCustomer/type")
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, amountInCents, reason, notifyCustomer")
 		}

@@ -123,9 +123,7 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "order_id":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(updateDeliveryContactOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, updateDeliveryContactOrderIDRule)
 		case "contact":
 			seen = d.Mark(seen, 1<<1)
 			{
@@ -330,9 +328,7 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 			}
 		case "email":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(updateDeliveryContactContactAnyOf0EmailRule); ok {
-				v.Email = x
-			}
+			tgimpl.RequiredString(d, &v.Email, updateDeliveryContactContactAnyOf0EmailRule)
 		default:
 			d.Additional("/properties/contact/anyOf/0/additionalProperties", mark, name, "kind, email")
 		}
@@ -412,9 +408,7 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 			}
 		case "phone":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(updateDeliveryContactContactAnyOf1PhoneRule); ok {
-				v.Phone = x
-			}
+			tgimpl.RequiredString(d, &v.Phone, updateDeliveryContactContactAnyOf1PhoneRule)
 		default:
 			d.Additional("/properties/contact/anyOf/1/additionalProperties", mark, name, "kind, phone")
 		}

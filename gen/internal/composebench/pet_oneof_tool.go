@@ -306,19 +306,13 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 			}
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(petOneofPetOneOf0NameRule); ok {
-				v.Name = x
-			}
+			tgimpl.RequiredString(d, &v.Name, petOneofPetOneOf0NameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadInt(petOneofPetOneOf0AgeRule); ok {
-				v.Age = tgopt.Some(x)
-			}
+			tgimpl.OptionalInt(d, &v.Age, petOneofPetOneOf0AgeRule)
 		case "indoor":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadBool("/properties/pet/oneOf/0/properties/indoor/type"); ok {
-				v.Indoor = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.Indoor, "/properties/pet/oneOf/0/properties/indoor/type")
 		default:
 			if closedAt != "" {
 				d.Additional(closedAt, mark, name, "kind, name, age, indoor")
@@ -415,19 +409,13 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 			}
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(petOneofPetOneOf1NameRule); ok {
-				v.Name = x
-			}
+			tgimpl.RequiredString(d, &v.Name, petOneofPetOneOf1NameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadInt(petOneofPetOneOf1AgeRule); ok {
-				v.Age = tgopt.Some(x)
-			}
+			tgimpl.OptionalInt(d, &v.Age, petOneofPetOneOf1AgeRule)
 		case "leash":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadBool("/properties/pet/oneOf/1/properties/leash/type"); ok {
-				v.Leash = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.Leash, "/properties/pet/oneOf/1/properties/leash/type")
 		default:
 			if closedAt != "" {
 				d.Additional(closedAt, mark, name, "kind, name, age, leash")
@@ -524,19 +512,13 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 			}
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(petOneofPetOneOf2NameRule); ok {
-				v.Name = x
-			}
+			tgimpl.RequiredString(d, &v.Name, petOneofPetOneOf2NameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadInt(petOneofPetOneOf2AgeRule); ok {
-				v.Age = tgopt.Some(x)
-			}
+			tgimpl.OptionalInt(d, &v.Age, petOneofPetOneOf2AgeRule)
 		case "wingspan":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadNumber(petOneofPetOneOf2WingspanRule); ok {
-				v.Wingspan = tgopt.Some(x)
-			}
+			tgimpl.OptionalNumber(d, &v.Wingspan, petOneofPetOneOf2WingspanRule)
 		default:
 			if closedAt != "" {
 				d.Additional(closedAt, mark, name, "kind, name, age, wingspan")

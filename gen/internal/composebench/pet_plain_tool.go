@@ -162,24 +162,16 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadEnum(petPlainPetKindRule); ok {
-				v.Kind = PetPlainPetKind(x)
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, petPlainPetKindRule)
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(petPlainPetNameRule); ok {
-				v.Name = x
-			}
+			tgimpl.RequiredString(d, &v.Name, petPlainPetNameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadInt(petPlainPetAgeRule); ok {
-				v.Age = tgopt.Some(x)
-			}
+			tgimpl.OptionalInt(d, &v.Age, petPlainPetAgeRule)
 		case "indoor":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadBool("/properties/pet/properties/indoor/type"); ok {
-				v.Indoor = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.Indoor, "/properties/pet/properties/indoor/type")
 		default:
 			d.Additional("/properties/pet/additionalProperties", mark, name, "kind, name, age, indoor")
 		}
