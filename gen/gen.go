@@ -16,6 +16,7 @@ import (
 	"go/format"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -203,6 +204,9 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 
 // providerList writes providers as a Go slice literal.
 func providerList(ps []provider.Provider) string {
+	if slices.Equal(ps, provider.All) {
+		return "tgprovider.All"
+	}
 	names := make([]string, len(ps))
 	for i, p := range ps {
 		names[i] = "tgprovider." + providerConst(p)

@@ -77,12 +77,7 @@ var CancelOrderDefinitions = tgprovider.MustDefinitions(
 		Description: CancelOrderDescription,
 		Schema:      CancelOrderSchema,
 	},
-	tgprovider.OpenAIChat,
-	tgprovider.OpenAIResponses,
-	tgprovider.Anthropic,
-	tgprovider.Gemini,
-	tgprovider.GeminiLegacy,
-	tgprovider.MCP,
+	tgprovider.All...,
 )
 
 // CancelOrderSpec describes the cancel_order tool to a gate registry: its
@@ -99,11 +94,8 @@ var CancelOrderSpec = tggate.Spec[CancelOrderArgs]{
 	Definitions:        CancelOrderDefinitions,
 }
 
-// CancelOrderArgs are the arguments of the cancel_order tool.
-//
-// Cancel an order that has not been dispatched yet. A dispatched order cannot
-// be cancelled; refund it instead. Use when the customer asks to cancel before
-// dispatch. Returns the order's new status.
+// CancelOrderArgs are the arguments of the cancel_order tool, which
+// CancelOrderDescription describes.
 type CancelOrderArgs struct {
 	// OrderID is the order to cancel.
 	OrderID string `json:"orderId"`

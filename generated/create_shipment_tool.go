@@ -78,12 +78,7 @@ var CreateShipmentDefinitions = tgprovider.MustDefinitions(
 		Description: CreateShipmentDescription,
 		Schema:      CreateShipmentSchema,
 	},
-	tgprovider.OpenAIChat,
-	tgprovider.OpenAIResponses,
-	tgprovider.Anthropic,
-	tgprovider.Gemini,
-	tgprovider.GeminiLegacy,
-	tgprovider.MCP,
+	tgprovider.All...,
 )
 
 // CreateShipmentSpec describes the create_shipment tool to a gate registry:
@@ -98,11 +93,8 @@ var CreateShipmentSpec = tggate.Spec[CreateShipmentArgs]{
 	Definitions:        CreateShipmentDefinitions,
 }
 
-// CreateShipmentArgs are the arguments of the create_shipment tool.
-//
-// Create a shipment for some or all of an order's items, to the given address,
-// with the chosen carrier service. Use once the order is packed; not for
-// orders already dispatched. Returns the shipment's tracking reference.
+// CreateShipmentArgs are the arguments of the create_shipment tool, which
+// CreateShipmentDescription describes.
 type CreateShipmentArgs struct {
 	// OrderID is the order the items belong to.
 	OrderID string `json:"order_id"`

@@ -79,12 +79,7 @@ var RefundOrderDefinitions = tgprovider.MustDefinitions(
 		Description: RefundOrderDescription,
 		Schema:      RefundOrderSchema,
 	},
-	tgprovider.OpenAIChat,
-	tgprovider.OpenAIResponses,
-	tgprovider.Anthropic,
-	tgprovider.Gemini,
-	tgprovider.GeminiLegacy,
-	tgprovider.MCP,
+	tgprovider.All...,
 )
 
 // RefundOrderSpec describes the refund_order tool to a gate registry: its
@@ -104,11 +99,8 @@ var RefundOrderSpec = tggate.Spec[RefundOrderArgs]{
 	Definitions:        RefundOrderDefinitions,
 }
 
-// RefundOrderArgs are the arguments of the refund_order tool.
-//
-// Refund part or all of a paid order to the customer's original payment
-// method. Use only after the customer has asked for a refund or the order was
-// confirmed fraudulent. Returns the refund's reference.
+// RefundOrderArgs are the arguments of the refund_order tool, which
+// RefundOrderDescription describes.
 type RefundOrderArgs struct {
 	// OrderID is the order to refund, as shown on the receipt, for example A-19.
 	OrderID string `json:"orderId"`

@@ -67,12 +67,7 @@ var ScheduleOrderDispatchDefinitions = tgprovider.MustDefinitions(
 		Description: ScheduleOrderDispatchDescription,
 		Schema:      ScheduleOrderDispatchSchema,
 	},
-	tgprovider.OpenAIChat,
-	tgprovider.OpenAIResponses,
-	tgprovider.Anthropic,
-	tgprovider.Gemini,
-	tgprovider.GeminiLegacy,
-	tgprovider.MCP,
+	tgprovider.All...,
 )
 
 // ScheduleOrderDispatchSpec describes the schedule_order_dispatch tool to a
@@ -88,10 +83,7 @@ var ScheduleOrderDispatchSpec = tggate.Spec[ScheduleOrderDispatchArgs]{
 }
 
 // ScheduleOrderDispatchArgs are the arguments of the schedule_order_dispatch
-// tool.
-//
-// Schedule when a packed order leaves the warehouse, and charge the dispatch
-// fee. Not for orders that are not packed yet. Returns the scheduled dispatch.
+// tool, which ScheduleOrderDispatchDescription describes.
 type ScheduleOrderDispatchArgs struct {
 	// OrderID is the order to dispatch.
 	OrderID string `json:"order_id"`

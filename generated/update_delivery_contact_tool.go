@@ -93,12 +93,7 @@ var UpdateDeliveryContactSpec = tggate.Spec[UpdateDeliveryContactArgs]{
 }
 
 // UpdateDeliveryContactArgs are the arguments of the update_delivery_contact
-// tool.
-//
-// Change who the carrier contacts about an order's delivery: an email address
-// or a phone number. Use when the customer gives a new contact before or after
-// dispatch; not for changing the delivery address. Returns the order's contact
-// as now recorded.
+// tool, which UpdateDeliveryContactDescription describes.
 type UpdateDeliveryContactArgs struct {
 	// OrderID is the order whose delivery contact changes.
 	OrderID string `json:"order_id"`

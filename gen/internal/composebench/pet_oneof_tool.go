@@ -84,9 +84,8 @@ var PetOneofSpec = tggate.Spec[PetOneofArgs]{
 	Definitions: PetOneofDefinitions,
 }
 
-// PetOneofArgs are the arguments of the pet_oneof tool.
-//
-// Register a pet: a oneOf of three object branches told apart by kind.
+// PetOneofArgs are the arguments of the pet_oneof tool, which
+// PetOneofDescription describes.
 type PetOneofArgs struct {
 	Pet PetOneofPet `json:"pet"`
 }

@@ -84,9 +84,8 @@ var PetPlainSpec = tggate.Spec[PetPlainArgs]{
 	Definitions: PetPlainDefinitions,
 }
 
-// PetPlainArgs are the arguments of the pet_plain tool.
-//
-// Register a pet: one plain object (the baseline of BenchmarkDecode).
+// PetPlainArgs are the arguments of the pet_plain tool, which
+// PetPlainDescription describes.
 type PetPlainArgs struct {
 	Pet PetPlainPet `json:"pet"`
 }
