@@ -152,9 +152,7 @@ func (v *CancelOrderArgs) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
 	b = tgimpl.StringMember(b, start, "reason", v.Reason)
-	if x, ok := v.Restock.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "restock", x)
-	}
+	b = tgimpl.OptionalBoolMember(b, start, "restock", v.Restock)
 	return append(b, '}')
 }
 

@@ -203,12 +203,8 @@ func (v *CreateShipmentArgs) appendJSON(b []byte) []byte {
 		b = v1.appendJSON(b)
 	}
 	b = append(b, ']')
-	if x, ok := v.Service.Get(); ok {
-		b = tgimpl.StringMember(b, start, "service", string(x))
-	}
-	if x, ok := v.InsuredValue.Get(); ok {
-		b = tgimpl.FloatMember(b, start, "insured_value", x)
-	}
+	b = tgimpl.OptionalStringMember(b, start, "service", v.Service)
+	b = tgimpl.OptionalFloatMember(b, start, "insured_value", v.InsuredValue)
 	return append(b, '}')
 }
 
@@ -301,9 +297,7 @@ func (v *CreateShipmentAddress) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "name", v.Name)
 	b = tgimpl.StringMember(b, start, "line1", v.Line1)
-	if x, ok := v.Line2.Get(); ok {
-		b = tgimpl.StringMember(b, start, "line2", x)
-	}
+	b = tgimpl.OptionalStringMember(b, start, "line2", v.Line2)
 	b = tgimpl.StringMember(b, start, "city", v.City)
 	b = tgimpl.StringMember(b, start, "postcode", v.Postcode)
 	b = tgimpl.StringMember(b, start, "country", v.Country)

@@ -146,9 +146,7 @@ func (v *GetOrderStatusArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
-	if x, ok := v.IncludeHistory.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "includeHistory", x)
-	}
+	b = tgimpl.OptionalBoolMember(b, start, "includeHistory", v.IncludeHistory)
 	return append(b, '}')
 }
 
@@ -274,12 +272,8 @@ func (v *GetOrderStatusResult) appendJSON(b []byte) []byte {
 	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
 	b = tgimpl.StringMember(b, start, "status", string(v.Status))
 	b = tgimpl.StringMember(b, start, "updatedAt", v.UpdatedAt)
-	if x, ok := v.Carrier.Get(); ok {
-		b = tgimpl.StringMember(b, start, "carrier", string(x))
-	}
-	if x, ok := v.TrackingRef.Get(); ok {
-		b = tgimpl.StringMember(b, start, "trackingRef", x)
-	}
+	b = tgimpl.OptionalStringMember(b, start, "carrier", v.Carrier)
+	b = tgimpl.OptionalStringMember(b, start, "trackingRef", v.TrackingRef)
 	return append(b, '}')
 }
 

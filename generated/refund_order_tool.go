@@ -166,9 +166,7 @@ func (v *RefundOrderArgs) appendJSON(b []byte) []byte {
 	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
 	b = tgimpl.IntMember(b, start, "amountInCents", v.AmountInCents)
 	b = tgimpl.StringMember(b, start, "reason", string(v.Reason))
-	if x, ok := v.NotifyCustomer.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "notifyCustomer", x)
-	}
+	b = tgimpl.OptionalBoolMember(b, start, "notifyCustomer", v.NotifyCustomer)
 	return append(b, '}')
 }
 

@@ -340,12 +340,8 @@ func (v *PetOneofPetOneOf0) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
 	b = tgimpl.StringMember(b, start, "name", v.Name)
-	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.IntMember(b, start, "age", x)
-	}
-	if x, ok := v.Indoor.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "indoor", x)
-	}
+	b = tgimpl.OptionalIntMember(b, start, "age", v.Age)
+	b = tgimpl.OptionalBoolMember(b, start, "indoor", v.Indoor)
 	return append(b, '}')
 }
 
@@ -443,12 +439,8 @@ func (v *PetOneofPetOneOf1) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
 	b = tgimpl.StringMember(b, start, "name", v.Name)
-	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.IntMember(b, start, "age", x)
-	}
-	if x, ok := v.Leash.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "leash", x)
-	}
+	b = tgimpl.OptionalIntMember(b, start, "age", v.Age)
+	b = tgimpl.OptionalBoolMember(b, start, "leash", v.Leash)
 	return append(b, '}')
 }
 
@@ -547,12 +539,8 @@ func (v *PetOneofPetOneOf2) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
 	b = tgimpl.StringMember(b, start, "name", v.Name)
-	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.IntMember(b, start, "age", x)
-	}
-	if x, ok := v.Wingspan.Get(); ok {
-		b = tgimpl.FloatMember(b, start, "wingspan", x)
-	}
+	b = tgimpl.OptionalIntMember(b, start, "age", v.Age)
+	b = tgimpl.OptionalFloatMember(b, start, "wingspan", v.Wingspan)
 	return append(b, '}')
 }
 

@@ -195,12 +195,8 @@ func (v *PetPlainPet) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
 	b = tgimpl.StringMember(b, start, "name", v.Name)
-	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.IntMember(b, start, "age", x)
-	}
-	if x, ok := v.Indoor.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "indoor", x)
-	}
+	b = tgimpl.OptionalIntMember(b, start, "age", v.Age)
+	b = tgimpl.OptionalBoolMember(b, start, "indoor", v.Indoor)
 	return append(b, '}')
 }
 
