@@ -161,8 +161,12 @@ func (e *emitter) emitDefinitions() {
 		tool = append(tool, field("MCP", goString(e.tm.projected.MCP)))
 	}
 	args := []jen.Code{jen.Qual(pkgProvider, "Tool").Add(literal(tool))}
-	for _, p := range e.tm.exported() {
-		args = append(args, jen.Qual(pkgProvider, providerConst(p)))
+	if slices.Equal(e.tm.exported(), provider.All) {
+		args = append(args, jen.Qual(pkgProvider, "All").Op("..."))
+	} else {
+		for _, p := range e.tm.exported() {
+			args = append(args, jen.Qual(pkgProvider, providerConst(p)))
+		}
 	}
 	doc := fmt.Sprintf("%sDefinitions are the %s tool's definitions for each provider it is exported to, as sent, with the rules each cannot carry (the gate enforces them).", g, e.tm.t.Name)
 	var chosenOut []string

@@ -102,8 +102,8 @@ func (e *emitter) declareStruct(n *node) {
 	doc := n.desc
 	if n == e.tm.root {
 		doc = fmt.Sprintf("%s are the arguments of the %s tool.", n.goName, e.tm.t.Name)
-		if d := e.tm.t.Description; d != "" {
-			doc += "\n\n" + d
+		if e.tm.t.Description != "" {
+			doc = fmt.Sprintf("%s are the arguments of the %s tool, which %sDescription describes.", n.goName, e.tm.t.Name, e.tm.goName)
 		}
 	} else if n == e.tm.result {
 		doc = e.resultDoc(n, n.goName)

@@ -27,7 +27,7 @@ func (e *emitter) emitAppendMethod(n *node) {
 		case scalar != nil && p.required:
 			body = append(body, scalar(field))
 		case scalar != nil:
-			body = append(body, jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(field.Clone().Dot("Get").Call()), jen.Id("ok")).Block(scalar(jen.Id("x"))))
+			body = append(body, optionalScalarMember(p, field))
 		case p.node.nullable:
 			body = append(body, jen.Switch(field.Clone().Dot("State").Call()).Block(
 				jen.Case(jen.Qual(pkgOpt, "Null")).Block(member, jen.Id("b").Op("=").Append(jen.Id("b"), jen.Lit("null").Op("..."))),
@@ -84,6 +84,24 @@ func scalarMember(p *prop) func(x *jen.Statement) jen.Code {
 	}
 }
 
+// optionalScalarMember is the statement that appends the optional member
+// p of scalarMember's kinds, held in field, when it is set
+// (tgimpl.OptionalStringMember and the like).
+func optionalScalarMember(p *prop, field *jen.Statement) jen.Code {
+	fn := map[kind]string{kindBool: "OptionalBoolMember", kindInt: "OptionalIntMember", kindNumber: "OptionalFloatMember", kindString: "OptionalStringMember"}[p.node.kind]
+	return jen.Id("b").Op("=").Qual(pkgTgimpl, fn).Call(jen.Id("b"), jen.Id("start"), jen.Lit(p.name), field)
+}
+
+// scalarArray names the tgimpl function that appends an array whose items
+// are booleans, integers, numbers or strings, none nullable
+// (tgimpl.AppendStrings and the like), or "".
+func scalarArray(n *node) string {
+	if n.tupled || n.items == nil || n.items.nullable || taggedSite(n.items) != nil {
+		return ""
+	}
+	return map[kind]string{kindBool: "AppendBools", kindInt: "AppendInts", kindNumber: "AppendFloats", kindString: "AppendStrings"}[n.items.kind]
+}
+
 // appendElem appends an array item or map value, which may be nullable.
 func (e *emitter) appendElem(n *node, x *jen.Statement) []jen.Code {
 	if !n.nullable {
@@ -135,6 +153,9 @@ func (e *emitter) appendValue(n *node, x *jen.Statement) []jen.Code {
 	case kindArray:
 		if n.tupled {
 			break
+		}
+		if fn := scalarArray(n); fn != "" {
+			return set(jen.Qual(pkgTgimpl, fn).Call(b, x))
 		}
 		e.depth++
 		defer func() { e.depth-- }()

@@ -87,6 +87,11 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		body := []jen.Code{word.Clone().Op("=").Add(d().Dot("Mark").Call(word.Clone(), mask))}
 		outer := e.sensitive
 		e.sensitive = outer || p.sens
+		if call := e.memberRead(p); call != nil {
+			e.sensitive = outer
+			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(append(body, call)...))
+			continue
+		}
 		set := e.fieldSetter(p)
 		read := set
 		read.nullAbsent = false
@@ -171,15 +176,12 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 // as the tool's arguments, so that encoding/json never fills it loosely.
 func (e *emitter) emitNestedUnmarshal(n *node) {
 	e.doc(fmt.Sprintf("UnmarshalJSON decodes v as strictly as the %s decoder does.", e.tm.t.Name))
+	helper := "DecodeObject"
+	if n.sens || e.tm.t.Meta.Sensitive {
+		helper = "DecodeSensitiveObject"
+	}
 	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Var().Id("x").Id(n.goName),
-		jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),
-		jen.Id("d").Dot("Reset").Call(jen.Id(e.tm.goName+"ToolName"), jen.Id("data")),
-		e.beginSensitiveTool(n.sens),
-		jen.If(jen.Id("d").Dot("Object").Call()).Block(jen.Id("x").Dot("decode").Call(jen.Op("&").Id("d"))),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Op("*").Id("v").Op("=").Id("x"),
-		jen.Return(jen.Nil()),
+		jen.Return(jen.Qual(pkgTgimpl, helper).Call(jen.Id(e.tm.goName+"ToolName"), jen.Id("data"), jen.Id("v"), jen.Parens(jen.Op("*").Id(n.goName)).Dot("decode"))),
 	)
 	e.f.Line()
 }

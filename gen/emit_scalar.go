@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgate/toolgate/runtime/jsonval"
@@ -49,32 +50,68 @@ func (e *emitter) readScalar(n *node, set setter) []jen.Code {
 		at := map[kind]string{kindObject: "AtObject", kindArray: "AtArray"}[n.kind]
 		return []jen.Code{jen.If(d().Dot(at).Call(jen.Lit(typePtr(n)))).Block(e.decodeKind(n, set)...)}
 	}
-	if n.kind == kindBool && plain && n.enum == nil {
-		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadBool").Call(jen.Lit(typePtr(n)))), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	method, arg := e.scalarCall(n)
+	switch {
+	case method == "":
+		return nil
+	case method == "ReadStringBytes":
+		return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(d().Dot(method).Call(arg)), jen.Id("ok")).Block(e.stringEnum(n, set))}
+	}
+	x := jen.Id("x")
+	if method == "ReadEnum" && n.goName != "" {
+		x = jen.Id(n.goName).Call(jen.Id("x"))
+	}
+	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot(method).Call(arg)), jen.Id("ok")).Block(set.value(x))}
+}
+
+// scalarCall names the Decoder method that reads the boolean, integer,
+// number or string n with one call (ReadBool, ReadInt, ReadNumber,
+// ReadEnum, ReadString, or ReadStringBytes for an enum the caller checks)
+// and its argument: the type keyword's pointer for a boolean, otherwise
+// the rule, declared after the decode method. method is "" when n is not
+// read so.
+func (e *emitter) scalarCall(n *node) (method string, arg jen.Code) {
+	if n.kind == kindBool && !n.nullable && !n.comp.checks() && taggedSite(n) == nil && n.enum == nil {
+		return "ReadBool", jen.Lit(typePtr(n))
 	}
 	if !hasScalarRule(n) {
-		return nil
+		return "", nil
 	}
 	rule := jen.Id(e.tm.ruleVars[n])
 	if !e.ruleDone[n] {
 		e.ruleDone[n] = true
 		*e.scalars = append(*e.scalars, n)
 	}
-	switch n.kind {
-	case kindInt:
-		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadInt").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
-	case kindNumber:
-		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadNumber").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
-	}
 	switch {
-	case ruleEnum(n) && n.goName != "":
-		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadEnum").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id(n.goName).Call(jen.Id("x"))))}
+	case n.kind == kindInt:
+		return "ReadInt", rule
+	case n.kind == kindNumber:
+		return "ReadNumber", rule
 	case ruleEnum(n):
-		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadEnum").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+		return "ReadEnum", rule
 	case n.enum != nil:
-		return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadStringBytes").Call(rule)), jen.Id("ok")).Block(e.stringEnum(n, set))}
+		return "ReadStringBytes", rule
 	}
-	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot("ReadString").Call(rule)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	return "ReadString", rule
+}
+
+// memberRead returns the one call that reads the scalar member p into its
+// field (tgimpl.RequiredString, tgimpl.OptionalEnum, ...), a null that
+// means absent included, or nil when p is not read so.
+func (e *emitter) memberRead(p *prop) jen.Code {
+	if e.scalars == nil || p.node.nullable || e.sensitive && !e.ruleSensitive(p.node) {
+		return nil
+	}
+	method, arg := e.scalarCall(p.node)
+	if method == "" || method == "ReadStringBytes" {
+		return nil
+	}
+	helper := "Required"
+	if !p.required {
+		helper = "Optional"
+	}
+	helper += strings.TrimPrefix(method, "Read")
+	return jen.Qual(pkgTgimpl, helper).Call(d(), jen.Op("&").Id("v").Dot(p.goName), arg)
 }
 
 // ruleEnum reports whether the string n's enum is checked by its rule

@@ -77,12 +77,7 @@ var CancelOrderDefinitions = tgprovider.MustDefinitions(
 		Description: CancelOrderDescription,
 		Schema:      CancelOrderSchema,
 	},
-	tgprovider.OpenAIChat,
-	tgprovider.OpenAIResponses,
-	tgprovider.Anthropic,
-	tgprovider.Gemini,
-	tgprovider.GeminiLegacy,
-	tgprovider.MCP,
+	tgprovider.All...,
 )
 
 // CancelOrderSpec describes the cancel_order tool to a gate registry: its
@@ -99,11 +94,8 @@ var CancelOrderSpec = tggate.Spec[CancelOrderArgs]{
 	Definitions:        CancelOrderDefinitions,
 }
 
-// CancelOrderArgs are the arguments of the cancel_order tool.
-//
-// Cancel an order that has not been dispatched yet. A dispatched order cannot
-// be cancelled; refund it instead. Use when the customer asks to cancel before
-// dispatch. Returns the order's new status.
+// CancelOrderArgs are the arguments of the cancel_order tool, which
+// CancelOrderDescription describes.
 type CancelOrderArgs struct {
 	// OrderID is the order to cancel.
 	OrderID string `json:"orderId"`
@@ -130,22 +122,13 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "orderId":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(cancelOrderOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, cancelOrderOrderIDRule)
 		case "reason":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(cancelOrderReasonRule); ok {
-				v.Reason = x
-			}
+			tgimpl.RequiredString(d, &v.Reason, cancelOrderReasonRule)
 		case "restock":
 			seen = d.Mark(seen, 1<<2)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadBool("/properties/restock/type"); ok {
-				v.Restock = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.Restock, "/properties/restock/type")
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, reason, restock")
 		}
@@ -169,9 +152,7 @@ func (v *CancelOrderArgs) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
 	b = tgimpl.StringMember(b, start, "reason", v.Reason)
-	if x, ok := v.Restock.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "restock", x)
-	}
+	b = tgimpl.OptionalBoolMember(b, start, "restock", v.Restock)
 	return append(b, '}')
 }
 

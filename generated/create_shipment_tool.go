@@ -78,12 +78,7 @@ var CreateShipmentDefinitions = tgprovider.MustDefinitions(
 		Description: CreateShipmentDescription,
 		Schema:      CreateShipmentSchema,
 	},
-	tgprovider.OpenAIChat,
-	tgprovider.OpenAIResponses,
-	tgprovider.Anthropic,
-	tgprovider.Gemini,
-	tgprovider.GeminiLegacy,
-	tgprovider.MCP,
+	tgprovider.All...,
 )
 
 // CreateShipmentSpec describes the create_shipment tool to a gate registry:
@@ -98,11 +93,8 @@ var CreateShipmentSpec = tggate.Spec[CreateShipmentArgs]{
 	Definitions:        CreateShipmentDefinitions,
 }
 
-// CreateShipmentArgs are the arguments of the create_shipment tool.
-//
-// Create a shipment for some or all of an order's items, to the given address,
-// with the chosen carrier service. Use once the order is packed; not for
-// orders already dispatched. Returns the shipment's tracking reference.
+// CreateShipmentArgs are the arguments of the create_shipment tool, which
+// CreateShipmentDescription describes.
 type CreateShipmentArgs struct {
 	// OrderID is the order the items belong to.
 	OrderID string `json:"order_id"`
@@ -133,9 +125,7 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "order_id":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(createShipmentOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, createShipmentOrderIDRule)
 		case "address":
 			seen = d.Mark(seen, 1<<1)
 			if d.AtObject("/$defs/address/type") {
@@ -175,20 +165,10 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 			}
 		case "service":
 			seen = d.Mark(seen, 1<<3)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadEnum(createShipmentServiceRule); ok {
-				v.Service = tgopt.Some(CreateShipmentService(x))
-			}
+			tgimpl.OptionalEnum(d, &v.Service, createShipmentServiceRule)
 		case "insured_value":
 			seen = d.Mark(seen, 1<<4)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadNumber(createShipmentInsuredValueRule); ok {
-				v.InsuredValue = tgopt.Some(x)
-			}
+			tgimpl.OptionalNumber(d, &v.InsuredValue, createShipmentInsuredValueRule)
 		default:
 			d.Additional("/additionalProperties", mark, name, "order_id, address, line_items, service, insured_value")
 		}
@@ -223,12 +203,8 @@ func (v *CreateShipmentArgs) appendJSON(b []byte) []byte {
 		b = v1.appendJSON(b)
 	}
 	b = append(b, ']')
-	if x, ok := v.Service.Get(); ok {
-		b = tgimpl.StringMember(b, start, "service", string(x))
-	}
-	if x, ok := v.InsuredValue.Get(); ok {
-		b = tgimpl.FloatMember(b, start, "insured_value", x)
-	}
+	b = tgimpl.OptionalStringMember(b, start, "service", v.Service)
+	b = tgimpl.OptionalFloatMember(b, start, "insured_value", v.InsuredValue)
 	return append(b, '}')
 }
 
@@ -261,17 +237,7 @@ type CreateShipmentAddress struct {
 
 // UnmarshalJSON decodes v as strictly as the create_shipment decoder does.
 func (v *CreateShipmentAddress) UnmarshalJSON(data []byte) error {
-	var x CreateShipmentAddress
-	var d tgimpl.Decoder
-	d.Reset(CreateShipmentToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(CreateShipmentToolName, data, v, (*CreateShipmentAddress).decode)
 }
 
 // decode reads a CreateShipmentAddress from d, which is at an object.
@@ -288,37 +254,22 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "name":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(createShipmentAddressNameRule); ok {
-				v.Name = x
-			}
+			tgimpl.RequiredString(d, &v.Name, createShipmentAddressNameRule)
 		case "line1":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(createShipmentAddressLine1Rule); ok {
-				v.Line1 = x
-			}
+			tgimpl.RequiredString(d, &v.Line1, createShipmentAddressLine1Rule)
 		case "line2":
 			seen = d.Mark(seen, 1<<2)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadString(createShipmentAddressLine2Rule); ok {
-				v.Line2 = tgopt.Some(x)
-			}
+			tgimpl.OptionalString(d, &v.Line2, createShipmentAddressLine2Rule)
 		case "city":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadString(createShipmentAddressCityRule); ok {
-				v.City = x
-			}
+			tgimpl.RequiredString(d, &v.City, createShipmentAddressCityRule)
 		case "postcode":
 			seen = d.Mark(seen, 1<<4)
-			if x, ok := d.ReadString(createShipmentAddressPostcodeRule); ok {
-				v.Postcode = x
-			}
+			tgimpl.RequiredString(d, &v.Postcode, createShipmentAddressPostcodeRule)
 		case "country":
 			seen = d.Mark(seen, 1<<5)
-			if x, ok := d.ReadString(createShipmentAddressCountryRule); ok {
-				v.Country = x
-			}
+			tgimpl.RequiredString(d, &v.Country, createShipmentAddressCountryRule)
 		default:
 			d.Additional("/$defs/address/additionalProperties", mark, name, "name, line1, line2, city, postcode, country")
 		}
@@ -346,9 +297,7 @@ func (v *CreateShipmentAddress) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "name", v.Name)
 	b = tgimpl.StringMember(b, start, "line1", v.Line1)
-	if x, ok := v.Line2.Get(); ok {
-		b = tgimpl.StringMember(b, start, "line2", x)
-	}
+	b = tgimpl.OptionalStringMember(b, start, "line2", v.Line2)
 	b = tgimpl.StringMember(b, start, "city", v.City)
 	b = tgimpl.StringMember(b, start, "postcode", v.Postcode)
 	b = tgimpl.StringMember(b, start, "country", v.Country)
@@ -371,17 +320,7 @@ type CreateShipmentLineItem struct {
 
 // UnmarshalJSON decodes v as strictly as the create_shipment decoder does.
 func (v *CreateShipmentLineItem) UnmarshalJSON(data []byte) error {
-	var x CreateShipmentLineItem
-	var d tgimpl.Decoder
-	d.Reset(CreateShipmentToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(CreateShipmentToolName, data, v, (*CreateShipmentLineItem).decode)
 }
 
 // decode reads a CreateShipmentLineItem from d, which is at an object.
@@ -398,14 +337,10 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "sku":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(createShipmentLineItemSKURule); ok {
-				v.SKU = x
-			}
+			tgimpl.RequiredString(d, &v.SKU, createShipmentLineItemSKURule)
 		case "quantity":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadInt(createShipmentLineItemQuantityRule); ok {
-				v.Quantity = x
-			}
+			tgimpl.RequiredInt(d, &v.Quantity, createShipmentLineItemQuantityRule)
 		default:
 			d.Additional("/properties/line_items/items/additionalProperties", mark, name, "sku, quantity")
 		}

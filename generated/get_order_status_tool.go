@@ -79,12 +79,7 @@ var GetOrderStatusDefinitions = tgprovider.MustDefinitions(
 		Schema:      GetOrderStatusSchema,
 		MCP:         `{"outputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order looked up, as it was asked for.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"status":{"type":"string","description":"Where the order is now.","enum":["paid","packed","dispatched","delivered","cancelled","refunded"]},"updatedAt":{"type":"string","description":"When the status last changed.","format":"date-time"},"carrier":{"type":"string","description":"The carrier the order travels with; left out until it is dispatched.","enum":["royal_mail","dpd","evri","ups"]},"trackingRef":{"type":"string","description":"The carrier's tracking reference; left out until it is dispatched.","minLength":6,"maxLength":40,"pattern":"^[A-Z0-9]+$"}},"required":["orderId","status","updatedAt"],"additionalProperties":false}}`,
 	},
-	tgprovider.OpenAIChat,
-	tgprovider.OpenAIResponses,
-	tgprovider.Anthropic,
-	tgprovider.Gemini,
-	tgprovider.GeminiLegacy,
-	tgprovider.MCP,
+	tgprovider.All...,
 )
 
 // GetOrderStatusSpec describes the get_order_status tool to a gate registry:
@@ -99,11 +94,8 @@ var GetOrderStatusSpec = tggate.Spec[GetOrderStatusArgs]{
 	Definitions:        GetOrderStatusDefinitions,
 }
 
-// GetOrderStatusArgs are the arguments of the get_order_status tool.
-//
-// Look up the current status of an order: paid, packed, dispatched, delivered,
-// cancelled or refunded, with its tracking reference when it has one. Returns
-// the status and tracking reference; it does not change the order.
+// GetOrderStatusArgs are the arguments of the get_order_status tool, which
+// GetOrderStatusDescription describes.
 type GetOrderStatusArgs struct {
 	// OrderID is the order to look up.
 	OrderID string `json:"orderId"`
@@ -129,17 +121,10 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "orderId":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(getOrderStatusOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, getOrderStatusOrderIDRule)
 		case "includeHistory":
 			seen = d.Mark(seen, 1<<1)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadBool("/properties/includeHistory/type"); ok {
-				v.IncludeHistory = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.IncludeHistory, "/properties/includeHistory/type")
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, includeHistory")
 		}
@@ -161,9 +146,7 @@ func (v *GetOrderStatusArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
-	if x, ok := v.IncludeHistory.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "includeHistory", x)
-	}
+	b = tgimpl.OptionalBoolMember(b, start, "includeHistory", v.IncludeHistory)
 	return append(b, '}')
 }
 
@@ -232,17 +215,7 @@ type GetOrderStatusResult struct {
 
 // UnmarshalJSON decodes v as strictly as the get_order_status decoder does.
 func (v *GetOrderStatusResult) UnmarshalJSON(data []byte) error {
-	var x GetOrderStatusResult
-	var d tgimpl.Decoder
-	d.Reset(GetOrderStatusToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(GetOrderStatusToolName, data, v, (*GetOrderStatusResult).decode)
 }
 
 // decode reads a GetOrderStatusResult from d, which is at an object.
@@ -259,35 +232,19 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "orderId":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(getOrderStatusResultOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, getOrderStatusResultOrderIDRule)
 		case "status":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadEnum(getOrderStatusResultStatusRule); ok {
-				v.Status = GetOrderStatusResultStatus(x)
-			}
+			tgimpl.RequiredEnum(d, &v.Status, getOrderStatusResultStatusRule)
 		case "updatedAt":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadString(getOrderStatusResultUpdatedAtRule); ok {
-				v.UpdatedAt = x
-			}
+			tgimpl.RequiredString(d, &v.UpdatedAt, getOrderStatusResultUpdatedAtRule)
 		case "carrier":
 			seen = d.Mark(seen, 1<<3)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadEnum(getOrderStatusResultCarrierRule); ok {
-				v.Carrier = tgopt.Some(GetOrderStatusResultCarrier(x))
-			}
+			tgimpl.OptionalEnum(d, &v.Carrier, getOrderStatusResultCarrierRule)
 		case "trackingRef":
 			seen = d.Mark(seen, 1<<4)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadString(getOrderStatusResultTrackingRefRule); ok {
-				v.TrackingRef = tgopt.Some(x)
-			}
+			tgimpl.OptionalString(d, &v.TrackingRef, getOrderStatusResultTrackingRefRule)
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, status, updatedAt, carrier, trackingRef")
 		}
@@ -315,12 +272,8 @@ func (v *GetOrderStatusResult) appendJSON(b []byte) []byte {
 	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
 	b = tgimpl.StringMember(b, start, "status", string(v.Status))
 	b = tgimpl.StringMember(b, start, "updatedAt", v.UpdatedAt)
-	if x, ok := v.Carrier.Get(); ok {
-		b = tgimpl.StringMember(b, start, "carrier", string(x))
-	}
-	if x, ok := v.TrackingRef.Get(); ok {
-		b = tgimpl.StringMember(b, start, "trackingRef", x)
-	}
+	b = tgimpl.OptionalStringMember(b, start, "carrier", v.Carrier)
+	b = tgimpl.OptionalStringMember(b, start, "trackingRef", v.TrackingRef)
 	return append(b, '}')
 }
 

@@ -79,12 +79,7 @@ var RefundOrderDefinitions = tgprovider.MustDefinitions(
 		Description: RefundOrderDescription,
 		Schema:      RefundOrderSchema,
 	},
-	tgprovider.OpenAIChat,
-	tgprovider.OpenAIResponses,
-	tgprovider.Anthropic,
-	tgprovider.Gemini,
-	tgprovider.GeminiLegacy,
-	tgprovider.MCP,
+	tgprovider.All...,
 )
 
 // RefundOrderSpec describes the refund_order tool to a gate registry: its
@@ -104,11 +99,8 @@ var RefundOrderSpec = tggate.Spec[RefundOrderArgs]{
 	Definitions:        RefundOrderDefinitions,
 }
 
-// RefundOrderArgs are the arguments of the refund_order tool.
-//
-// Refund part or all of a paid order to the customer's original payment
-// method. Use only after the customer has asked for a refund or the order was
-// confirmed fraudulent. Returns the refund's reference.
+// RefundOrderArgs are the arguments of the refund_order tool, which
+// RefundOrderDescription describes.
 type RefundOrderArgs struct {
 	// OrderID is the order to refund, as shown on the receipt, for example A-19.
 	OrderID string `json:"orderId"`
@@ -139,27 +131,16 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "orderId":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(refundOrderOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, refundOrderOrderIDRule)
 		case "amountInCents":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadInt(refundOrderAmountInCentsRule); ok {
-				v.AmountInCents = x
-			}
+			tgimpl.RequiredInt(d, &v.AmountInCents, refundOrderAmountInCentsRule)
 		case "reason":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadEnum(refundOrderReasonRule); ok {
-				v.Reason = RefundOrderReason(x)
-			}
+			tgimpl.RequiredEnum(d, &v.Reason, refundOrderReasonRule)
 		case "notifyCustomer":
 			seen = d.Mark(seen, 1<<3)
-			if d.AbsentNull() {
-				break
-			}
-			if x, ok := d.ReadBool("/properties/notifyCustomer/type"); ok {
-				v.NotifyCustomer = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.NotifyCustomer, "/properties/notifyCustomer/type")
 		default:
 			d.Additional("/additionalProperties", mark, name, "orderId, amountInCents, reason, notifyCustomer")
 		}
@@ -185,9 +166,7 @@ func (v *RefundOrderArgs) appendJSON(b []byte) []byte {
 	b = tgimpl.StringMember(b, start, "orderId", v.OrderID)
 	b = tgimpl.IntMember(b, start, "amountInCents", v.AmountInCents)
 	b = tgimpl.StringMember(b, start, "reason", string(v.Reason))
-	if x, ok := v.NotifyCustomer.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "notifyCustomer", x)
-	}
+	b = tgimpl.OptionalBoolMember(b, start, "notifyCustomer", v.NotifyCustomer)
 	return append(b, '}')
 }
 

@@ -67,12 +67,7 @@ var ScheduleOrderDispatchDefinitions = tgprovider.MustDefinitions(
 		Description: ScheduleOrderDispatchDescription,
 		Schema:      ScheduleOrderDispatchSchema,
 	},
-	tgprovider.OpenAIChat,
-	tgprovider.OpenAIResponses,
-	tgprovider.Anthropic,
-	tgprovider.Gemini,
-	tgprovider.GeminiLegacy,
-	tgprovider.MCP,
+	tgprovider.All...,
 )
 
 // ScheduleOrderDispatchSpec describes the schedule_order_dispatch tool to a
@@ -88,10 +83,7 @@ var ScheduleOrderDispatchSpec = tggate.Spec[ScheduleOrderDispatchArgs]{
 }
 
 // ScheduleOrderDispatchArgs are the arguments of the schedule_order_dispatch
-// tool.
-//
-// Schedule when a packed order leaves the warehouse, and charge the dispatch
-// fee. Not for orders that are not packed yet. Returns the scheduled dispatch.
+// tool, which ScheduleOrderDispatchDescription describes.
 type ScheduleOrderDispatchArgs struct {
 	// OrderID is the order to dispatch.
 	OrderID string `json:"order_id"`
@@ -121,24 +113,16 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "order_id":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(scheduleOrderDispatchOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, scheduleOrderDispatchOrderIDRule)
 		case "dispatch_date":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(scheduleOrderDispatchDispatchDateRule); ok {
-				v.DispatchDate = x
-			}
+			tgimpl.RequiredString(d, &v.DispatchDate, scheduleOrderDispatchDispatchDateRule)
 		case "amount_pence":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadInt(scheduleOrderDispatchAmountPenceRule); ok {
-				v.AmountPence = x
-			}
+			tgimpl.RequiredInt(d, &v.AmountPence, scheduleOrderDispatchAmountPenceRule)
 		case "currency":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadEnum(scheduleOrderDispatchCurrencyRule); ok {
-				v.Currency = ScheduleOrderDispatchCurrency(x)
-			}
+			tgimpl.RequiredEnum(d, &v.Currency, scheduleOrderDispatchCurrencyRule)
 		case "note":
 			seen = d.Mark(seen, 1<<4)
 			switch d.R.Peek() {

@@ -8,64 +8,39 @@ import (
 	tgcontract "github.com/toolgate/toolgate/runtime/contract"
 )
 
-// FuzzDecodeCancelOrderArgs checks DecodeCancelOrderArgs against
-// santhosh-tekuri/jsonschema on CancelOrderSchema, re-encodes every value it
+// Each FuzzDecode<Tool>Args checks Decode<Tool>Args against
+// santhosh-tekuri/jsonschema on <Tool>Schema, re-encodes every value it
 // accepts, and dispatches every input through a gate whose executor is a spy:
-// accepted input runs once, refused input never. Findings go to
-// testdata/fuzz/FuzzDecodeCancelOrderArgs/. See tgcontract.Fuzz.
+// accepted input runs once, refused input never (tgcontract.Fuzz). Each
+// FuzzDecode<Tool>Result checks Decode<Tool>Result against
+// santhosh-tekuri/jsonschema on <Tool>ResultSchema, re-encodes every value it
+// accepts, and has a gate send it: exactly the encoding (tgcontract.FuzzResult).
+// Findings go to testdata/fuzz/<target>/.
+
 func FuzzDecodeCancelOrderArgs(f *testing.F) {
 	tgcontract.Fuzz(f, CancelOrderSpec)
 }
 
-// FuzzDecodeCreateShipmentArgs checks DecodeCreateShipmentArgs against
-// santhosh-tekuri/jsonschema on CreateShipmentSchema, re-encodes every value it
-// accepts, and dispatches every input through a gate whose executor is a spy:
-// accepted input runs once, refused input never. Findings go to
-// testdata/fuzz/FuzzDecodeCreateShipmentArgs/. See tgcontract.Fuzz.
 func FuzzDecodeCreateShipmentArgs(f *testing.F) {
 	tgcontract.Fuzz(f, CreateShipmentSpec)
 }
 
-// FuzzDecodeGetOrderStatusArgs checks DecodeGetOrderStatusArgs against
-// santhosh-tekuri/jsonschema on GetOrderStatusSchema, re-encodes every value it
-// accepts, and dispatches every input through a gate whose executor is a spy:
-// accepted input runs once, refused input never. Findings go to
-// testdata/fuzz/FuzzDecodeGetOrderStatusArgs/. See tgcontract.Fuzz.
 func FuzzDecodeGetOrderStatusArgs(f *testing.F) {
 	tgcontract.Fuzz(f, GetOrderStatusSpec)
 }
 
-// FuzzDecodeGetOrderStatusResult checks DecodeGetOrderStatusResult against
-// santhosh-tekuri/jsonschema on GetOrderStatusResultSchema, re-encodes every
-// value it accepts, and has a gate send it: exactly the encoding. See
-// tgcontract.FuzzResult.
 func FuzzDecodeGetOrderStatusResult(f *testing.F) {
 	tgcontract.FuzzResult(f, GetOrderStatusToolName, GetOrderStatusResultSpec)
 }
 
-// FuzzDecodeRefundOrderArgs checks DecodeRefundOrderArgs against
-// santhosh-tekuri/jsonschema on RefundOrderSchema, re-encodes every value it
-// accepts, and dispatches every input through a gate whose executor is a spy:
-// accepted input runs once, refused input never. Findings go to
-// testdata/fuzz/FuzzDecodeRefundOrderArgs/. See tgcontract.Fuzz.
 func FuzzDecodeRefundOrderArgs(f *testing.F) {
 	tgcontract.Fuzz(f, RefundOrderSpec)
 }
 
-// FuzzDecodeScheduleOrderDispatchArgs checks DecodeScheduleOrderDispatchArgs against
-// santhosh-tekuri/jsonschema on ScheduleOrderDispatchSchema, re-encodes every value it
-// accepts, and dispatches every input through a gate whose executor is a spy:
-// accepted input runs once, refused input never. Findings go to
-// testdata/fuzz/FuzzDecodeScheduleOrderDispatchArgs/. See tgcontract.Fuzz.
 func FuzzDecodeScheduleOrderDispatchArgs(f *testing.F) {
 	tgcontract.Fuzz(f, ScheduleOrderDispatchSpec)
 }
 
-// FuzzDecodeUpdateDeliveryContactArgs checks DecodeUpdateDeliveryContactArgs against
-// santhosh-tekuri/jsonschema on UpdateDeliveryContactSchema, re-encodes every value it
-// accepts, and dispatches every input through a gate whose executor is a spy:
-// accepted input runs once, refused input never. Findings go to
-// testdata/fuzz/FuzzDecodeUpdateDeliveryContactArgs/. See tgcontract.Fuzz.
 func FuzzDecodeUpdateDeliveryContactArgs(f *testing.F) {
 	tgcontract.Fuzz(f, UpdateDeliveryContactSpec)
 }

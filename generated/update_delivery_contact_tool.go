@@ -93,12 +93,7 @@ var UpdateDeliveryContactSpec = tggate.Spec[UpdateDeliveryContactArgs]{
 }
 
 // UpdateDeliveryContactArgs are the arguments of the update_delivery_contact
-// tool.
-//
-// Change who the carrier contacts about an order's delivery: an email address
-// or a phone number. Use when the customer gives a new contact before or after
-// dispatch; not for changing the delivery address. Returns the order's contact
-// as now recorded.
+// tool, which UpdateDeliveryContactDescription describes.
 type UpdateDeliveryContactArgs struct {
 	// OrderID is the order whose delivery contact changes.
 	OrderID string `json:"order_id"`
@@ -123,9 +118,7 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "order_id":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadString(updateDeliveryContactOrderIDRule); ok {
-				v.OrderID = x
-			}
+			tgimpl.RequiredString(d, &v.OrderID, updateDeliveryContactOrderIDRule)
 		case "contact":
 			seen = d.Mark(seen, 1<<1)
 			{
@@ -302,17 +295,7 @@ type UpdateDeliveryContactContactAnyOf0 struct {
 // UnmarshalJSON decodes v as strictly as the update_delivery_contact decoder
 // does.
 func (v *UpdateDeliveryContactContactAnyOf0) UnmarshalJSON(data []byte) error {
-	var x UpdateDeliveryContactContactAnyOf0
-	var d tgimpl.Decoder
-	d.Reset(UpdateDeliveryContactToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(UpdateDeliveryContactToolName, data, v, (*UpdateDeliveryContactContactAnyOf0).decode)
 }
 
 // decode reads a UpdateDeliveryContactContactAnyOf0 from d, which is at an
@@ -340,9 +323,7 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 			}
 		case "email":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(updateDeliveryContactContactAnyOf0EmailRule); ok {
-				v.Email = x
-			}
+			tgimpl.RequiredString(d, &v.Email, updateDeliveryContactContactAnyOf0EmailRule)
 		default:
 			d.Additional("/properties/contact/anyOf/0/additionalProperties", mark, name, "kind, email")
 		}
@@ -394,17 +375,7 @@ type UpdateDeliveryContactContactAnyOf1 struct {
 // UnmarshalJSON decodes v as strictly as the update_delivery_contact decoder
 // does.
 func (v *UpdateDeliveryContactContactAnyOf1) UnmarshalJSON(data []byte) error {
-	var x UpdateDeliveryContactContactAnyOf1
-	var d tgimpl.Decoder
-	d.Reset(UpdateDeliveryContactToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(UpdateDeliveryContactToolName, data, v, (*UpdateDeliveryContactContactAnyOf1).decode)
 }
 
 // decode reads a UpdateDeliveryContactContactAnyOf1 from d, which is at an
@@ -432,9 +403,7 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 			}
 		case "phone":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(updateDeliveryContactContactAnyOf1PhoneRule); ok {
-				v.Phone = x
-			}
+			tgimpl.RequiredString(d, &v.Phone, updateDeliveryContactContactAnyOf1PhoneRule)
 		default:
 			d.Additional("/properties/contact/anyOf/1/additionalProperties", mark, name, "kind, phone")
 		}

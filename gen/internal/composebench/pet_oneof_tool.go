@@ -84,9 +84,8 @@ var PetOneofSpec = tggate.Spec[PetOneofArgs]{
 	Definitions: PetOneofDefinitions,
 }
 
-// PetOneofArgs are the arguments of the pet_oneof tool.
-//
-// Register a pet: a oneOf of three object branches told apart by kind.
+// PetOneofArgs are the arguments of the pet_oneof tool, which
+// PetOneofDescription describes.
 type PetOneofArgs struct {
 	Pet PetOneofPet `json:"pet"`
 }
@@ -272,17 +271,7 @@ type PetOneofPetOneOf0 struct {
 
 // UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf0) UnmarshalJSON(data []byte) error {
-	var x PetOneofPetOneOf0
-	var d tgimpl.Decoder
-	d.Reset(PetOneofToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf0).decode)
 }
 
 // decode reads a PetOneofPetOneOf0 from d, which is at an object.
@@ -316,19 +305,13 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 			}
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(petOneofPetOneOf0NameRule); ok {
-				v.Name = x
-			}
+			tgimpl.RequiredString(d, &v.Name, petOneofPetOneOf0NameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadInt(petOneofPetOneOf0AgeRule); ok {
-				v.Age = tgopt.Some(x)
-			}
+			tgimpl.OptionalInt(d, &v.Age, petOneofPetOneOf0AgeRule)
 		case "indoor":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadBool("/properties/pet/oneOf/0/properties/indoor/type"); ok {
-				v.Indoor = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.Indoor, "/properties/pet/oneOf/0/properties/indoor/type")
 		default:
 			if closedAt != "" {
 				d.Additional(closedAt, mark, name, "kind, name, age, indoor")
@@ -357,12 +340,8 @@ func (v *PetOneofPetOneOf0) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
 	b = tgimpl.StringMember(b, start, "name", v.Name)
-	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.IntMember(b, start, "age", x)
-	}
-	if x, ok := v.Indoor.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "indoor", x)
-	}
+	b = tgimpl.OptionalIntMember(b, start, "age", v.Age)
+	b = tgimpl.OptionalBoolMember(b, start, "indoor", v.Indoor)
 	return append(b, '}')
 }
 
@@ -391,17 +370,7 @@ type PetOneofPetOneOf1 struct {
 
 // UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf1) UnmarshalJSON(data []byte) error {
-	var x PetOneofPetOneOf1
-	var d tgimpl.Decoder
-	d.Reset(PetOneofToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf1).decode)
 }
 
 // decode reads a PetOneofPetOneOf1 from d, which is at an object.
@@ -435,19 +404,13 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 			}
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(petOneofPetOneOf1NameRule); ok {
-				v.Name = x
-			}
+			tgimpl.RequiredString(d, &v.Name, petOneofPetOneOf1NameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadInt(petOneofPetOneOf1AgeRule); ok {
-				v.Age = tgopt.Some(x)
-			}
+			tgimpl.OptionalInt(d, &v.Age, petOneofPetOneOf1AgeRule)
 		case "leash":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadBool("/properties/pet/oneOf/1/properties/leash/type"); ok {
-				v.Leash = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.Leash, "/properties/pet/oneOf/1/properties/leash/type")
 		default:
 			if closedAt != "" {
 				d.Additional(closedAt, mark, name, "kind, name, age, leash")
@@ -476,12 +439,8 @@ func (v *PetOneofPetOneOf1) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
 	b = tgimpl.StringMember(b, start, "name", v.Name)
-	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.IntMember(b, start, "age", x)
-	}
-	if x, ok := v.Leash.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "leash", x)
-	}
+	b = tgimpl.OptionalIntMember(b, start, "age", v.Age)
+	b = tgimpl.OptionalBoolMember(b, start, "leash", v.Leash)
 	return append(b, '}')
 }
 
@@ -510,17 +469,7 @@ type PetOneofPetOneOf2 struct {
 
 // UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
 func (v *PetOneofPetOneOf2) UnmarshalJSON(data []byte) error {
-	var x PetOneofPetOneOf2
-	var d tgimpl.Decoder
-	d.Reset(PetOneofToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf2).decode)
 }
 
 // decode reads a PetOneofPetOneOf2 from d, which is at an object.
@@ -554,19 +503,13 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 			}
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(petOneofPetOneOf2NameRule); ok {
-				v.Name = x
-			}
+			tgimpl.RequiredString(d, &v.Name, petOneofPetOneOf2NameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadInt(petOneofPetOneOf2AgeRule); ok {
-				v.Age = tgopt.Some(x)
-			}
+			tgimpl.OptionalInt(d, &v.Age, petOneofPetOneOf2AgeRule)
 		case "wingspan":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadNumber(petOneofPetOneOf2WingspanRule); ok {
-				v.Wingspan = tgopt.Some(x)
-			}
+			tgimpl.OptionalNumber(d, &v.Wingspan, petOneofPetOneOf2WingspanRule)
 		default:
 			if closedAt != "" {
 				d.Additional(closedAt, mark, name, "kind, name, age, wingspan")
@@ -596,12 +539,8 @@ func (v *PetOneofPetOneOf2) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
 	b = tgimpl.StringMember(b, start, "name", v.Name)
-	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.IntMember(b, start, "age", x)
-	}
-	if x, ok := v.Wingspan.Get(); ok {
-		b = tgimpl.FloatMember(b, start, "wingspan", x)
-	}
+	b = tgimpl.OptionalIntMember(b, start, "age", v.Age)
+	b = tgimpl.OptionalFloatMember(b, start, "wingspan", v.Wingspan)
 	return append(b, '}')
 }
 

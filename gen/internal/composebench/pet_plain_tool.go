@@ -84,9 +84,8 @@ var PetPlainSpec = tggate.Spec[PetPlainArgs]{
 	Definitions: PetPlainDefinitions,
 }
 
-// PetPlainArgs are the arguments of the pet_plain tool.
-//
-// Register a pet: one plain object (the baseline of BenchmarkDecode).
+// PetPlainArgs are the arguments of the pet_plain tool, which
+// PetPlainDescription describes.
 type PetPlainArgs struct {
 	Pet PetPlainPet `json:"pet"`
 }
@@ -145,17 +144,7 @@ type PetPlainPet struct {
 
 // UnmarshalJSON decodes v as strictly as the pet_plain decoder does.
 func (v *PetPlainPet) UnmarshalJSON(data []byte) error {
-	var x PetPlainPet
-	var d tgimpl.Decoder
-	d.Reset(PetPlainToolName, data)
-	if d.Object() {
-		x.decode(&d)
-	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.DecodeObject(PetPlainToolName, data, v, (*PetPlainPet).decode)
 }
 
 // decode reads a PetPlainPet from d, which is at an object.
@@ -172,24 +161,16 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if x, ok := d.ReadEnum(petPlainPetKindRule); ok {
-				v.Kind = PetPlainPetKind(x)
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, petPlainPetKindRule)
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			if x, ok := d.ReadString(petPlainPetNameRule); ok {
-				v.Name = x
-			}
+			tgimpl.RequiredString(d, &v.Name, petPlainPetNameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			if x, ok := d.ReadInt(petPlainPetAgeRule); ok {
-				v.Age = tgopt.Some(x)
-			}
+			tgimpl.OptionalInt(d, &v.Age, petPlainPetAgeRule)
 		case "indoor":
 			seen = d.Mark(seen, 1<<3)
-			if x, ok := d.ReadBool("/properties/pet/properties/indoor/type"); ok {
-				v.Indoor = tgopt.Some(x)
-			}
+			tgimpl.OptionalBool(d, &v.Indoor, "/properties/pet/properties/indoor/type")
 		default:
 			d.Additional("/properties/pet/additionalProperties", mark, name, "kind, name, age, indoor")
 		}
@@ -214,12 +195,8 @@ func (v *PetPlainPet) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
 	b = tgimpl.StringMember(b, start, "name", v.Name)
-	if x, ok := v.Age.Get(); ok {
-		b = tgimpl.IntMember(b, start, "age", x)
-	}
-	if x, ok := v.Indoor.Get(); ok {
-		b = tgimpl.BoolMember(b, start, "indoor", x)
-	}
+	b = tgimpl.OptionalIntMember(b, start, "age", v.Age)
+	b = tgimpl.OptionalBoolMember(b, start, "indoor", v.Indoor)
 	return append(b, '}')
 }
 

@@ -8,20 +8,19 @@ import (
 	tgcontract "github.com/toolgate/toolgate/runtime/contract"
 )
 
-// FuzzDecodePetOneofArgs checks DecodePetOneofArgs against
-// santhosh-tekuri/jsonschema on PetOneofSchema, re-encodes every value it
+// Each FuzzDecode<Tool>Args checks Decode<Tool>Args against
+// santhosh-tekuri/jsonschema on <Tool>Schema, re-encodes every value it
 // accepts, and dispatches every input through a gate whose executor is a spy:
-// accepted input runs once, refused input never. Findings go to
-// testdata/fuzz/FuzzDecodePetOneofArgs/. See tgcontract.Fuzz.
+// accepted input runs once, refused input never (tgcontract.Fuzz). Each
+// FuzzDecode<Tool>Result checks Decode<Tool>Result against
+// santhosh-tekuri/jsonschema on <Tool>ResultSchema, re-encodes every value it
+// accepts, and has a gate send it: exactly the encoding (tgcontract.FuzzResult).
+// Findings go to testdata/fuzz/<target>/.
+
 func FuzzDecodePetOneofArgs(f *testing.F) {
 	tgcontract.Fuzz(f, PetOneofSpec)
 }
 
-// FuzzDecodePetPlainArgs checks DecodePetPlainArgs against
-// santhosh-tekuri/jsonschema on PetPlainSchema, re-encodes every value it
-// accepts, and dispatches every input through a gate whose executor is a spy:
-// accepted input runs once, refused input never. Findings go to
-// testdata/fuzz/FuzzDecodePetPlainArgs/. See tgcontract.Fuzz.
 func FuzzDecodePetPlainArgs(f *testing.F) {
 	tgcontract.Fuzz(f, PetPlainSpec)
 }
