@@ -48,36 +48,37 @@ type boundCall[A any] struct {
 
 func (c *boundCall[A]) run(ctx context.Context) (any, error) { return c.execute(ctx, c.args) }
 
-// check runs steps 1 to 5 for one call, timing decode and policy on tm
-// into the prepared call's tm, which it returns also when it refuses the
-// call, for its event. The prepared call holds the gate's own copy of
-// c.Principal (pctx.p).
-func (r *Registry) check(ctx context.Context, c Caller, call Call, tm timings) (prepared, *toolerr.Error) {
+// check runs steps 1 to 5 for one call into p, timing decode and policy
+// on p.tm, which holds their timings also when it refuses the call, for
+// its event. The prepared call holds the gate's own copy of c.Principal
+// (pctx.p). p is written in place, not returned: it is large.
+func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) *toolerr.Error {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
-		return prepared{tm: tm}, r.unknownTool(c.Principal, call)
+		return r.unknownTool(c.Principal, call)
 	}
 	if !call.Complete {
-		return prepared{tm: tm}, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
+		return &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
 	}
 	if call.ID != "" {
 		seen, err := r.seen(ctx, c.Scope, call.ID)
 		if err != nil {
-			return prepared{tm: tm}, replayUnavailable(t.Name, call.ID, err)
+			return replayUnavailable(t.Name, call.ID, err)
 		}
 		if seen {
-			return prepared{tm: tm}, duplicate(t.Name, call.ID, "was already executed")
+			return duplicate(t.Name, call.ID, "was already executed")
 		}
 		// Decoding starts after the store's answer, which may have
 		// taken a round trip.
-		tm.mark()
+		p.tm.mark()
 	}
-	p, err := t.prepare(ctx, c.Principal, call, tm, false)
+	var err error
+	*p, err = t.prepare(ctx, c.Principal, call, p.tm, false)
 	if err != nil {
-		return p, asToolErr(err, t.Name, call.ID)
+		return asToolErr(err, t.Name, call.ID)
 	}
 	p.call, p.tool = call, t
-	return p, nil
+	return nil
 }
 
 // checkPanicked is the refusal of a call whose decoder, policy or
@@ -155,13 +156,12 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 		ctx, end = r.startDispatch(ctx, c, 1)
 		defer end()
 	}
-	tm := timings{now: r.timer()}
-	tm.mark()
-	start := tm.last
+	p := prepared{tm: timings{now: r.timer()}}
+	p.tm.mark()
+	start := p.tm.last
 	// No code but the gate's has seen the principal until the policy: the
 	// gate's own copy is made in check, in the call's allocation.
-	p, err := r.check(ctx, c, call, tm)
-	if err != nil {
+	if err := r.check(ctx, c, call, &p); err != nil {
 		res := Result{CallID: call.ID, Tool: call.Name, Err: err}
 		r.emit(ctx, c, call, nil, res, r.since(start), attempt, p.tm, false)
 		return res
@@ -255,15 +255,16 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 		}
 		ids[call.ID] = i
 		t0.mark()
-		p, err := r.check(ctx, c, call, t0)
+		p := &checked[i]
+		p.tm = t0
+		err := r.check(ctx, c, call, p)
 		tms[i] = p.tm
 		if err != nil {
 			results[i].Err = err
 			failed = true
 			continue
 		}
-		checked[i] = p
-		preps[i] = &checked[i]
+		preps[i] = p
 	}
 	if !failed && awaitsApproval(preps) {
 		r.request(ctx, c, calls, preps, results, start, attempt)

@@ -21,27 +21,37 @@ type outcome struct {
 // execution is one executor run in a goroutine of its own, for when the
 // gate may stop waiting for it, with a copy of its prepared call (whose
 // pctx, in the call's allocation, is the executor's context before the
-// tool's timeout).
+// tool's timeout). The executor's step started at prep.tm.last. It is
+// one allocation per call, so it holds nothing twice: the caller's
+// principal is prep's (see caller).
 type execution struct {
 	// xctx is the executor's context; the executor's goroutine cancels it
 	// once the executor returns, so that the gate waits on xctx alone.
 	xctx    context.Context
 	cancel  context.CancelFunc
 	r       *Registry
-	c       Caller
+	c       callerRef
 	prep    prepared
-	p       *prepared // &prep
 	attempt int
-	start   time.Time
 
 	mu sync.Mutex
 	// finished is set, with out, when the executor returned before the
 	// gate stopped waiting; inTime when also before xctx ended.
 	finished, inTime bool
-	out              outcome
 	// abandoned is set when the gate stopped waiting: the executor's
 	// goroutine then audits the outcome as a late event itself.
 	abandoned bool
+	out       outcome
+}
+
+// callerRef is a Caller without its principal.
+type callerRef struct{ scope, requestID, model string }
+
+// caller is the Caller x was dispatched for: its principal is the gate's
+// copy the executor runs for, which every path that executes a call makes
+// from the caller's (dispatch, Resume).
+func (x *execution) caller() Caller {
+	return Caller{Principal: x.prep.pctx.p, Scope: x.c.scope, RequestID: x.c.requestID, Model: x.c.model}
 }
 
 // principalCtx carries the principal an executor runs for (PrincipalFrom).
@@ -82,15 +92,13 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 	}
 	// p may live on the dispatcher's stack: the goroutine gets a copy.
 	p.pctx.Context = ctx
-	x := &execution{prep: *p, r: r, c: c, attempt: attempt, start: start}
-	x.p = &x.prep
-	return r.executeAside(ctx, x)
+	return r.executeAside(ctx, &execution{prep: *p, r: r, c: callerRef{c.Scope, c.RequestID, c.Model}, attempt: attempt})
 }
 
 // executeAside runs x's executor in a goroutine of its own and waits for
 // it only while the context and the tool's timeout are live.
 func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
-	p, c, attempt := x.p, x.c, x.attempt
+	p, c, attempt := &x.prep, x.caller(), x.attempt
 	if p.tool.Timeout > 0 {
 		x.xctx, x.cancel = context.WithTimeoutCause(p.pctx, p.tool.Timeout, errToolTimeout)
 	} else {
@@ -106,7 +114,7 @@ func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
 		// under mu, so the late one cannot come before it.
 		x.abandoned = true
 		res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, context.Cause(xctx))}
-		d := r.since(x.start)
+		d := r.since(p.tm.last)
 		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
 		x.mu.Unlock()
 		return res
@@ -114,7 +122,7 @@ func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
 	x.mu.Unlock()
 	o := x.out
 	res := own(p, o)
-	d := o.end.Sub(x.start)
+	d := o.end.Sub(p.tm.last)
 	if x.inTime {
 		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
 		return res
@@ -135,7 +143,7 @@ func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
 // wakes it by ending the executor's context, or, when the gate stopped
 // waiting, audits the outcome as a late event.
 func (x *execution) run() {
-	o := x.r.run(x.xctx, x.p)
+	o := x.r.run(x.xctx, &x.prep)
 	x.mu.Lock()
 	late := x.abandoned
 	if !late {
@@ -152,8 +160,9 @@ func (x *execution) run() {
 // is a function of its own so that run's frame stays small: a fresh
 // goroutine's stack then need not grow (be copied) for every call.
 func (x *execution) late(o outcome) {
-	d := o.end.Sub(x.start)
-	x.r.emit(context.WithoutCancel(x.p.pctx.Context), x.c, x.p.call, x.p, own(x.p, o), d, x.attempt, x.p.tm.executed(d), true)
+	p := &x.prep
+	d := o.end.Sub(p.tm.last)
+	x.r.emit(context.WithoutCancel(p.pctx.Context), x.caller(), p.call, p, own(p, o), d, x.attempt, p.tm.executed(d), true)
 }
 
 // run runs p's executor, turning a panic into an outcome. recover is

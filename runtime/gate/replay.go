@@ -90,11 +90,15 @@ type MemoryReplayConfig struct {
 type MemoryReplayStore struct {
 	mu  sync.Mutex
 	cfg MemoryReplayConfig
-	// now is the store's clock; nil is the monotonic clock from base
-	// (one clock read instead of time.Now's two: only ages matter here).
+	// now is the store's clock; nil is the monotonic clock. Times are
+	// kept as durations since base (one clock read instead of time.Now's
+	// two, and no time.Time arithmetic: only ages matter here).
 	now    func() time.Time
 	base   time.Time
 	scopes map[string]*replayScope
+	// last is the scope of the last call, looked up without hashing when
+	// the next call is in the same scope (a conversation's calls are).
+	last *replayScope
 	// oldest and newest end the list of every ID held, in claim order.
 	oldest, newest *replayID
 	n              int
@@ -106,12 +110,25 @@ type MemoryReplayStore struct {
 // maxFreeIDs bounds the forgotten entries kept for reuse.
 const maxFreeIDs = 1 << 10
 
-// clock returns the time on the store's clock.
-func (s *MemoryReplayStore) clock() time.Time {
+// clock returns the time on the store's clock, since base.
+func (s *MemoryReplayStore) clock() time.Duration {
 	if s.now != nil {
-		return s.now()
+		return s.now().Sub(s.base)
 	}
-	return s.base.Add(time.Since(s.base))
+	return time.Since(s.base)
+}
+
+// scope returns the IDs claimed in the scope named key, nil when none;
+// the caller holds mu.
+func (s *MemoryReplayStore) scope(key string) *replayScope {
+	if s.last != nil && s.last.name == key {
+		return s.last
+	}
+	sc := s.scopes[key]
+	if sc != nil {
+		s.last = sc
+	}
+	return sc
 }
 
 // replayScope is the IDs claimed in one scope.
@@ -125,7 +142,8 @@ type replayID struct {
 	prev, next *replayID
 	scope      *replayScope
 	id         string
-	at         time.Time
+	// at is when the ID was claimed, on the store's clock.
+	at time.Duration
 }
 
 // NewMemoryReplayStore returns an empty store sized by cfg.
@@ -148,9 +166,9 @@ func (s *MemoryReplayStore) Config() MemoryReplayConfig { return s.cfg }
 // expire forgets the IDs claimed MaxAge before now or earlier; the caller
 // holds mu. Claims are listed in claim order, so the expired ones are a prefix
 // (with a clock that steps back, an ID can be kept longer, never less).
-func (s *MemoryReplayStore) expire(now time.Time) {
-	limit := now.Add(-s.cfg.MaxAge)
-	for s.oldest != nil && !s.oldest.at.After(limit) {
+func (s *MemoryReplayStore) expire(now time.Duration) {
+	limit := now - s.cfg.MaxAge
+	for s.oldest != nil && s.oldest.at <= limit {
 		s.remove(s.oldest)
 	}
 }
@@ -171,6 +189,9 @@ func (s *MemoryReplayStore) remove(e *replayID) {
 	delete(e.scope.ids, e.id)
 	if len(e.scope.ids) == 0 {
 		delete(s.scopes, e.scope.name)
+		if s.last == e.scope {
+			s.last = nil
+		}
 	}
 	if s.nfree < maxFreeIDs {
 		*e = replayID{next: s.free}
@@ -212,12 +233,12 @@ func (s *MemoryReplayStore) Seen(_ context.Context, scope, callID string) (bool,
 	scope, callID = key(scope), key(callID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sc := s.scopes[scope]
+	sc := s.scope(scope)
 	if sc == nil {
 		return false, nil
 	}
 	e, ok := sc.ids[callID]
-	return ok && e.at.After(s.clock().Add(-s.cfg.MaxAge)), nil
+	return ok && e.at > s.clock()-s.cfg.MaxAge, nil
 }
 
 // Claim implements ReplayStore. It fails with an error wrapping
@@ -229,7 +250,7 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 	defer s.mu.Unlock()
 	now := s.clock()
 	s.expire(now)
-	sc := s.scopes[scope]
+	sc := s.scope(scope)
 	if sc != nil {
 		if _, ok := sc.ids[callID]; ok {
 			return false, nil
@@ -244,6 +265,7 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 	if sc == nil {
 		sc = &replayScope{name: strings.Clone(scope), ids: map[string]*replayID{}}
 		s.scopes[sc.name] = sc
+		s.last = sc
 	}
 	e := s.entry()
 	e.prev, e.scope, e.id, e.at = s.newest, sc, strings.Clone(callID), now
@@ -262,7 +284,7 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 func (s *MemoryReplayStore) Release(_ context.Context, scope, callID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if sc := s.scopes[key(scope)]; sc != nil {
+	if sc := s.scope(key(scope)); sc != nil {
 		if e, ok := sc.ids[key(callID)]; ok {
 			s.remove(e)
 		}
