@@ -283,3 +283,18 @@ func TestFuseLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestMustPatternPanics: an invalid pattern panics, whichever matcher a
+// valid one of its shape would get.
+func TestMustPatternPanics(t *testing.T) {
+	for _, expr := range []string{`^[A-Z`, `a{2,1}`, `(ab`, `x{1001}`, `\p{Nope}`} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("MustPattern(%q) did not panic", expr)
+				}
+			}()
+			MustPattern(expr)
+		}()
+	}
+}
