@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 )
@@ -298,11 +299,15 @@ func lowerFirst(s string) string {
 	// "The order" → "the order", "A contact" → "a contact"; "URL of the
 	// page" and "ISO 3166 code" stay as written: a capital is lowered only
 	// when the next letter is small, or when it is the article "A".
-	r := []rune(s)
-	if len(r) >= 2 && unicode.IsUpper(r[0]) && (unicode.IsLower(r[1]) || r[0] == 'A' && r[1] == ' ') {
-		r[0] = unicode.ToLower(r[0])
+	if !utf8.ValidString(s) {
+		s = string([]rune(s)) // each invalid byte becomes U+FFFD
 	}
-	return string(r)
+	r0, n0 := utf8.DecodeRuneInString(s)
+	r1, n1 := utf8.DecodeRuneInString(s[n0:])
+	if n1 > 0 && unicode.IsUpper(r0) && (unicode.IsLower(r1) || r0 == 'A' && r1 == ' ') {
+		return string(unicode.ToLower(r0)) + s[n0:]
+	}
+	return s
 }
 
 // lowerIdent makes an exported identifier unexported, lowering a leading
