@@ -46,6 +46,9 @@ func (e *emitter) readScalar(n *node, set setter) []jen.Code {
 		return nil
 	}
 	plain := !n.nullable && !n.comp.checks() && taggedSite(n) == nil
+	if scalarItems(n) && !n.sens && !e.sensitive {
+		return e.readScalarArray(n, set)
+	}
 	if (n.kind == kindObject || n.kind == kindArray) && plain && !n.sens && !e.sensitive {
 		at := map[kind]string{kindObject: "AtObject", kindArray: "AtArray"}[n.kind]
 		return []jen.Code{jen.If(d().Dot(at).Call(jen.Lit(typePtr(n)))).Block(e.decodeKind(n, set)...)}
@@ -114,6 +117,38 @@ func (e *emitter) memberRead(p *prop) jen.Code {
 	return jen.Qual(pkgTgimpl, helper).Call(d(), jen.Op("&").Id("v").Dot(p.goName), arg)
 }
 
+// scalarItems reports whether the array n is read with one call
+// (tgimpl.ReadStrings and the like): its items are read with one call
+// each, and it has no keyword but items, minItems and maxItems.
+func scalarItems(n *node) bool {
+	if n.kind != kindArray || n.nullable || n.nullOf != nil || n.comp.checks() || taggedSite(n) != nil ||
+		n.tupled || n.unique || n.enum != nil || n.items == nil {
+		return false
+	}
+	it := n.items
+	switch {
+	case it.kind == kindBool:
+		return !it.nullable && !it.comp.checks() && taggedSite(it) == nil && it.enum == nil
+	case it.kind == kindString && it.enum != nil:
+		return hasScalarRule(it) && ruleEnum(it)
+	}
+	return hasScalarRule(it)
+}
+
+// readScalarArray reads the array n, of which scalarItems holds, into set.
+func (e *emitter) readScalarArray(n *node, set setter) []jen.Code {
+	if !e.ruleDone[n] {
+		e.ruleDone[n] = true
+		*e.scalars = append(*e.scalars, n)
+	}
+	method, arg := e.scalarCall(n.items)
+	fn := jen.Qual(pkgTgimpl, method+"s")
+	if method == "ReadEnum" {
+		fn = fn.Types(e.goType(n.items))
+	}
+	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(fn.Call(d(), jen.Id(e.tm.ruleVars[n]), arg)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+}
+
 // ruleEnum reports whether the string n's enum is checked by its rule
 // (ReadEnum): an enum keyword, not empty, of strings only. Any other enum
 // or const is a switch on the bytes (stringEnum).
@@ -159,8 +194,16 @@ func (e *emitter) collectScalars(n *node, body func()) {
 func (e *emitter) scalarRule(n *node) jen.Code {
 	args := []jen.Code{jen.Lit(n.ptr)}
 	switch n.kind {
+	case kindArray:
+		if n.minItems > 0 {
+			args = append(args, jen.Qual(pkgTgimpl, "MinItems").Call(jen.Lit(int(n.minItems))))
+		}
+		if n.maxItems >= 0 {
+			args = append(args, jen.Qual(pkgTgimpl, "MaxItems").Call(jen.Lit(int(n.maxItems))))
+		}
+		return jen.Qual(pkgTgimpl, "NewArray").Call(args...)
 	case kindString:
-		if n.minLen >= 0 {
+		if n.minLen > 0 {
 			args = append(args, jen.Qual(pkgTgimpl, "MinLength").Call(jen.Lit(int(n.minLen))))
 		}
 		if n.maxLen >= 0 {
