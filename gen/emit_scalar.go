@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -105,16 +104,27 @@ func (e *emitter) memberRead(p *prop) jen.Code {
 	if e.scalars == nil || p.node.nullable || e.sensitive && !e.ruleSensitive(p.node) {
 		return nil
 	}
-	method, arg := e.scalarCall(p.node)
-	if method == "" || method == "ReadStringBytes" {
-		return nil
-	}
 	helper := "Required"
 	if !p.required {
 		helper = "Optional"
 	}
-	helper += strings.TrimPrefix(method, "Read")
-	return jen.Qual(pkgTgimpl, helper).Call(d(), jen.Op("&").Id("v").Dot(p.goName), arg)
+	field := jen.Op("&").Id("v").Dot(p.goName)
+	if scalarItems(p.node) {
+		if p.node.sens || e.sensitive {
+			return nil
+		}
+		if !e.ruleDone[p.node] {
+			e.ruleDone[p.node] = true
+			*e.scalars = append(*e.scalars, p.node)
+		}
+		method, arg := e.scalarCall(p.node.items)
+		return jen.Qual(pkgTgimpl, helper+strings.TrimPrefix(method, "Read")+"s").Call(d(), field, jen.Id(e.tm.ruleVars[p.node]), arg)
+	}
+	method, arg := e.scalarCall(p.node)
+	if method == "" || method == "ReadStringBytes" {
+		return nil
+	}
+	return jen.Qual(pkgTgimpl, helper+strings.TrimPrefix(method, "Read")).Call(d(), field, arg)
 }
 
 // scalarItems reports whether the array n is read with one call
@@ -185,7 +195,6 @@ func (e *emitter) collectScalars(n *node, body func()) {
 		e.claim(name, "the rules of "+e.where(s))
 		defs = append(defs, jen.Id(name).Op("=").Add(e.scalarRule(s)))
 	}
-	e.doc(fmt.Sprintf("The keywords %s's decoder reads with one call.", n.goName))
 	e.f.Var().Defs(defs...)
 	e.f.Line()
 }
