@@ -78,7 +78,7 @@ func (e *emitter) decodeArray(n *node, set setter) []jen.Code {
 		i.Clone().Op(":=").Lit(0),
 		jen.For(dr().Dot("NextItem").Call()).Block(append(body, i.Clone().Op("++"))...),
 	)
-	if n.minItems >= 0 {
+	if n.minItems > 0 {
 		out = append(out, jen.If(i.Clone().Op("<").Lit(int(n.minItems))).Block(d().Dot("MinItems").Call(jen.Lit(n.ptr+"/minItems"), jen.Lit(int(n.minItems)), i)))
 	}
 	if n.maxItems >= 0 {

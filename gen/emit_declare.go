@@ -92,7 +92,6 @@ func (e *emitter) declareEnum(n *node) {
 		e.claim(c, fmt.Sprintf("the enum value %q of %s", v.Str, e.where(n)))
 		consts = append(consts, jen.Id(c).Id(n.goName).Op("=").Lit(v.Str))
 	}
-	e.doc(fmt.Sprintf("The values of %s.", n.goName))
 	e.f.Const().Defs(consts...)
 	e.f.Line()
 }

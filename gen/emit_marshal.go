@@ -12,7 +12,6 @@ func (e *emitter) emitAppendMethod(n *node) {
 	var body []jen.Code
 	if len(n.props) == 0 && n.addl != addlSchema {
 		body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.Lit("{}").Op("..."))))
-		e.doc("appendJSON appends v to b as JSON: an object with no declared members.")
 		e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(body...)
 		e.f.Line()
 		e.emitMarshal(n)
@@ -51,7 +50,6 @@ func (e *emitter) emitAppendMethod(n *node) {
 			append([]jen.Code{jen.Id("b").Op("=").Qual(pkgTgimpl, "Member").Call(jen.Id("b"), jen.Id("start"), jen.Id("key"))}, e.appendElem(n.addlNode, jen.Id("x"))...)...))
 	}
 	body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}'))))
-	e.doc("appendJSON appends v as JSON: the members set, in schema order.")
 	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(body...)
 	e.f.Line()
 	e.emitMarshal(n)

@@ -187,7 +187,6 @@ func (e *emitter) emitNestedUnmarshal(n *node) {
 }
 
 func (e *emitter) emitDecodeMethod(n *node) {
-	e.doc(fmt.Sprintf("decode reads a %s from d, which is at an object.", n.goName))
 	recv := jen.Id("v").Op("*").Id(n.goName)
 	dec := jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")
 	if !e.closable[n] {

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -46,6 +45,9 @@ func (e *emitter) readScalar(n *node, set setter) []jen.Code {
 		return nil
 	}
 	plain := !n.nullable && !n.comp.checks() && taggedSite(n) == nil
+	if scalarItems(n) && !n.sens && !e.sensitive {
+		return e.readScalarArray(n, set)
+	}
 	if (n.kind == kindObject || n.kind == kindArray) && plain && !n.sens && !e.sensitive {
 		at := map[kind]string{kindObject: "AtObject", kindArray: "AtArray"}[n.kind]
 		return []jen.Code{jen.If(d().Dot(at).Call(jen.Lit(typePtr(n)))).Block(e.decodeKind(n, set)...)}
@@ -102,16 +104,59 @@ func (e *emitter) memberRead(p *prop) jen.Code {
 	if e.scalars == nil || p.node.nullable || e.sensitive && !e.ruleSensitive(p.node) {
 		return nil
 	}
-	method, arg := e.scalarCall(p.node)
-	if method == "" || method == "ReadStringBytes" {
-		return nil
-	}
 	helper := "Required"
 	if !p.required {
 		helper = "Optional"
 	}
-	helper += strings.TrimPrefix(method, "Read")
-	return jen.Qual(pkgTgimpl, helper).Call(d(), jen.Op("&").Id("v").Dot(p.goName), arg)
+	field := jen.Op("&").Id("v").Dot(p.goName)
+	if scalarItems(p.node) {
+		if p.node.sens || e.sensitive {
+			return nil
+		}
+		if !e.ruleDone[p.node] {
+			e.ruleDone[p.node] = true
+			*e.scalars = append(*e.scalars, p.node)
+		}
+		method, arg := e.scalarCall(p.node.items)
+		return jen.Qual(pkgTgimpl, helper+strings.TrimPrefix(method, "Read")+"s").Call(d(), field, jen.Id(e.tm.ruleVars[p.node]), arg)
+	}
+	method, arg := e.scalarCall(p.node)
+	if method == "" || method == "ReadStringBytes" {
+		return nil
+	}
+	return jen.Qual(pkgTgimpl, helper+strings.TrimPrefix(method, "Read")).Call(d(), field, arg)
+}
+
+// scalarItems reports whether the array n is read with one call
+// (tgimpl.ReadStrings and the like): its items are read with one call
+// each, and it has no keyword but items, minItems and maxItems.
+func scalarItems(n *node) bool {
+	if n.kind != kindArray || n.nullable || n.nullOf != nil || n.comp.checks() || taggedSite(n) != nil ||
+		n.tupled || n.unique || n.enum != nil || n.items == nil {
+		return false
+	}
+	it := n.items
+	switch {
+	case it.kind == kindBool:
+		return !it.nullable && !it.comp.checks() && taggedSite(it) == nil && it.enum == nil
+	case it.kind == kindString && it.enum != nil:
+		return hasScalarRule(it) && ruleEnum(it)
+	}
+	return hasScalarRule(it)
+}
+
+// readScalarArray reads the array n, of which scalarItems holds, into set.
+func (e *emitter) readScalarArray(n *node, set setter) []jen.Code {
+	if !e.ruleDone[n] {
+		e.ruleDone[n] = true
+		*e.scalars = append(*e.scalars, n)
+	}
+	method, arg := e.scalarCall(n.items)
+	fn := jen.Qual(pkgTgimpl, method+"s")
+	if method == "ReadEnum" {
+		fn = fn.Types(e.goType(n.items))
+	}
+	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(fn.Call(d(), jen.Id(e.tm.ruleVars[n]), arg)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
 }
 
 // ruleEnum reports whether the string n's enum is checked by its rule
@@ -150,7 +195,6 @@ func (e *emitter) collectScalars(n *node, body func()) {
 		e.claim(name, "the rules of "+e.where(s))
 		defs = append(defs, jen.Id(name).Op("=").Add(e.scalarRule(s)))
 	}
-	e.doc(fmt.Sprintf("The keywords %s's decoder reads with one call.", n.goName))
 	e.f.Var().Defs(defs...)
 	e.f.Line()
 }
@@ -159,8 +203,16 @@ func (e *emitter) collectScalars(n *node, body func()) {
 func (e *emitter) scalarRule(n *node) jen.Code {
 	args := []jen.Code{jen.Lit(n.ptr)}
 	switch n.kind {
+	case kindArray:
+		if n.minItems > 0 {
+			args = append(args, jen.Qual(pkgTgimpl, "MinItems").Call(jen.Lit(int(n.minItems))))
+		}
+		if n.maxItems >= 0 {
+			args = append(args, jen.Qual(pkgTgimpl, "MaxItems").Call(jen.Lit(int(n.maxItems))))
+		}
+		return jen.Qual(pkgTgimpl, "NewArray").Call(args...)
 	case kindString:
-		if n.minLen >= 0 {
+		if n.minLen > 0 {
 			args = append(args, jen.Qual(pkgTgimpl, "MinLength").Call(jen.Lit(int(n.minLen))))
 		}
 		if n.maxLen >= 0 {

@@ -39,7 +39,7 @@ func emitTool(tm *toolModel, opts Options) emitted {
 	e.doc((fmt.Sprintf("%sSchema is the effective JSON Schema of the %s tool's arguments, every implied closure written out: what the decoder enforces and the model is shown.", g, t.Name)))
 	f.Const().Id(g + "Schema").Op("=").Add(goString(tm.projected.Schema))
 	f.Line()
-	e.doc((fmt.Sprintf("%sSource is the canonical file %s was generated from, relative to this package, and %sSourceSHA256 the SHA-256 of its bytes at generation.", g, t.Name, g)))
+	e.doc((fmt.Sprintf("%sSource is the canonical file of %s, relative to this package, and %sSourceSHA256 the SHA-256 of its bytes at generation.", g, t.Name, g)))
 	f.Const().Defs(
 		jen.Id(g+"Source").Op("=").Lit(src),
 		jen.Id(g+"SourceSHA256").Op("=").Lit(t.SourceSHA256),
@@ -92,20 +92,16 @@ func (e *emitter) emitEntryPoints() {
 		strictFn := fn + "NullAsAbsent"
 		e.claim(strictFn, "tool "+e.tm.t.Name)
 		e.claim("decode"+args, "tool "+e.tm.t.Name)
-		e.doc(fmt.Sprintf("%s is %s for calls in the OpenAI strict dialect, where null in an optional member that %sSchema does not make nullable means absent.", strictFn, fn, g))
+		e.doc(fmt.Sprintf("%s is %s for calls in the OpenAI strict dialect: null in an optional member that is not nullable means absent.", strictFn, fn))
 		e.f.Func().Id(strictFn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(args), jen.Error()).Block(
 			jen.Return(jen.Id("decode"+args).Call(jen.Id("data"), jen.True())))
 		e.f.Line()
-		e.doc(fmt.Sprintf("decode%s decodes, null meaning absent if nullAsAbsent is set.", args))
 		e.f.Func().Id("decode"+args).Params(jen.Id("data").Index().Byte(), jen.Id("nullAsAbsent").Bool()).Params(jen.Id(args), jen.Error()).Block(body(jen.Id("nullAsAbsent"))...)
 		e.f.Line()
 	}
 	e.doc(fmt.Sprintf("UnmarshalJSON decodes v with %s.", fn))
 	e.f.Func().Params(jen.Id("v").Op("*").Id(args)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id(fn).Call(jen.Id("data")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Op("*").Id("v").Op("=").Id("x"),
-		jen.Return(jen.Nil()),
+		jen.Return(jen.Qual(pkgTgimpl, "Unmarshal").Call(jen.Id("v"), jen.Id("data"), jen.Id(fn))),
 	)
 	e.f.Line()
 }

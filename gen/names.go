@@ -180,7 +180,7 @@ func assignNames(models []*toolModel, opts Options) {
 				if n.kind == kindUnion {
 					tm.unionFuncs[n] = pickName("decode"+n.name, "", taken)
 				}
-				if hasScalarRule(n) {
+				if hasScalarRule(n) || scalarItems(n) {
 					tm.ruleVars[n] = pickName(lowerIdent(n.name)+"Rule", "", taken)
 				}
 			})

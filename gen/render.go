@@ -78,6 +78,10 @@ func packageFile(opts Options, models []*toolModel, ns *namespace) (File, error)
 		jen.Id("_").Op("=").Qual(pkgTgimpl, "EnforceVersion").Call(jen.Lit(genVersion).Op("-").Qual(pkgTgimpl, "MinVersion")),
 		jen.Id("_").Op("=").Qual(pkgTgimpl, "EnforceVersion").Call(jen.Qual(pkgTgimpl, "MaxVersion").Op("-").Lit(genVersion)),
 	)
+	f.Line()
+	for _, line := range strings.Split(wrap("Each object type of this package has a decode method, which reads it from a tgimpl.Decoder at an object, checking every rule of its schema, and an appendJSON method, which appends it as JSON: the members set, in schema order. The package variables whose names end in Rule hold the keywords a decode method reads with one call, made from the schema once."), "\n") {
+		f.Comment(line)
+	}
 	if !opts.ValueRoots {
 		for _, name := range []string{"Bindings", "NewRegistry"} {
 			ns.claim(name, "the package's registry") // first in: tools that collide are told

@@ -21,9 +21,8 @@ const CancelOrderDescription = "Cancel an order that has not been dispatched yet
 // the model is shown.
 const CancelOrderSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to cancel.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"reason":{"type":"string","description":"Why the order is cancelled, in the customer's words where possible.","minLength":3,"maxLength":500},"restock":{"type":"boolean","description":"Whether to return the reserved items to stock; true by default.","default":true}},"required":["orderId","reason"],"additionalProperties":false}`
 
-// CancelOrderSource is the canonical file cancel_order was generated from,
-// relative to this package, and CancelOrderSourceSHA256 the SHA-256 of its
-// bytes at generation.
+// CancelOrderSource is the canonical file of cancel_order, relative to this
+// package, and CancelOrderSourceSHA256 the SHA-256 of its bytes at generation.
 const (
 	CancelOrderSource       = "../schemas/cancel_order.json"
 	CancelOrderSourceSHA256 = "ca7bdbf3ffca3eee3557f7f24962ced6a11b1057f2e04434499a1db5c5c35ab4"
@@ -37,13 +36,12 @@ func DecodeCancelOrderArgs(data []byte) (CancelOrderArgs, error) {
 }
 
 // DecodeCancelOrderArgsNullAsAbsent is DecodeCancelOrderArgs for calls in the
-// OpenAI strict dialect, where null in an optional member that
-// CancelOrderSchema does not make nullable means absent.
+// OpenAI strict dialect: null in an optional member that is not nullable means
+// absent.
 func DecodeCancelOrderArgsNullAsAbsent(data []byte) (CancelOrderArgs, error) {
 	return decodeCancelOrderArgs(data, true)
 }
 
-// decodeCancelOrderArgs decodes, null meaning absent if nullAsAbsent is set.
 func decodeCancelOrderArgs(data []byte, nullAsAbsent bool) (CancelOrderArgs, error) {
 	var v CancelOrderArgs
 	var d tgimpl.Decoder
@@ -60,12 +58,7 @@ func decodeCancelOrderArgs(data []byte, nullAsAbsent bool) (CancelOrderArgs, err
 
 // UnmarshalJSON decodes v with DecodeCancelOrderArgs.
 func (v *CancelOrderArgs) UnmarshalJSON(data []byte) error {
-	x, err := DecodeCancelOrderArgs(data)
-	if err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.Unmarshal(v, data, DecodeCancelOrderArgs)
 }
 
 // CancelOrderDefinitions are the cancel_order tool's definitions for each
@@ -108,7 +101,6 @@ type CancelOrderArgs struct {
 	Restock tgopt.Optional[bool] `json:"restock"`
 }
 
-// decode reads a CancelOrderArgs from d, which is at an object.
 func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -140,13 +132,11 @@ func (v *CancelOrderArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords CancelOrderArgs's decoder reads with one call.
 var (
 	cancelOrderOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	cancelOrderReasonRule  = tgimpl.NewString("/properties/reason", tgimpl.MinLength(3), tgimpl.MaxLength(500))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CancelOrderArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')

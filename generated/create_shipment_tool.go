@@ -21,9 +21,9 @@ const CreateShipmentDescription = "Create a shipment for some or all of an order
 // enforces and the model is shown.
 const CreateShipmentSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order the items belong to.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"address":{"$ref":"#/$defs/address"},"line_items":{"type":"array","description":"The items to ship; each SKU at most once.","minItems":1,"maxItems":50,"items":{"type":"object","properties":{"sku":{"type":"string","description":"The stock-keeping unit.","pattern":"^[A-Z0-9]{4,12}$"},"quantity":{"type":"integer","description":"How many of the SKU to ship, at most 99.","minimum":1,"maximum":99}},"required":["sku","quantity"],"additionalProperties":false}},"service":{"type":"string","description":"The carrier service; standard by default.","enum":["standard","express","next_day"],"default":"standard"},"insured_value":{"type":"number","description":"The declared value to insure, in the order's currency, with at most two decimals; omit to ship uninsured.","exclusiveMinimum":0,"maximum":10000,"multipleOf":0.01}},"required":["order_id","address","line_items"],"$defs":{"address":{"type":"object","description":"A delivery address.","properties":{"name":{"type":"string","description":"The recipient's name.","minLength":1,"maxLength":100},"line1":{"type":"string","description":"The first address line.","minLength":1,"maxLength":200},"line2":{"type":"string","description":"The second address line, if any.","maxLength":200},"city":{"type":"string","description":"The town or city.","minLength":1,"maxLength":100},"postcode":{"type":"string","description":"The postal code.","pattern":"^[A-Z0-9][A-Z0-9 -]{1,9}$"},"country":{"type":"string","description":"The ISO 3166-1 alpha-2 country code.","pattern":"^[A-Z]{2}$"}},"required":["name","line1","city","postcode","country"],"additionalProperties":false}},"additionalProperties":false}`
 
-// CreateShipmentSource is the canonical file create_shipment was generated
-// from, relative to this package, and CreateShipmentSourceSHA256 the SHA-256
-// of its bytes at generation.
+// CreateShipmentSource is the canonical file of create_shipment, relative to
+// this package, and CreateShipmentSourceSHA256 the SHA-256 of its bytes at
+// generation.
 const (
 	CreateShipmentSource       = "../schemas/create_shipment.json"
 	CreateShipmentSourceSHA256 = "d93ffac8692dd35163e23a3f58e9d66736381732f82a2842e649a27c6c60b864"
@@ -37,14 +37,12 @@ func DecodeCreateShipmentArgs(data []byte) (CreateShipmentArgs, error) {
 }
 
 // DecodeCreateShipmentArgsNullAsAbsent is DecodeCreateShipmentArgs for calls
-// in the OpenAI strict dialect, where null in an optional member that
-// CreateShipmentSchema does not make nullable means absent.
+// in the OpenAI strict dialect: null in an optional member that is not
+// nullable means absent.
 func DecodeCreateShipmentArgsNullAsAbsent(data []byte) (CreateShipmentArgs, error) {
 	return decodeCreateShipmentArgs(data, true)
 }
 
-// decodeCreateShipmentArgs decodes, null meaning absent if nullAsAbsent is
-// set.
 func decodeCreateShipmentArgs(data []byte, nullAsAbsent bool) (CreateShipmentArgs, error) {
 	var v CreateShipmentArgs
 	var d tgimpl.Decoder
@@ -61,12 +59,7 @@ func decodeCreateShipmentArgs(data []byte, nullAsAbsent bool) (CreateShipmentArg
 
 // UnmarshalJSON decodes v with DecodeCreateShipmentArgs.
 func (v *CreateShipmentArgs) UnmarshalJSON(data []byte) error {
-	x, err := DecodeCreateShipmentArgs(data)
-	if err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.Unmarshal(v, data, DecodeCreateShipmentArgs)
 }
 
 // CreateShipmentDefinitions are the create_shipment tool's definitions for
@@ -111,7 +104,6 @@ type CreateShipmentArgs struct {
 	InsuredValue tgopt.Optional[float64] `json:"insured_value"`
 }
 
-// decode reads a CreateShipmentArgs from d, which is at an object.
 func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -180,14 +172,12 @@ func (v *CreateShipmentArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords CreateShipmentArgs's decoder reads with one call.
 var (
 	createShipmentOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	createShipmentServiceRule      = tgimpl.NewString("/properties/service", tgimpl.Enum("standard", "express", "next_day"))
 	createShipmentInsuredValueRule = tgimpl.NewNumber("/properties/insured_value", tgimpl.ExclusiveMinimum("0"), tgimpl.Maximum("10000"), tgimpl.MultipleOf("0.01"))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CreateShipmentArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -240,7 +230,6 @@ func (v *CreateShipmentAddress) UnmarshalJSON(data []byte) error {
 	return tgimpl.DecodeObject(CreateShipmentToolName, data, v, (*CreateShipmentAddress).decode)
 }
 
-// decode reads a CreateShipmentAddress from d, which is at an object.
 func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -281,7 +270,6 @@ func (v *CreateShipmentAddress) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords CreateShipmentAddress's decoder reads with one call.
 var (
 	createShipmentAddressNameRule     = tgimpl.NewString("/$defs/address/properties/name", tgimpl.MinLength(1), tgimpl.MaxLength(100))
 	createShipmentAddressLine1Rule    = tgimpl.NewString("/$defs/address/properties/line1", tgimpl.MinLength(1), tgimpl.MaxLength(200))
@@ -291,7 +279,6 @@ var (
 	createShipmentAddressCountryRule  = tgimpl.NewString("/$defs/address/properties/country", tgimpl.Pattern(`^[A-Z]{2}$`))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CreateShipmentAddress) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -323,7 +310,6 @@ func (v *CreateShipmentLineItem) UnmarshalJSON(data []byte) error {
 	return tgimpl.DecodeObject(CreateShipmentToolName, data, v, (*CreateShipmentLineItem).decode)
 }
 
-// decode reads a CreateShipmentLineItem from d, which is at an object.
 func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -352,13 +338,11 @@ func (v *CreateShipmentLineItem) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords CreateShipmentLineItem's decoder reads with one call.
 var (
 	createShipmentLineItemSKURule      = tgimpl.NewString("/properties/line_items/items/properties/sku", tgimpl.Pattern(`^[A-Z0-9]{4,12}$`))
 	createShipmentLineItemQuantityRule = tgimpl.NewInt("/properties/line_items/items/properties/quantity", tgimpl.Minimum("1"), tgimpl.Maximum("99"))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *CreateShipmentLineItem) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -375,7 +359,6 @@ func (v CreateShipmentLineItem) MarshalJSON() ([]byte, error) {
 // CreateShipmentService is the carrier service; standard by default.
 type CreateShipmentService string
 
-// The values of CreateShipmentService.
 const (
 	CreateShipmentServiceStandard CreateShipmentService = "standard"
 	CreateShipmentServiceExpress  CreateShipmentService = "express"

@@ -21,9 +21,9 @@ const GetOrderStatusDescription = "Look up the current status of an order: paid,
 // enforces and the model is shown.
 const GetOrderStatusSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to look up.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"includeHistory":{"type":"boolean","description":"Whether to include every past status change, oldest first; false by default.","default":false}},"required":["orderId"],"additionalProperties":false}`
 
-// GetOrderStatusSource is the canonical file get_order_status was generated
-// from, relative to this package, and GetOrderStatusSourceSHA256 the SHA-256
-// of its bytes at generation.
+// GetOrderStatusSource is the canonical file of get_order_status, relative to
+// this package, and GetOrderStatusSourceSHA256 the SHA-256 of its bytes at
+// generation.
 const (
 	GetOrderStatusSource       = "../schemas/get_order_status.json"
 	GetOrderStatusSourceSHA256 = "f71e788ee4b19f6f545ee43f4daa1c2c2fbaa53f598cb2b39c446d7e5b635810"
@@ -37,14 +37,12 @@ func DecodeGetOrderStatusArgs(data []byte) (GetOrderStatusArgs, error) {
 }
 
 // DecodeGetOrderStatusArgsNullAsAbsent is DecodeGetOrderStatusArgs for calls
-// in the OpenAI strict dialect, where null in an optional member that
-// GetOrderStatusSchema does not make nullable means absent.
+// in the OpenAI strict dialect: null in an optional member that is not
+// nullable means absent.
 func DecodeGetOrderStatusArgsNullAsAbsent(data []byte) (GetOrderStatusArgs, error) {
 	return decodeGetOrderStatusArgs(data, true)
 }
 
-// decodeGetOrderStatusArgs decodes, null meaning absent if nullAsAbsent is
-// set.
 func decodeGetOrderStatusArgs(data []byte, nullAsAbsent bool) (GetOrderStatusArgs, error) {
 	var v GetOrderStatusArgs
 	var d tgimpl.Decoder
@@ -61,12 +59,7 @@ func decodeGetOrderStatusArgs(data []byte, nullAsAbsent bool) (GetOrderStatusArg
 
 // UnmarshalJSON decodes v with DecodeGetOrderStatusArgs.
 func (v *GetOrderStatusArgs) UnmarshalJSON(data []byte) error {
-	x, err := DecodeGetOrderStatusArgs(data)
-	if err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.Unmarshal(v, data, DecodeGetOrderStatusArgs)
 }
 
 // GetOrderStatusDefinitions are the get_order_status tool's definitions for
@@ -107,7 +100,6 @@ type GetOrderStatusArgs struct {
 	IncludeHistory tgopt.Optional[bool] `json:"includeHistory"`
 }
 
-// decode reads a GetOrderStatusArgs from d, which is at an object.
 func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -136,12 +128,10 @@ func (v *GetOrderStatusArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords GetOrderStatusArgs's decoder reads with one call.
 var (
 	getOrderStatusOrderIDRule = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *GetOrderStatusArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -218,7 +208,6 @@ func (v *GetOrderStatusResult) UnmarshalJSON(data []byte) error {
 	return tgimpl.DecodeObject(GetOrderStatusToolName, data, v, (*GetOrderStatusResult).decode)
 }
 
-// decode reads a GetOrderStatusResult from d, which is at an object.
 func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -256,7 +245,6 @@ func (v *GetOrderStatusResult) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords GetOrderStatusResult's decoder reads with one call.
 var (
 	getOrderStatusResultOrderIDRule     = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	getOrderStatusResultStatusRule      = tgimpl.NewString("/properties/status", tgimpl.Enum("paid", "packed", "dispatched", "delivered", "cancelled", "refunded"))
@@ -265,7 +253,6 @@ var (
 	getOrderStatusResultTrackingRefRule = tgimpl.NewString("/properties/trackingRef", tgimpl.MinLength(6), tgimpl.MaxLength(40), tgimpl.Pattern(`^[A-Z0-9]+$`))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *GetOrderStatusResult) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -285,7 +272,6 @@ func (v GetOrderStatusResult) MarshalJSON() ([]byte, error) {
 // GetOrderStatusResultStatus is where the order is now.
 type GetOrderStatusResultStatus string
 
-// The values of GetOrderStatusResultStatus.
 const (
 	GetOrderStatusResultStatusPaid       GetOrderStatusResultStatus = "paid"
 	GetOrderStatusResultStatusPacked     GetOrderStatusResultStatus = "packed"
@@ -299,7 +285,6 @@ const (
 // until it is dispatched.
 type GetOrderStatusResultCarrier string
 
-// The values of GetOrderStatusResultCarrier.
 const (
 	GetOrderStatusResultCarrierRoyalMail GetOrderStatusResultCarrier = "royal_mail"
 	GetOrderStatusResultCarrierDpd       GetOrderStatusResultCarrier = "dpd"

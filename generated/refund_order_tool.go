@@ -23,9 +23,8 @@ const RefundOrderDescription = "Refund part or all of a paid order to the custom
 // the model is shown.
 const RefundOrderSchema = `{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund, as shown on the receipt, for example A-19.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"amountInCents":{"type":"integer","description":"The amount to refund in the order's currency, in cents; at most the amount paid.","minimum":1,"maximum":100000},"reason":{"type":"string","description":"Why the order is refunded.","enum":["duplicate","fraudulent","requested_by_customer"]},"notifyCustomer":{"type":"boolean","description":"Whether to email the customer a refund receipt; true by default.","default":true}},"required":["orderId","amountInCents","reason"],"additionalProperties":false}`
 
-// RefundOrderSource is the canonical file refund_order was generated from,
-// relative to this package, and RefundOrderSourceSHA256 the SHA-256 of its
-// bytes at generation.
+// RefundOrderSource is the canonical file of refund_order, relative to this
+// package, and RefundOrderSourceSHA256 the SHA-256 of its bytes at generation.
 const (
 	RefundOrderSource       = "../schemas/refund_order.json"
 	RefundOrderSourceSHA256 = "bb5c126313330f015f76f1be0a541025c9bf3c1f6e8eb85b15159142ddc83f28"
@@ -39,13 +38,12 @@ func DecodeRefundOrderArgs(data []byte) (RefundOrderArgs, error) {
 }
 
 // DecodeRefundOrderArgsNullAsAbsent is DecodeRefundOrderArgs for calls in the
-// OpenAI strict dialect, where null in an optional member that
-// RefundOrderSchema does not make nullable means absent.
+// OpenAI strict dialect: null in an optional member that is not nullable means
+// absent.
 func DecodeRefundOrderArgsNullAsAbsent(data []byte) (RefundOrderArgs, error) {
 	return decodeRefundOrderArgs(data, true)
 }
 
-// decodeRefundOrderArgs decodes, null meaning absent if nullAsAbsent is set.
 func decodeRefundOrderArgs(data []byte, nullAsAbsent bool) (RefundOrderArgs, error) {
 	var v RefundOrderArgs
 	var d tgimpl.Decoder
@@ -62,12 +60,7 @@ func decodeRefundOrderArgs(data []byte, nullAsAbsent bool) (RefundOrderArgs, err
 
 // UnmarshalJSON decodes v with DecodeRefundOrderArgs.
 func (v *RefundOrderArgs) UnmarshalJSON(data []byte) error {
-	x, err := DecodeRefundOrderArgs(data)
-	if err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.Unmarshal(v, data, DecodeRefundOrderArgs)
 }
 
 // RefundOrderDefinitions are the refund_order tool's definitions for each
@@ -117,7 +110,6 @@ type RefundOrderArgs struct {
 	NotifyCustomer tgopt.Optional[bool] `json:"notifyCustomer"`
 }
 
-// decode reads a RefundOrderArgs from d, which is at an object.
 func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -152,14 +144,12 @@ func (v *RefundOrderArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords RefundOrderArgs's decoder reads with one call.
 var (
 	refundOrderOrderIDRule       = tgimpl.NewString("/properties/orderId", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	refundOrderAmountInCentsRule = tgimpl.NewInt("/properties/amountInCents", tgimpl.Minimum("1"), tgimpl.Maximum("100000"))
 	refundOrderReasonRule        = tgimpl.NewString("/properties/reason", tgimpl.Enum("duplicate", "fraudulent", "requested_by_customer"))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *RefundOrderArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -184,7 +174,6 @@ func (v *RefundOrderArgs) NotifyCustomerOrDefault() bool {
 // RefundOrderReason is why the order is refunded.
 type RefundOrderReason string
 
-// The values of RefundOrderReason.
 const (
 	RefundOrderReasonDuplicate           RefundOrderReason = "duplicate"
 	RefundOrderReasonFraudulent          RefundOrderReason = "fraudulent"

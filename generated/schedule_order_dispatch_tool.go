@@ -23,8 +23,8 @@ const ScheduleOrderDispatchDescription = "Schedule when a packed order leaves th
 // what the decoder enforces and the model is shown.
 const ScheduleOrderDispatchSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order to dispatch.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"dispatch_date":{"type":"string","format":"date","description":"The day the order leaves the warehouse, as YYYY-MM-DD."},"amount_pence":{"type":"integer","description":"The dispatch fee in minor units (pence or cents), at most 50000.","minimum":0,"maximum":50000},"currency":{"type":"string","description":"The currency of the fee.","enum":["GBP","EUR"]},"note":{"type":["string","null"],"description":"A note for the warehouse; omit it to keep an earlier note, null clears it.","maxLength":280}},"required":["order_id","dispatch_date","amount_pence","currency"],"additionalProperties":false}`
 
-// ScheduleOrderDispatchSource is the canonical file schedule_order_dispatch
-// was generated from, relative to this package, and
+// ScheduleOrderDispatchSource is the canonical file of
+// schedule_order_dispatch, relative to this package, and
 // ScheduleOrderDispatchSourceSHA256 the SHA-256 of its bytes at generation.
 const (
 	ScheduleOrderDispatchSource       = "../schemas/schedule_order_dispatch.json"
@@ -50,12 +50,7 @@ func DecodeScheduleOrderDispatchArgs(data []byte) (ScheduleOrderDispatchArgs, er
 
 // UnmarshalJSON decodes v with DecodeScheduleOrderDispatchArgs.
 func (v *ScheduleOrderDispatchArgs) UnmarshalJSON(data []byte) error {
-	x, err := DecodeScheduleOrderDispatchArgs(data)
-	if err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.Unmarshal(v, data, DecodeScheduleOrderDispatchArgs)
 }
 
 // ScheduleOrderDispatchDefinitions are the schedule_order_dispatch tool's
@@ -99,7 +94,6 @@ type ScheduleOrderDispatchArgs struct {
 	Note tgopt.Nullable[string] `json:"note"`
 }
 
-// decode reads a ScheduleOrderDispatchArgs from d, which is at an object.
 func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -150,7 +144,6 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords ScheduleOrderDispatchArgs's decoder reads with one call.
 var (
 	scheduleOrderDispatchOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 	scheduleOrderDispatchDispatchDateRule = tgimpl.NewString("/properties/dispatch_date", tgimpl.Format("date"))
@@ -158,7 +151,6 @@ var (
 	scheduleOrderDispatchCurrencyRule     = tgimpl.NewString("/properties/currency", tgimpl.Enum("GBP", "EUR"))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *ScheduleOrderDispatchArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -186,7 +178,6 @@ func (v ScheduleOrderDispatchArgs) MarshalJSON() ([]byte, error) {
 // ScheduleOrderDispatchCurrency is the currency of the fee.
 type ScheduleOrderDispatchCurrency string
 
-// The values of ScheduleOrderDispatchCurrency.
 const (
 	ScheduleOrderDispatchCurrencyGBP ScheduleOrderDispatchCurrency = "GBP"
 	ScheduleOrderDispatchCurrencyEUR ScheduleOrderDispatchCurrency = "EUR"

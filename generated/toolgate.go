@@ -15,6 +15,12 @@ const (
 	_ = tgimpl.EnforceVersion(tgimpl.MaxVersion - 4)
 )
 
+// Each object type of this package has a decode method, which reads it from a
+// tgimpl.Decoder at an object, checking every rule of its schema, and an
+// appendJSON method, which appends it as JSON: the members set, in schema
+// order. The package variables whose names end in Rule hold the keywords a
+// decode method reads with one call, made from the schema once.
+
 // Bindings holds, for every tool of this package, the authorization policy
 // and the executor a service supplies. NewRegistry refuses a tool left
 // unbound.

@@ -23,8 +23,8 @@ const UpdateDeliveryContactDescription = "Change who the carrier contacts about 
 // what the decoder enforces and the model is shown.
 const UpdateDeliveryContactSchema = `{"type":"object","properties":{"order_id":{"type":"string","description":"The order whose delivery contact changes.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"contact":{"description":"The new contact: by email or by phone, told apart by kind.","anyOf":[{"type":"object","description":"A contact by email.","properties":{"kind":{"type":"string","description":"Always email for this branch.","const":"email"},"email":{"type":"string","description":"The address the carrier writes to.","format":"email","maxLength":254}},"required":["kind","email"],"additionalProperties":false},{"type":"object","description":"A contact by phone.","properties":{"kind":{"type":"string","description":"Always phone for this branch.","const":"phone"},"phone":{"type":"string","description":"The number the carrier calls, in E.164 form such as +447700900123.","pattern":"^\\+[1-9][0-9]{6,14}$"}},"required":["kind","phone"],"additionalProperties":false}],"unevaluatedProperties":false},"instructions":{"description":"Delivery instructions for the carrier, such as where to leave the parcel; null when there are none.","anyOf":[{"type":"string","maxLength":280},{"type":"null"}]}},"required":["order_id","contact","instructions"],"additionalProperties":false}`
 
-// UpdateDeliveryContactSource is the canonical file update_delivery_contact
-// was generated from, relative to this package, and
+// UpdateDeliveryContactSource is the canonical file of
+// update_delivery_contact, relative to this package, and
 // UpdateDeliveryContactSourceSHA256 the SHA-256 of its bytes at generation.
 const (
 	UpdateDeliveryContactSource       = "../schemas/update_delivery_contact.json"
@@ -50,12 +50,7 @@ func DecodeUpdateDeliveryContactArgs(data []byte) (UpdateDeliveryContactArgs, er
 
 // UnmarshalJSON decodes v with DecodeUpdateDeliveryContactArgs.
 func (v *UpdateDeliveryContactArgs) UnmarshalJSON(data []byte) error {
-	x, err := DecodeUpdateDeliveryContactArgs(data)
-	if err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.Unmarshal(v, data, DecodeUpdateDeliveryContactArgs)
 }
 
 // UpdateDeliveryContactDefinitions are the update_delivery_contact tool's
@@ -104,7 +99,6 @@ type UpdateDeliveryContactArgs struct {
 	Instructions tgopt.Nullable[string] `json:"instructions"`
 }
 
-// decode reads a UpdateDeliveryContactArgs from d, which is at an object.
 func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -172,12 +166,10 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords UpdateDeliveryContactArgs's decoder reads with one call.
 var (
 	updateDeliveryContactOrderIDRule = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *UpdateDeliveryContactArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -298,8 +290,6 @@ func (v *UpdateDeliveryContactContactAnyOf0) UnmarshalJSON(data []byte) error {
 	return tgimpl.DecodeObject(UpdateDeliveryContactToolName, data, v, (*UpdateDeliveryContactContactAnyOf0).decode)
 }
 
-// decode reads a UpdateDeliveryContactContactAnyOf0 from d, which is at an
-// object.
 func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -335,14 +325,11 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords UpdateDeliveryContactContactAnyOf0's decoder reads with one
-// call.
 var (
 	updateDeliveryContactContactAnyOf0KindRule  = tgimpl.NewString("/properties/contact/anyOf/0/properties/kind")
 	updateDeliveryContactContactAnyOf0EmailRule = tgimpl.NewString("/properties/contact/anyOf/0/properties/email", tgimpl.MaxLength(254), tgimpl.Format("email"))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *UpdateDeliveryContactContactAnyOf0) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -359,7 +346,6 @@ func (v UpdateDeliveryContactContactAnyOf0) MarshalJSON() ([]byte, error) {
 // UpdateDeliveryContactContactAnyOf0Kind is always email for this branch.
 type UpdateDeliveryContactContactAnyOf0Kind string
 
-// The values of UpdateDeliveryContactContactAnyOf0Kind.
 const (
 	UpdateDeliveryContactContactAnyOf0KindEmail UpdateDeliveryContactContactAnyOf0Kind = "email"
 )
@@ -378,8 +364,6 @@ func (v *UpdateDeliveryContactContactAnyOf1) UnmarshalJSON(data []byte) error {
 	return tgimpl.DecodeObject(UpdateDeliveryContactToolName, data, v, (*UpdateDeliveryContactContactAnyOf1).decode)
 }
 
-// decode reads a UpdateDeliveryContactContactAnyOf1 from d, which is at an
-// object.
 func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -415,14 +399,11 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords UpdateDeliveryContactContactAnyOf1's decoder reads with one
-// call.
 var (
 	updateDeliveryContactContactAnyOf1KindRule  = tgimpl.NewString("/properties/contact/anyOf/1/properties/kind")
 	updateDeliveryContactContactAnyOf1PhoneRule = tgimpl.NewString("/properties/contact/anyOf/1/properties/phone", tgimpl.Pattern(`^\+[1-9][0-9]{6,14}$`))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *UpdateDeliveryContactContactAnyOf1) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -439,7 +420,6 @@ func (v UpdateDeliveryContactContactAnyOf1) MarshalJSON() ([]byte, error) {
 // UpdateDeliveryContactContactAnyOf1Kind is always phone for this branch.
 type UpdateDeliveryContactContactAnyOf1Kind string
 
-// The values of UpdateDeliveryContactContactAnyOf1Kind.
 const (
 	UpdateDeliveryContactContactAnyOf1KindPhone UpdateDeliveryContactContactAnyOf1Kind = "phone"
 )

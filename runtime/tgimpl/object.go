@@ -31,3 +31,15 @@ func decodeObject[T any](tool string, data []byte, v *T, decode func(*T, *Decode
 	*v = x
 	return nil
 }
+
+// Unmarshal sets *v to what decode, a tool's generated Decode function,
+// returns for data, and leaves it unchanged on an error: the UnmarshalJSON
+// of a tool's arguments.
+func Unmarshal[T any](v *T, data []byte, decode func([]byte) (T, error)) error {
+	x, err := decode(data)
+	if err != nil {
+		return err
+	}
+	*v = x
+	return nil
+}

@@ -20,9 +20,8 @@ const PetOneofDescription = "Register a pet: a oneOf of three object branches to
 // the model is shown.
 const PetOneofSchema = `{"type":"object","properties":{"pet":{"oneOf":[{"type":"object","properties":{"kind":{"const":"cat"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"indoor":{"type":"boolean"}},"required":["kind","name"]},{"type":"object","properties":{"kind":{"const":"dog"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"leash":{"type":"boolean"}},"required":["kind","name"]},{"type":"object","properties":{"kind":{"const":"bird"},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"wingspan":{"type":"number","exclusiveMinimum":0}},"required":["kind","name"]}],"unevaluatedProperties":false}},"required":["pet"],"additionalProperties":false}`
 
-// PetOneofSource is the canonical file pet_oneof was generated from, relative
-// to this package, and PetOneofSourceSHA256 the SHA-256 of its bytes at
-// generation.
+// PetOneofSource is the canonical file of pet_oneof, relative to this package,
+// and PetOneofSourceSHA256 the SHA-256 of its bytes at generation.
 const (
 	PetOneofSource       = "schemas/pet_oneof.json"
 	PetOneofSourceSHA256 = "4a57c4b8f3b5f9718b436883a71db5cbd83a0d509bdb271cca172779feb36e2d"
@@ -46,12 +45,7 @@ func DecodePetOneofArgs(data []byte) (PetOneofArgs, error) {
 
 // UnmarshalJSON decodes v with DecodePetOneofArgs.
 func (v *PetOneofArgs) UnmarshalJSON(data []byte) error {
-	x, err := DecodePetOneofArgs(data)
-	if err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.Unmarshal(v, data, DecodePetOneofArgs)
 }
 
 // PetOneofDefinitions are the pet_oneof tool's definitions for each provider
@@ -90,7 +84,6 @@ type PetOneofArgs struct {
 	Pet PetOneofPet `json:"pet"`
 }
 
-// decode reads a PetOneofArgs from d, which is at an object.
 func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -146,7 +139,6 @@ func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -274,7 +266,6 @@ func (v *PetOneofPetOneOf0) UnmarshalJSON(data []byte) error {
 	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf0).decode)
 }
 
-// decode reads a PetOneofPetOneOf0 from d, which is at an object.
 func (v *PetOneofPetOneOf0) decode(d *tgimpl.Decoder) {
 	v.decodeIn(d, "")
 }
@@ -327,14 +318,12 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 }
 
-// The keywords PetOneofPetOneOf0's decoder reads with one call.
 var (
 	petOneofPetOneOf0KindRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/kind")
 	petOneofPetOneOf0NameRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/name", tgimpl.MaxLength(40))
 	petOneofPetOneOf0AgeRule  = tgimpl.NewInt("/properties/pet/oneOf/0/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofPetOneOf0) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -354,7 +343,6 @@ func (v PetOneofPetOneOf0) MarshalJSON() ([]byte, error) {
 // /properties/pet/oneOf/0/properties/kind) allows.
 type PetOneofPetOneOf0Kind string
 
-// The values of PetOneofPetOneOf0Kind.
 const (
 	PetOneofPetOneOf0KindCat PetOneofPetOneOf0Kind = "cat"
 )
@@ -373,7 +361,6 @@ func (v *PetOneofPetOneOf1) UnmarshalJSON(data []byte) error {
 	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf1).decode)
 }
 
-// decode reads a PetOneofPetOneOf1 from d, which is at an object.
 func (v *PetOneofPetOneOf1) decode(d *tgimpl.Decoder) {
 	v.decodeIn(d, "")
 }
@@ -426,14 +413,12 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 }
 
-// The keywords PetOneofPetOneOf1's decoder reads with one call.
 var (
 	petOneofPetOneOf1KindRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/kind")
 	petOneofPetOneOf1NameRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/name", tgimpl.MaxLength(40))
 	petOneofPetOneOf1AgeRule  = tgimpl.NewInt("/properties/pet/oneOf/1/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofPetOneOf1) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -453,7 +438,6 @@ func (v PetOneofPetOneOf1) MarshalJSON() ([]byte, error) {
 // /properties/pet/oneOf/1/properties/kind) allows.
 type PetOneofPetOneOf1Kind string
 
-// The values of PetOneofPetOneOf1Kind.
 const (
 	PetOneofPetOneOf1KindDog PetOneofPetOneOf1Kind = "dog"
 )
@@ -472,7 +456,6 @@ func (v *PetOneofPetOneOf2) UnmarshalJSON(data []byte) error {
 	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf2).decode)
 }
 
-// decode reads a PetOneofPetOneOf2 from d, which is at an object.
 func (v *PetOneofPetOneOf2) decode(d *tgimpl.Decoder) {
 	v.decodeIn(d, "")
 }
@@ -525,7 +508,6 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	}
 }
 
-// The keywords PetOneofPetOneOf2's decoder reads with one call.
 var (
 	petOneofPetOneOf2KindRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/kind")
 	petOneofPetOneOf2NameRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/name", tgimpl.MaxLength(40))
@@ -533,7 +515,6 @@ var (
 	petOneofPetOneOf2WingspanRule = tgimpl.NewNumber("/properties/pet/oneOf/2/properties/wingspan", tgimpl.ExclusiveMinimum("0"))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetOneofPetOneOf2) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -553,7 +534,6 @@ func (v PetOneofPetOneOf2) MarshalJSON() ([]byte, error) {
 // /properties/pet/oneOf/2/properties/kind) allows.
 type PetOneofPetOneOf2Kind string
 
-// The values of PetOneofPetOneOf2Kind.
 const (
 	PetOneofPetOneOf2KindBird PetOneofPetOneOf2Kind = "bird"
 )

@@ -20,9 +20,8 @@ const PetPlainDescription = "Register a pet: one plain object (the baseline of B
 // the model is shown.
 const PetPlainSchema = `{"type":"object","properties":{"pet":{"type":"object","properties":{"kind":{"type":"string","enum":["cat","dog","bird"]},"name":{"type":"string","maxLength":40},"age":{"type":"integer","minimum":0,"maximum":40},"indoor":{"type":"boolean"}},"required":["kind","name"],"additionalProperties":false}},"required":["pet"],"additionalProperties":false}`
 
-// PetPlainSource is the canonical file pet_plain was generated from, relative
-// to this package, and PetPlainSourceSHA256 the SHA-256 of its bytes at
-// generation.
+// PetPlainSource is the canonical file of pet_plain, relative to this package,
+// and PetPlainSourceSHA256 the SHA-256 of its bytes at generation.
 const (
 	PetPlainSource       = "schemas/pet_plain.json"
 	PetPlainSourceSHA256 = "03ccd04557d21e810c6969b203bf4aac38d34183027f13d619fa9352d1466404"
@@ -46,12 +45,7 @@ func DecodePetPlainArgs(data []byte) (PetPlainArgs, error) {
 
 // UnmarshalJSON decodes v with DecodePetPlainArgs.
 func (v *PetPlainArgs) UnmarshalJSON(data []byte) error {
-	x, err := DecodePetPlainArgs(data)
-	if err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return tgimpl.Unmarshal(v, data, DecodePetPlainArgs)
 }
 
 // PetPlainDefinitions are the pet_plain tool's definitions for each provider
@@ -90,7 +84,6 @@ type PetPlainArgs struct {
 	Pet PetPlainPet `json:"pet"`
 }
 
-// decode reads a PetPlainArgs from d, which is at an object.
 func (v *PetPlainArgs) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -120,7 +113,6 @@ func (v *PetPlainArgs) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetPlainArgs) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -147,7 +139,6 @@ func (v *PetPlainPet) UnmarshalJSON(data []byte) error {
 	return tgimpl.DecodeObject(PetPlainToolName, data, v, (*PetPlainPet).decode)
 }
 
-// decode reads a PetPlainPet from d, which is at an object.
 func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -182,14 +173,12 @@ func (v *PetPlainPet) decode(d *tgimpl.Decoder) {
 	}
 }
 
-// The keywords PetPlainPet's decoder reads with one call.
 var (
 	petPlainPetKindRule = tgimpl.NewString("/properties/pet/properties/kind", tgimpl.Enum("cat", "dog", "bird"))
 	petPlainPetNameRule = tgimpl.NewString("/properties/pet/properties/name", tgimpl.MaxLength(40))
 	petPlainPetAgeRule  = tgimpl.NewInt("/properties/pet/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 )
 
-// appendJSON appends v as JSON: the members set, in schema order.
 func (v *PetPlainPet) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
@@ -209,7 +198,6 @@ func (v PetPlainPet) MarshalJSON() ([]byte, error) {
 // /properties/pet/properties/kind) allows.
 type PetPlainPetKind string
 
-// The values of PetPlainPetKind.
 const (
 	PetPlainPetKindCat  PetPlainPetKind = "cat"
 	PetPlainPetKindDog  PetPlainPetKind = "dog"
