@@ -18,20 +18,36 @@ type binder[A any] struct {
 	asks bool
 }
 
-// callCtx is the executor's context with the principal's copies, in one
-// allocation: pctx.p is the gate's copy, from before the policy ran.
-type callCtx struct {
-	pctx principalCtx
-	// roles holds the copies of the principal's roles (the gate's, the
-	// policy's, NeedsApproval's) when they fit.
-	roles [4]string
+// callCtx is the executor's context with room for n copies of the
+// principal's roles, in one allocation: pctx.p is the gate's copy, from
+// before the policy ran.
+type callCtx[R [2]string | [3]string | [4]string] struct {
+	pctx  principalCtx
+	roles R
+}
+
+// newCallCtx returns the executor's context and room for n copies of the
+// principal's roles (the gate's, the policy's, NeedsApproval's), in one
+// allocation of the smallest size that holds them, up to 4 roles; for
+// more, the room is empty.
+func newCallCtx(n int) (*principalCtx, []string) {
+	switch {
+	case n <= 2:
+		c := new(callCtx[[2]string])
+		return &c.pctx, c.roles[:]
+	case n == 3:
+		c := new(callCtx[[3]string])
+		return &c.pctx, c.roles[:]
+	}
+	c := new(callCtx[[4]string])
+	return &c.pctx, c.roles[:]
 }
 
 // boundCall is what a prepared call of a tool with arguments of type A
 // holds on the heap, in one allocation and without a closure: the typed
 // arguments and the executor's context with the principal's copies.
 type boundCall[A any] struct {
-	callCtx
+	callCtx[[4]string]
 	args    A
 	execute Executor[A]
 }
@@ -78,31 +94,34 @@ func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prep
 		}
 		return err
 	}
-	var cc *callCtx
-	if args == nil {
-		bc := &boundCall[A]{args: a, execute: d.b.Execute}
-		cc, out.exec = &bc.callCtx, bc
-	} else {
-		cc, *args = new(callCtx), a
-	}
 	// The copies of p (the gate's, the policy's, NeedsApproval's) are
-	// made before any of them runs, in cc when they fit.
+	// made before any of them runs, next to the executor's context when
+	// they fit.
 	copies := 2
 	if d.asks && !resuming {
 		copies++
 	}
-	spare := cc.roles[:]
-	if n := len(p.Roles) * copies; n > len(spare) {
+	n := len(p.Roles) * copies
+	var pctx *principalCtx
+	var spare []string
+	if args == nil {
+		bc := &boundCall[A]{args: a, execute: d.b.Execute}
+		pctx, spare, out.exec = &bc.pctx, bc.roles[:], bc
+	} else {
+		pctx, spare = newCallCtx(n)
+		*args = a
+	}
+	if n > len(spare) {
 		spare = make([]string, n)
 	}
-	cc.pctx.p, spare = p.cloneFrom(spare)
+	pctx.p, spare = p.cloneFrom(spare)
 	mine, spare := p.cloneFrom(spare)
 	err = d.b.Policy(ctx, mine, a)
 	out.tm.policy = out.tm.lap()
 	if err != nil {
 		return &toolerr.Error{Code: toolerr.Unauthorized, Tool: d.spec.Name, Reason: "the caller may not run " + d.spec.Name + " with these arguments", Err: err}
 	}
-	out.pctx = &cc.pctx
+	out.pctx = pctx
 	if !resuming {
 		out.need = needsApproval(ctx, d.spec.Approval, d.b.NeedsApproval, p, spare, a)
 	}
