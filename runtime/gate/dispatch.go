@@ -154,21 +154,21 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 		ctx, end = r.startDispatch(ctx, c, 1)
 		defer end()
 	}
-	p := prepared{tm: timings{now: r.timer()}}
-	p.tm.mark()
-	start := p.tm.last
+	tm := timings{now: r.timer()}
+	tm.mark()
+	start := tm.last
 	// No code but the gate's has seen the principal until the policy: the
 	// gate's own copy is made in check, in the call's allocation.
-	t, err := r.resolve(ctx, c, call, &p.tm)
+	t, err := r.resolve(ctx, c, call, &tm)
 	if err != nil {
-		return r.refuse(ctx, c, call, err, start, attempt, p.tm)
+		return r.refuse(ctx, c, call, err, start, attempt, tm)
 	}
 	if t.Timeout <= 0 && ctx.Done() == nil {
 		// The executor will run in this goroutine (see execute).
-		return t.inline(r, ctx, c, call, t, attempt, p.tm, start)
+		return t.inline(r, ctx, c, call, t, attempt, tm, start)
 	}
-	var perr error
-	if p, perr = t.prepare(ctx, c.Principal, call, p.tm, false); perr != nil {
+	p, perr := t.prepare(ctx, c.Principal, call, tm, false)
+	if perr != nil {
 		return r.refuse(ctx, c, call, asToolErr(perr, t.Name, call.ID), start, attempt, p.tm)
 	}
 	p.call, p.tool = call, t
