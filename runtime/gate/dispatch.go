@@ -11,7 +11,9 @@ import (
 
 // prepared is a call that passed every check and waits to run. It is a
 // value: the single-call path keeps it on its stack, and only the typed
-// arguments and the executor's context are allocated (boundCall).
+// arguments and the executor's context are allocated (boundCall), or,
+// when the executor runs in the dispatching goroutine, only the
+// executor's context (see binder.dispatchFunc).
 type prepared struct {
 	call Call
 	tool *Tool
@@ -34,51 +36,47 @@ type runner interface {
 	run(ctx context.Context) (any, error)
 }
 
-// boundCall is what a prepared call of a tool with arguments of type A
-// holds on the heap, in one allocation and without a closure: the typed
-// arguments, the executor's context and the principal's copies.
-type boundCall[A any] struct {
-	pctx principalCtx
-	// roles holds the copies of the principal's roles (the gate's, the
-	// policy's, NeedsApproval's) when they fit.
-	roles   [4]string
-	args    A
-	execute Executor[A]
-}
-
-func (c *boundCall[A]) run(ctx context.Context) (any, error) { return c.execute(ctx, c.args) }
-
 // check runs steps 1 to 5 for one call into p, timing decode and policy
 // on p.tm, which holds their timings also when it refuses the call, for
 // its event. The prepared call holds the gate's own copy of c.Principal
 // (pctx.p). p is written in place, not returned: it is large.
 func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) *toolerr.Error {
+	t, err := r.resolve(ctx, c, call, &p.tm)
+	if err != nil {
+		return err
+	}
+	var perr error
+	*p, perr = t.prepare(ctx, c.Principal, call, p.tm, false)
+	if perr != nil {
+		return asToolErr(perr, t.Name, call.ID)
+	}
+	p.call, p.tool = call, t
+	return nil
+}
+
+// resolve runs steps 1 to 3 for one call: it returns the call's tool, or
+// the refusal. With a call ID, it marks tm after the replay store's answer.
+func (r *Registry) resolve(ctx context.Context, c Caller, call Call, tm *timings) (*Tool, *toolerr.Error) {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
-		return r.unknownTool(c.Principal, call)
+		return nil, r.unknownTool(c.Principal, call)
 	}
 	if !call.Complete {
-		return &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
+		return nil, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
 	}
 	if call.ID != "" {
 		seen, err := r.seen(ctx, c.Scope, call.ID)
 		if err != nil {
-			return replayUnavailable(t.Name, call.ID, err)
+			return nil, replayUnavailable(t.Name, call.ID, err)
 		}
 		if seen {
-			return duplicate(t.Name, call.ID, "was already executed")
+			return nil, duplicate(t.Name, call.ID, "was already executed")
 		}
 		// Decoding starts after the store's answer, which may have
 		// taken a round trip.
-		p.tm.mark()
+		tm.mark()
 	}
-	var err error
-	*p, err = t.prepare(ctx, c.Principal, call, p.tm, false)
-	if err != nil {
-		return asToolErr(err, t.Name, call.ID)
-	}
-	p.call, p.tool = call, t
-	return nil
+	return t, nil
 }
 
 // checkPanicked is the refusal of a call whose decoder, policy or
@@ -156,21 +154,48 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 		ctx, end = r.startDispatch(ctx, c, 1)
 		defer end()
 	}
-	p := prepared{tm: timings{now: r.timer()}}
-	p.tm.mark()
-	start := p.tm.last
+	tm := timings{now: r.timer()}
+	tm.mark()
+	start := tm.last
 	// No code but the gate's has seen the principal until the policy: the
 	// gate's own copy is made in check, in the call's allocation.
-	if err := r.check(ctx, c, call, &p); err != nil {
-		res := Result{CallID: call.ID, Tool: call.Name, Err: err}
-		r.emit(ctx, c, call, nil, res, r.since(start), attempt, p.tm, false)
+	t, err := r.resolve(ctx, c, call, &tm)
+	if err != nil {
+		return r.refuse(ctx, c, call, err, start, attempt, tm)
+	}
+	if t.Timeout <= 0 && ctx.Done() == nil {
+		// The executor will run in this goroutine (see execute).
+		return t.inline(r, ctx, c, call, t, attempt, tm, start)
+	}
+	p, perr := t.prepare(ctx, c.Principal, call, tm, false)
+	if perr != nil {
+		return r.refuse(ctx, c, call, asToolErr(perr, t.Name, call.ID), start, attempt, p.tm)
+	}
+	p.call, p.tool = call, t
+	c.Principal = p.pctx.p
+	if res, run := r.proceed(ctx, c, call, &p, start, attempt); !run {
 		return res
 	}
-	c.Principal = p.pctx.p
+	return r.execute(ctx, c, &p, attempt)
+}
+
+// refuse reports a call refused before it was checked in full: by steps 1
+// to 5.
+func (r *Registry) refuse(ctx context.Context, c Caller, call Call, err *toolerr.Error, start time.Time, attempt int, tm timings) Result {
+	res := Result{CallID: call.ID, Tool: call.Name, Err: err}
+	r.emit(ctx, c, call, nil, res, r.since(start), attempt, tm, false)
+	return res
+}
+
+// proceed takes a checked call of dispatchOne up to its executor: it
+// stores the call when it awaits approval, claims its ID and checks that
+// ctx is live. It returns the call's result, or run true when the
+// executor is to run now. c.Principal is the gate's copy (p.pctx.p).
+func (r *Registry) proceed(ctx context.Context, c Caller, call Call, p *prepared, start time.Time, attempt int) (res Result, run bool) {
 	if p.need.needed {
 		results := []Result{{CallID: call.ID, Tool: call.Name}}
-		r.request(ctx, c, []Call{call}, []*prepared{&p}, results, start, attempt)
-		return results[0]
+		r.request(ctx, c, []Call{call}, []*prepared{p}, results, start, attempt)
+		return results[0], false
 	}
 	if call.ID != "" {
 		if ok, err := r.claimID(ctx, c.Scope, call.ID); err != nil || !ok {
@@ -178,18 +203,18 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 			if err != nil {
 				res.Err = replayUnavailable(p.tool.Name, call.ID, err)
 			}
-			r.emit(ctx, c, call, &p, res, r.since(start), attempt, p.tm, false)
-			return res
+			r.emit(ctx, c, call, p, res, r.since(start), attempt, p.tm, false)
+			return res, false
 		}
 		// The executor's step starts after the claim's round trip.
 		p.tm.mark()
 	}
 	if ctx.Err() != nil {
-		res := r.cancelled(ctx, c, &p)
-		r.emit(ctx, c, call, &p, res, r.since(p.tm.last), attempt, p.tm, false)
-		return res
+		res := r.cancelled(ctx, c, p)
+		r.emit(ctx, c, call, p, res, r.since(p.tm.last), attempt, p.tm, false)
+		return res, false
 	}
-	return r.execute(ctx, c, &p, attempt)
+	return Result{}, true
 }
 
 // clock returns the time when an auditor wants timings, else the zero

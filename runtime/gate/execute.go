@@ -76,23 +76,27 @@ var errToolTimeout = errors.New("the tool's timeout expired")
 // event (see the package documentation). The executor's step starts at
 // p.tm.last.
 func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt int) Result {
-	start := p.tm.last
 	if p.tool.Timeout <= 0 && ctx.Done() == nil {
 		// The context can never end and the tool has no timeout: there is
 		// no point where the gate would stop waiting, so the executor runs
 		// here.
 		p.pctx.Context = ctx
-		o := r.run(p.pctx, p)
-		res := own(p, o)
-		if !r.quiet {
-			d := o.end.Sub(start)
-			r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
-		}
-		return res
+		return r.executed(ctx, c, p, r.run(p.pctx, p), attempt)
 	}
 	// p may live on the dispatcher's stack: the goroutine gets a copy.
 	p.pctx.Context = ctx
 	return r.executeAside(ctx, &execution{prep: *p, r: r, c: callerRef{c.Scope, c.RequestID, c.Model}, attempt: attempt})
+}
+
+// executed answers and audits a call whose executor ran in the
+// dispatching goroutine with outcome o; its step started at p.tm.last.
+func (r *Registry) executed(ctx context.Context, c Caller, p *prepared, o outcome, attempt int) Result {
+	res := own(p, o)
+	if !r.quiet {
+		d := o.end.Sub(p.tm.last)
+		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
+	}
+	return res
 }
 
 // executeAside runs x's executor in a goroutine of its own and waits for

@@ -262,6 +262,9 @@ type Tool struct {
 	// panics (see checkPanicked). The prepared call holds the gate's own
 	// copy of p, made before the policy runs, for the executor.
 	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (prepared, error)
+	// inline is steps 4 to 7 of Dispatch for a call whose executor runs
+	// in the dispatching goroutine (see binder.dispatchFunc).
+	inline  func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result
 	bindErr error
 }
 
@@ -298,54 +301,8 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 	default:
 		t.bindErr = checkApproval(spec.Name, spec.Approval, spec.Approvers, b.NeedsApproval != nil)
 	}
-	asks := spec.Approval == ApprovalPolicy
-	t.prepare = func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (out prepared, err error) {
-		out.tm = t0
-		defer func() {
-			if v := recover(); v != nil {
-				out, err = prepared{tm: out.tm}, checkPanicked(spec.Name, call.ID, v)
-			}
-		}()
-		decode := spec.Decode
-		if spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
-			decode = spec.DecodeNullAsAbsent
-		}
-		args, err := decode(call.Args)
-		out.tm.decode = out.tm.lap()
-		if err != nil {
-			var te *toolerr.Error
-			if !errors.As(err, &te) {
-				// A hand-written decoder's plain error: still a refusal of
-				// the arguments, but its text may quote them, so it is kept
-				// for the logs only.
-				err = &toolerr.Error{Code: toolerr.InvalidArguments, Tool: spec.Name, Reason: "the arguments were refused by the tool's decoder", Err: err}
-			}
-			return out, err
-		}
-		bc := &boundCall[A]{args: args, execute: b.Execute}
-		// The copies of p (the gate's, the policy's, NeedsApproval's) are
-		// made before any of them runs, in bc when they fit.
-		copies := 2
-		if asks && !resuming {
-			copies++
-		}
-		spare := bc.roles[:]
-		if n := len(p.Roles) * copies; n > len(spare) {
-			spare = make([]string, n)
-		}
-		bc.pctx.p, spare = p.cloneFrom(spare)
-		mine, spare := p.cloneFrom(spare)
-		err = b.Policy(ctx, mine, args)
-		out.tm.policy = out.tm.lap()
-		if err != nil {
-			return out, &toolerr.Error{Code: toolerr.Unauthorized, Tool: spec.Name, Reason: "the caller may not run " + spec.Name + " with these arguments", Err: err}
-		}
-		out.exec, out.pctx = bc, &bc.pctx
-		if !resuming {
-			out.need = needsApproval(ctx, spec.Approval, b.NeedsApproval, p, spare, args)
-		}
-		return out, nil
-	}
+	d := &binder[A]{spec: spec, b: b, asks: spec.Approval == ApprovalPolicy}
+	t.prepare, t.inline = d.prepareFunc(), d.dispatchFunc()
 	return t
 }
 

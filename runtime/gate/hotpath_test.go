@@ -328,7 +328,7 @@ func TestMemoryReplayStoreMatchesAModel(t *testing.T) {
 // TestDispatchAllocations: a call that runs inline allocates only its
 // prepared state, the principal's copies included while they fit (four
 // roles in all: the gate's, the policy's and NeedsApproval's copies), and
-// with an ID the replay store's entry and the ID's copy.
+// with an ID the replay store's entry, which holds the ID's copy.
 func TestDispatchAllocations(t *testing.T) {
 	allow := func(context.Context, Principal, payArgs) error { return nil }
 	asks := func(context.Context, Principal, payArgs) (bool, string) { return false, "" }
@@ -345,7 +345,7 @@ func TestDispatchAllocations(t *testing.T) {
 		{"two roles", false, []string{"a", "b"}, false, 1},
 		{"three roles", false, []string{"a", "b", "c"}, false, 2},
 		{"no roles", false, nil, false, 1},
-		{"one role, ID", false, []string{"a"}, true, 3},
+		{"one role, ID", false, []string{"a"}, true, 2},
 	}
 	args := payArgs{Account: "ACC-1", Amount: 5}
 	for _, tc := range tests {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // ReplayStore remembers the call IDs the gate has claimed, per scope, so a
@@ -71,8 +72,8 @@ type MemoryReplayConfig struct {
 	// conversation) can make within MaxAge.
 	IDsPerScope int
 	// IDs is the most IDs the store holds at once, in all scopes (default
-	// DefaultReplayIDs). It bounds the memory held: about 150 bytes per
-	// 30-byte ID, up to 450 when every scope holds a single ID. A scope or
+	// DefaultReplayIDs). It bounds the memory held: about 180 bytes per
+	// ID, up to 480 when every scope holds a single ID. A scope or
 	// ID longer than 64 bytes is kept as a 33-byte hash.
 	IDs int
 	// MaxAge is how long an ID is remembered (default DefaultReplayMaxAge);
@@ -141,9 +142,21 @@ type replayScope struct {
 type replayID struct {
 	prev, next *replayID
 	scope      *replayScope
-	id         string
+	// id is the claimed ID's key, kept in buf (see own).
+	id string
 	// at is when the ID was claimed, on the store's clock.
-	at time.Duration
+	at  time.Duration
+	buf [maxKeyLen]byte
+}
+
+// own returns a copy of key k (at most maxKeyLen bytes) kept in e's own
+// buffer, so that a claim allocates nothing when it reuses a forgotten
+// entry. The string aliases e.buf, which is written only here: on an
+// entry that is fresh or free, after remove dropped the map's key and
+// e.id, the only uses of the previous copy.
+func (e *replayID) own(k string) string {
+	n := copy(e.buf[:], k)
+	return unsafe.String(&e.buf[0], n)
 }
 
 // NewMemoryReplayStore returns an empty store sized by cfg.
@@ -268,7 +281,7 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 		s.last = sc
 	}
 	e := s.entry()
-	e.prev, e.scope, e.id, e.at = s.newest, sc, strings.Clone(callID), now
+	e.prev, e.scope, e.id, e.at = s.newest, sc, e.own(callID), now
 	if s.newest != nil {
 		s.newest.next = e
 	} else {

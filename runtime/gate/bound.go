@@ -1,0 +1,168 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// binder is a tool's spec and binding, with the steps of a call that need
+// its argument type A: decode, authorize and run the executor.
+type binder[A any] struct {
+	spec Spec[A]
+	b    Binding[A]
+	// asks is whether NeedsApproval is asked for each call.
+	asks bool
+}
+
+// callCtx is the executor's context with room for n copies of the
+// principal's roles, in one allocation: pctx.p is the gate's copy, from
+// before the policy ran.
+type callCtx[R [2]string | [3]string | [4]string] struct {
+	pctx  principalCtx
+	roles R
+}
+
+// newCallCtx returns the executor's context and room for n copies of the
+// principal's roles (the gate's, the policy's, NeedsApproval's), in one
+// allocation of the smallest size that holds them, up to 4 roles; for
+// more, the room is empty.
+func newCallCtx(n int) (*principalCtx, []string) {
+	switch {
+	case n <= 2:
+		c := new(callCtx[[2]string])
+		return &c.pctx, c.roles[:]
+	case n == 3:
+		c := new(callCtx[[3]string])
+		return &c.pctx, c.roles[:]
+	}
+	c := new(callCtx[[4]string])
+	return &c.pctx, c.roles[:]
+}
+
+// boundCall is what a prepared call of a tool with arguments of type A
+// holds on the heap, in one allocation and without a closure: the typed
+// arguments and the executor's context with the principal's copies.
+type boundCall[A any] struct {
+	callCtx[[4]string]
+	args    A
+	execute Executor[A]
+}
+
+func (c *boundCall[A]) run(ctx context.Context) (any, error) { return c.execute(ctx, c.args) }
+
+// prepareFunc returns Tool.prepare: the prepared call holds its arguments
+// on the heap, to run later or in another goroutine. The steps are in
+// closures, not methods: a method value of a generic type is called
+// through a wrapper that copies every argument once more.
+func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (prepared, error) {
+	return func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (out prepared, err error) {
+		out.tm = t0
+		err = d.check(ctx, p, call, &out, resuming, nil)
+		return out, err
+	}
+}
+
+// check is steps 4 and 5 of a call into out, timing decode and policy on
+// out.tm, which holds their timings also when it refuses the call. With
+// args nil, the arguments go into out.exec (a boundCall); else into *args,
+// and out.exec stays nil. It never panics (see checkPanicked). The copies
+// of p are made after the decoder succeeds, so that a refusal of the
+// arguments allocates none.
+func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prepared, resuming bool, args *A) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			*out, err = prepared{tm: out.tm}, checkPanicked(d.spec.Name, call.ID, v)
+		}
+	}()
+	decode := d.spec.Decode
+	if d.spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
+		decode = d.spec.DecodeNullAsAbsent
+	}
+	a, err := decode(call.Args)
+	out.tm.decode = out.tm.lap()
+	if err != nil {
+		var te *toolerr.Error
+		if !errors.As(err, &te) {
+			// A hand-written decoder's plain error: still a refusal of
+			// the arguments, but its text may quote them, so it is kept
+			// for the logs only.
+			err = &toolerr.Error{Code: toolerr.InvalidArguments, Tool: d.spec.Name, Reason: "the arguments were refused by the tool's decoder", Err: err}
+		}
+		return err
+	}
+	// The copies of p (the gate's, the policy's, NeedsApproval's) are
+	// made before any of them runs, next to the executor's context when
+	// they fit.
+	copies := 2
+	if d.asks && !resuming {
+		copies++
+	}
+	n := len(p.Roles) * copies
+	var pctx *principalCtx
+	var spare []string
+	if args == nil {
+		bc := &boundCall[A]{args: a, execute: d.b.Execute}
+		pctx, spare, out.exec = &bc.pctx, bc.roles[:], bc
+	} else {
+		pctx, spare = newCallCtx(n)
+		*args = a
+	}
+	if n > len(spare) {
+		spare = make([]string, n)
+	}
+	pctx.p, spare = p.cloneFrom(spare)
+	mine, spare := p.cloneFrom(spare)
+	err = d.b.Policy(ctx, mine, a)
+	out.tm.policy = out.tm.lap()
+	if err != nil {
+		return &toolerr.Error{Code: toolerr.Unauthorized, Tool: d.spec.Name, Reason: "the caller may not run " + d.spec.Name + " with these arguments", Err: err}
+	}
+	out.pctx = pctx
+	if !resuming {
+		out.need = needsApproval(ctx, d.spec.Approval, d.b.NeedsApproval, p, spare, a)
+	}
+	return nil
+}
+
+// dispatchFunc returns Tool.inline, steps 4 to 7 of dispatchOne for a
+// call of tool t whose executor runs in the dispatching goroutine (the
+// tool has no timeout and ctx can never end): the typed arguments stay on
+// this goroutine's stack, and only the executor's context and the
+// principal's copies are allocated. It decides exactly as dispatchOne
+// does.
+func (d *binder[A]) dispatchFunc() func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result {
+	return func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result {
+		p := prepared{tm: tm}
+		var args A
+		if err := d.check(ctx, c.Principal, call, &p, false, &args); err != nil {
+			return r.refuse(ctx, c, call, asToolErr(err, t.Name, call.ID), start, attempt, p.tm)
+		}
+		p.call, p.tool = call, t
+		c.Principal = p.pctx.p
+		if res, run := r.proceed(ctx, c, call, &p, start, attempt); !run {
+			return res
+		}
+		p.pctx.Context = ctx
+		return r.executed(ctx, c, &p, d.run(r, p.pctx, args), attempt)
+	}
+}
+
+// run runs the executor, turning a panic into an outcome (as Registry.run).
+func (d *binder[A]) run(r *Registry, ctx context.Context, args A) (o outcome) {
+	returned := false
+	defer func() {
+		if !returned {
+			if v := recover(); v != nil {
+				o = outcome{err: fmt.Errorf("executor panicked: %v", v), panicked: true}
+			}
+		}
+		o.end = r.clock()
+	}()
+	v, err := d.b.Execute(ctx, args)
+	returned = true
+	return outcome{value: v, err: err}
+}
