@@ -186,7 +186,7 @@ func (r *refusal) render() []toolerr.Violation {
 	size := 0
 	for i := range records {
 		rec := &records[i]
-		size += 2*rec.pathLen() + rec.shownLen() + len(rec.arg) + 64
+		size += 2*rec.pathLen() + rec.shownLen() + int(rec.argLen) + 64
 	}
 	// Every pointer and message views text, which is only ever appended
 	// to: should it move as it grows, the strings already made keep
@@ -200,7 +200,7 @@ func (r *refusal) render() []toolerr.Violation {
 		text = appendPointer(text, path)
 		m := len(text)
 		text = rec.appendMessage(text, path, rec.shown(arena))
-		list[i] = toolerr.Violation{Keyword: templates[rec.kind()].keyword, InstancePath: viewOf(text, p, m), SchemaPath: rec.sp, Message: viewOf(text, m, len(text))}
+		list[i] = toolerr.Violation{Keyword: templates[rec.kind()].keyword, InstancePath: viewOf(text, p, m), SchemaPath: rec.schemaPath(), Message: viewOf(text, m, len(text))}
 	}
 	return list
 }
@@ -223,7 +223,7 @@ func (rec *record) appendMessage(b, path, got []byte) []byte {
 		if len(b) > start {
 			b = append(b, '.')
 		}
-		b = append(b, rec.arg...)
+		b = append(b, rec.argument()...)
 		return append(b, " is required"...)
 	}
 	if len(b) == start {
@@ -232,7 +232,7 @@ func (rec *record) appendMessage(b, path, got []byte) []byte {
 	switch t.form {
 	case typed:
 		b = append(b, " must be "...)
-		b = appendArticle(b, rec.arg)
+		b = appendArticle(b, rec.argument())
 		b = append(b, "; received "...)
 		return append(b, got...)
 	case counted:
@@ -255,7 +255,7 @@ func (rec *record) appendMessage(b, path, got []byte) []byte {
 		return append(b, " are equal"...)
 	}
 	b = append(b, t.rule...)
-	b = append(b, rec.arg...)
+	b = append(b, rec.argument()...)
 	b = append(b, t.after...)
 	if len(got) > 0 {
 		b = append(b, "; received "...)

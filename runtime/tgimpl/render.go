@@ -22,9 +22,14 @@ import (
 // the error's violations are first read (see message.go).
 
 // A record is one violation, as found.
+// It takes 32 bytes, not the 40 of two strings and two offsets: the
+// strings' data and lengths are kept apart (see schemaPath and argument).
 type record struct {
-	sp  string // the keyword's pointer in the tool's effective schema
-	arg string // the template's argument: the enum values, the bound, the declared names...
+	// The keyword's pointer in the tool's effective schema, and the
+	// template's argument (the enum values, the bound, the declared
+	// names...): their data and lengths.
+	spData, argData *byte
+	spLen, argLen   uint32
 	// The arena holds, from at, the path to the value, encoded (see
 	// appendPath), then the value shown ("" when not shown) or a counted
 	// kind's numbers (see counted). lens packs the kind and both lengths.
@@ -44,9 +49,11 @@ const (
 	lenMask = 1<<lenBits - 1
 )
 
-func (r *record) kind() kind    { return kind(r.lens >> (2 * lenBits)) }
-func (r *record) pathLen() int  { return int(r.lens & lenMask) }
-func (r *record) shownLen() int { return int(r.lens >> lenBits & lenMask) }
+func (r *record) schemaPath() string { return unsafe.String(r.spData, r.spLen) }
+func (r *record) argument() string   { return unsafe.String(r.argData, r.argLen) }
+func (r *record) kind() kind         { return kind(r.lens >> (2 * lenBits)) }
+func (r *record) pathLen() int       { return int(r.lens & lenMask) }
+func (r *record) shownLen() int      { return int(r.lens >> lenBits & lenMask) }
 func (r *record) path(text []byte) []byte {
 	return text[r.at : int(r.at)+r.pathLen()]
 }
@@ -90,7 +97,7 @@ type refusal struct {
 }
 
 // refusalSize is the size of a refusal, one of the allocator's size classes.
-const refusalSize = 352
+const refusalSize = 320
 
 // The text arena holds the copies the records need, appended as
 // violations are found; the records refer to it by offset, so it may move
@@ -114,7 +121,8 @@ func (d *Decoder) begin(k kind, sp, arg string) bool {
 	// would cost a bulk write barrier while the collector runs.
 	d.records = d.records[:n+1]
 	r := &d.records[n]
-	r.sp, r.arg = sp, arg
+	r.spData, r.spLen = unsafe.StringData(sp), uint32(len(sp))
+	r.argData, r.argLen = unsafe.StringData(arg), uint32(len(arg))
 	r.at, r.lens = uint32(at), uint32(k)<<(2*lenBits)|uint32(len(d.text)-at)
 	return true
 }
