@@ -152,10 +152,8 @@ var templates = [nKinds]template{
 // block's error, whose violations the block renders when first read.
 func (d *Decoder) refuse() error {
 	r := d.refusal
-	if unsafe.SliceData(d.records) == &r.first[0] && unsafe.SliceData(d.text) == &r.start[0] {
-		r.n, r.m = uint32(len(d.records)), uint32(len(d.text))
-	} else {
-		r.more = &grown{d.records, d.text}
+	if unsafe.SliceData(d.records) != &r.first[0] || unsafe.SliceData(d.text) != &r.start[0] {
+		r.ext.Store(&extension{records: d.records, text: d.text})
 	}
 	// The block is new and zeroed: only what is not zero is set.
 	r.err.Code, r.err.Tool, r.err.Truncated = toolerr.InvalidArguments, d.tool, d.truncated
@@ -168,25 +166,47 @@ func (d *Decoder) refuse() error {
 // that read them at once may each render them, identically, and all get
 // the list stored first.
 func (r *refusal) Violations() []toolerr.Violation {
-	if p := r.list.Load(); p != nil {
-		return *p
+	e := r.ext.Load()
+	if e != nil {
+		if p := e.list.Load(); p != nil {
+			return *p
+		}
 	}
-	list := r.render()
-	if r.list.CompareAndSwap(nil, &list) {
+	list := render(r.recorded(e))
+	if e == nil {
+		e = &extension{}
+		e.list.Store(&list)
+		if r.ext.CompareAndSwap(nil, e) {
+			return list
+		}
+		e = r.ext.Load()
+	}
+	if e.list.CompareAndSwap(nil, &list) {
 		return list
 	}
-	return *r.list.Load()
+	return *e.list.Load()
 }
 
-func (r *refusal) render() []toolerr.Violation {
-	records, arena := r.first[:r.n], r.start[:r.m]
-	if r.more != nil {
-		records, arena = r.more.records, r.more.text
+// recorded returns the records of r and their arena, e being its
+// extension (nil for none).
+func (r *refusal) recorded(e *extension) ([]record, []byte) {
+	if e != nil && e.records != nil {
+		return e.records, e.text
 	}
+	n := 0
+	for n < len(r.first) && r.first[n].lens != 0 {
+		n++
+	}
+	return r.first[:n], r.start[:]
+}
+
+// render writes the pointers and messages of the records, whose paths and
+// values are in arena.
+func render(records []record, arena []byte) []toolerr.Violation {
 	size := 0
 	for i := range records {
 		rec := &records[i]
-		size += 2*rec.pathLen() + rec.shownLen() + len(rec.arg) + 64
+		size += 2*rec.pathLen() + rec.shownLen() + int(rec.argLen) + 64
 	}
 	// Every pointer and message views text, which is only ever appended
 	// to: should it move as it grows, the strings already made keep
@@ -200,7 +220,7 @@ func (r *refusal) render() []toolerr.Violation {
 		text = appendPointer(text, path)
 		m := len(text)
 		text = rec.appendMessage(text, path, rec.shown(arena))
-		list[i] = toolerr.Violation{Keyword: templates[rec.kind()].keyword, InstancePath: viewOf(text, p, m), SchemaPath: rec.sp, Message: viewOf(text, m, len(text))}
+		list[i] = toolerr.Violation{Keyword: templates[rec.kind()].keyword, InstancePath: viewOf(text, p, m), SchemaPath: rec.schemaPath(), Message: viewOf(text, m, len(text))}
 	}
 	return list
 }
@@ -223,7 +243,7 @@ func (rec *record) appendMessage(b, path, got []byte) []byte {
 		if len(b) > start {
 			b = append(b, '.')
 		}
-		b = append(b, rec.arg...)
+		b = append(b, rec.argument()...)
 		return append(b, " is required"...)
 	}
 	if len(b) == start {
@@ -232,7 +252,7 @@ func (rec *record) appendMessage(b, path, got []byte) []byte {
 	switch t.form {
 	case typed:
 		b = append(b, " must be "...)
-		b = appendArticle(b, rec.arg)
+		b = appendArticle(b, rec.argument())
 		b = append(b, "; received "...)
 		return append(b, got...)
 	case counted:
@@ -255,7 +275,7 @@ func (rec *record) appendMessage(b, path, got []byte) []byte {
 		return append(b, " are equal"...)
 	}
 	b = append(b, t.rule...)
-	b = append(b, rec.arg...)
+	b = append(b, rec.argument()...)
 	b = append(b, t.after...)
 	if len(got) > 0 {
 		b = append(b, "; received "...)
@@ -268,6 +288,10 @@ func (rec *record) appendMessage(b, path, got []byte) []byte {
 // its tag, its index or name, and the rest of the path.
 func segment(path []byte) (tag byte, index uint64, name, rest []byte) {
 	tag, rest = path[0], path[1:]
+	if tag >= segShort {
+		n := int(tag &^ segShort)
+		return segName, 0, rest[:n], rest[n:]
+	}
 	switch tag {
 	case segIndex:
 		var n int

@@ -22,9 +22,14 @@ import (
 // the error's violations are first read (see message.go).
 
 // A record is one violation, as found.
+// It takes 32 bytes, not the 40 of two strings and two offsets: the
+// strings' data and lengths are kept apart (see schemaPath and argument).
 type record struct {
-	sp  string // the keyword's pointer in the tool's effective schema
-	arg string // the template's argument: the enum values, the bound, the declared names...
+	// The keyword's pointer in the tool's effective schema, and the
+	// template's argument (the enum values, the bound, the declared
+	// names...): their data and lengths.
+	spData, argData *byte
+	spLen, argLen   uint32
 	// The arena holds, from at, the path to the value, encoded (see
 	// appendPath), then the value shown ("" when not shown) or a counted
 	// kind's numbers (see counted). lens packs the kind and both lengths.
@@ -33,7 +38,8 @@ type record struct {
 }
 
 // A record's lens: the path's length in its low 13 bits, the shown
-// value's in the next 13, the kind in the top 6. A path copies less than
+// value's in the next 13, the kind plus one in the top 6 (so that the
+// lens of a record set is never zero). A path copies less than
 // maxPathText bytes of names before the name that crosses it (at most
 // maxName runes, 512 bytes), and at most six bytes more per segment, of
 // which there are at most maxPath: under 2,200 bytes. A value shown is at
@@ -44,9 +50,11 @@ const (
 	lenMask = 1<<lenBits - 1
 )
 
-func (r *record) kind() kind    { return kind(r.lens >> (2 * lenBits)) }
-func (r *record) pathLen() int  { return int(r.lens & lenMask) }
-func (r *record) shownLen() int { return int(r.lens >> lenBits & lenMask) }
+func (r *record) schemaPath() string { return unsafe.String(r.spData, r.spLen) }
+func (r *record) argument() string   { return unsafe.String(r.argData, r.argLen) }
+func (r *record) kind() kind         { return kind(r.lens>>(2*lenBits)) - 1 }
+func (r *record) pathLen() int       { return int(r.lens & lenMask) }
+func (r *record) shownLen() int      { return int(r.lens >> lenBits & lenMask) }
 func (r *record) path(text []byte) []byte {
 	return text[r.at : int(r.at)+r.pathLen()]
 }
@@ -55,22 +63,22 @@ func (r *record) shown(text []byte) []byte {
 	return text[from : from+r.shownLen()]
 }
 
-// refusalHead is what a refusal holds besides the start of its arena.
+// refusalHead is what a refusal holds besides the start of its arena:
+// the error, the first records, and what did not fit the block. The
+// records in the block are those of first that are set (whose lens is not
+// zero); the arena is start, of which they use a part.
 type refusalHead struct {
-	err  toolerr.Error
-	list atomic.Pointer[[]toolerr.Violation] // rendered by Violations
-	// The records and the arena, once the decode is over (see refuse):
-	// first[:n] and start[:m], unless either outgrew the block (more).
-	n     uint32
-	m     uint32
-	more  *grown
+	err   toolerr.Error
+	ext   atomic.Pointer[extension]
 	first [inlineRecords]record
 }
 
-// grown holds the records and the arena of a refusal that outgrew its block.
-type grown struct {
+// extension holds the records and the arena of a refusal that outgrew its
+// block (records nil otherwise), and the violations once rendered.
+type extension struct {
 	records []record
 	text    []byte
+	list    atomic.Pointer[[]toolerr.Violation]
 }
 
 // inlineRecords is how many records a refusal holds before its records
@@ -80,17 +88,20 @@ const inlineRecords = 3
 // A refusal holds what a decode that records a violation allocates, in one
 // block made on the first violation: the error returned, the first three
 // records and the start of the arena they copy paths and values into.
-// Every byte of it costs (allocation, zeroing, garbage collection), so it
-// is small: refusalSize bytes, up to three violations of ordinary size
-// included. More violations grow the records (to a block of their own)
-// and the arena (a block that holds no pointers) as append does.
+// Every byte of it costs (allocation, zeroing and above all garbage
+// collection, which runs as often as bytes are allocated), so it is small:
+// refusalSize bytes, up to three violations of ordinary size included (a
+// 64-byte arena holds three one-name paths and the values they show). It
+// stores no counts. More violations grow the records (to a block of their
+// own) and the arena (a block that holds no pointers) as append does, and
+// an extension then says where they are.
 type refusal struct {
 	refusalHead
 	start [refusalSize - unsafe.Sizeof(refusalHead{})]byte
 }
 
 // refusalSize is the size of a refusal, one of the allocator's size classes.
-const refusalSize = 352
+const refusalSize = 288
 
 // The text arena holds the copies the records need, appended as
 // violations are found; the records refer to it by offset, so it may move
@@ -114,8 +125,9 @@ func (d *Decoder) begin(k kind, sp, arg string) bool {
 	// would cost a bulk write barrier while the collector runs.
 	d.records = d.records[:n+1]
 	r := &d.records[n]
-	r.sp, r.arg = sp, arg
-	r.at, r.lens = uint32(at), uint32(k)<<(2*lenBits)|uint32(len(d.text)-at)
+	r.spData, r.spLen = unsafe.StringData(sp), uint32(len(sp))
+	r.argData, r.argLen = unsafe.StringData(arg), uint32(len(arg))
+	r.at, r.lens = uint32(at), uint32(k+1)<<(2*lenBits)|uint32(len(d.text)-at)
 	return true
 }
 
@@ -211,16 +223,20 @@ const maxPathText = 1024
 const hiddenName = "*"
 
 // The path a record copies is a sequence of segments, each a tag byte
-// then its data: segIndex and the index (uvarint); segName or segCutName
-// (the name goes on past maxName runes), the length of the name shown
-// (two bytes, little-endian) and its decoded bytes; segHidden (a name shown as hiddenName);
-// segMore ends a path whose remaining segments are not copied.
+// then its data: segIndex and the index (uvarint); segShort plus the
+// length of a name of fewer than 128 bytes, not cut, then its decoded
+// bytes; segName or segCutName (the name goes on past maxName runes), the
+// length of the name shown (two bytes, little-endian) and its decoded
+// bytes; segHidden (a name shown as hiddenName); segMore ends a path whose
+// remaining segments are not copied. Paths are short: they are most of
+// what a refusal of a shallow value copies.
 const (
 	segIndex byte = iota
 	segName
 	segCutName
 	segHidden
 	segMore
+	segShort byte = 0x80
 )
 
 // appendPath appends the current path, encoded, each name decoded and cut
@@ -243,17 +259,23 @@ func (d *Decoder) appendPath(b []byte) []byte {
 			b = append(b, segHidden)
 			shown++
 		default:
-			b = append(b, segName, 0, 0)
+			b = append(b, segShort)
 			mark := len(b)
 			var cut bool
 			b, cut = appendName(b, d.R.Data(), int(seg), maxName)
 			n := len(b) - mark
-			if cut {
-				b[mark-3] = segCutName
+			if n < int(segShort) && !cut {
+				b[mark-1] = segShort | byte(n)
+			} else {
+				// A name of at most maxName runes takes at most 512
+				// bytes: its length fits two bytes (little-endian).
+				b = append(b, 0, 0)
+				copy(b[mark+2:], b[mark:mark+n])
+				b[mark-1], b[mark], b[mark+1] = segName, byte(n), byte(n>>8)
+				if cut {
+					b[mark-1] = segCutName
+				}
 			}
-			// A name of at most maxName runes takes at most 512 bytes:
-			// its length fits the two bytes (little-endian) kept for it.
-			b[mark-2], b[mark-1] = byte(n), byte(n>>8)
 			shown += n
 		}
 	}
