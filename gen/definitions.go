@@ -162,7 +162,7 @@ func (e *emitter) emitDefinitions() {
 	}
 	args := []jen.Code{jen.Qual(pkgProvider, "Tool").Add(literal(tool))}
 	if slices.Equal(e.tm.exported(), provider.All) {
-		args = append(args, jen.Qual(pkgProvider, "All").Op("..."))
+		args = append(args, jen.Id(allProviders).Op("..."))
 	} else {
 		for _, p := range e.tm.exported() {
 			args = append(args, jen.Qual(pkgProvider, providerConst(p)))
@@ -323,4 +323,26 @@ func literal(elems []jen.Code) *jen.Statement {
 		}
 		g.Line()
 	})
+}
+
+// allProviders names the package variable that lists every provider, for
+// the tools exported to all of them.
+const allProviders = "allProviders"
+
+// emitAllProviders declares allProviders when a tool is exported to every
+// provider: the runtime's list as it is when the code is generated, written
+// out, so that a runtime that knows more providers, or code that changes
+// provider.All, does not export a tool to a provider it was not generated
+// and checked for.
+func emitAllProviders(f *jen.File, models []*toolModel) {
+	if !slices.ContainsFunc(models, func(tm *toolModel) bool { return slices.Equal(tm.exported(), provider.All) }) {
+		return
+	}
+	list := make([]jen.Code, len(provider.All))
+	for i, p := range provider.All {
+		list[i] = jen.Qual(pkgProvider, providerConst(p))
+	}
+	f.Line()
+	f.Comment("allProviders lists every provider as of the generation of this package: a tool exported to all of them is sent to these.")
+	f.Var().Id(allProviders).Op("=").Index().Qual(pkgProvider, "Provider").Values(list...)
 }

@@ -107,7 +107,7 @@ func (t *Tool) goName() string {
 // used by callers: per tool <Tool>ToolName, <Tool>Description,
 // <Tool>Schema, <Tool>Source, <Tool>SourceSHA256, <Tool>Args,
 // Decode<Tool>Args, <Tool>Definitions and <Tool>Spec (and so on), and
-// Bindings and NewRegistry for the package. Names chosen in a tool file
+// Bindings, NewRegistry and allProviders for the package. Names chosen in a tool file
 // (x-toolgate goName, goType) are fixed too. Every other name is derived
 // from a schema — <Tool><Member> for a named type, <Type><Value> for an
 // enum constant, unexported pattern variables and union decoders — and is
@@ -140,7 +140,7 @@ func (tm *toolModel) ownNames(opts Options) []string {
 func assignNames(models []*toolModel, opts Options) {
 	taken := map[string]bool{}
 	if !opts.ValueRoots {
-		taken["Bindings"], taken["NewRegistry"] = true, true
+		taken["Bindings"], taken["NewRegistry"], taken[allProviders] = true, true, true
 	}
 	for _, tm := range models {
 		for _, name := range tm.ownNames(opts) {

@@ -87,6 +87,7 @@ func packageFile(opts Options, models []*toolModel, ns *namespace) (File, error)
 			ns.claim(name, "the package's registry") // first in: tools that collide are told
 		}
 		emitBindings(f, models)
+		emitAllProviders(f, models)
 	}
 	data, err := render(f)
 	if err != nil {

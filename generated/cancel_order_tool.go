@@ -70,7 +70,7 @@ var CancelOrderDefinitions = tgprovider.MustDefinitions(
 		Description: CancelOrderDescription,
 		Schema:      CancelOrderSchema,
 	},
-	tgprovider.All...,
+	allProviders...,
 )
 
 // CancelOrderSpec describes the cancel_order tool to a gate registry: its

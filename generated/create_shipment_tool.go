@@ -71,7 +71,7 @@ var CreateShipmentDefinitions = tgprovider.MustDefinitions(
 		Description: CreateShipmentDescription,
 		Schema:      CreateShipmentSchema,
 	},
-	tgprovider.All...,
+	allProviders...,
 )
 
 // CreateShipmentSpec describes the create_shipment tool to a gate registry:

@@ -72,7 +72,7 @@ var GetOrderStatusDefinitions = tgprovider.MustDefinitions(
 		Schema:      GetOrderStatusSchema,
 		MCP:         `{"outputSchema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order looked up, as it was asked for.","pattern":"^[A-Z][A-Z0-9-]{2,31}$"},"status":{"type":"string","description":"Where the order is now.","enum":["paid","packed","dispatched","delivered","cancelled","refunded"]},"updatedAt":{"type":"string","description":"When the status last changed.","format":"date-time"},"carrier":{"type":"string","description":"The carrier the order travels with; left out until it is dispatched.","enum":["royal_mail","dpd","evri","ups"]},"trackingRef":{"type":"string","description":"The carrier's tracking reference; left out until it is dispatched.","minLength":6,"maxLength":40,"pattern":"^[A-Z0-9]+$"}},"required":["orderId","status","updatedAt"],"additionalProperties":false}}`,
 	},
-	tgprovider.All...,
+	allProviders...,
 )
 
 // GetOrderStatusSpec describes the get_order_status tool to a gate registry:

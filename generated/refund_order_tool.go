@@ -72,7 +72,7 @@ var RefundOrderDefinitions = tgprovider.MustDefinitions(
 		Description: RefundOrderDescription,
 		Schema:      RefundOrderSchema,
 	},
-	tgprovider.All...,
+	allProviders...,
 )
 
 // RefundOrderSpec describes the refund_order tool to a gate registry: its

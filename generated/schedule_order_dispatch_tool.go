@@ -62,7 +62,7 @@ var ScheduleOrderDispatchDefinitions = tgprovider.MustDefinitions(
 		Description: ScheduleOrderDispatchDescription,
 		Schema:      ScheduleOrderDispatchSchema,
 	},
-	tgprovider.All...,
+	allProviders...,
 )
 
 // ScheduleOrderDispatchSpec describes the schedule_order_dispatch tool to a

@@ -4,6 +4,7 @@ package generated
 
 import (
 	tggate "github.com/toolgate/toolgate/runtime/gate"
+	tgprovider "github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
@@ -52,3 +53,6 @@ func NewRegistry(b Bindings, opts ...tggate.Option) (*tggate.Registry, error) {
 		tggate.Bind(UpdateDeliveryContactSpec, b.UpdateDeliveryContact),
 	}, opts...)
 }
+
+// allProviders lists every provider as of the generation of this package: a tool exported to all of them is sent to these.
+var allProviders = []tgprovider.Provider{tgprovider.OpenAIChat, tgprovider.OpenAIResponses, tgprovider.Anthropic, tgprovider.Gemini, tgprovider.GeminiLegacy, tgprovider.MCP}

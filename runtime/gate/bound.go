@@ -29,7 +29,8 @@ type callCtx[R [2]string | [3]string | [4]string] struct {
 // newCallCtx returns the executor's context and room for n copies of the
 // principal's roles (the gate's, the policy's, NeedsApproval's), in one
 // allocation of the smallest size that holds them, up to 4 roles; for
-// more, the room is empty.
+// more, the room holds 4, and a copy that does not fit is allocated on its
+// own (Principal.cloneFrom).
 func newCallCtx(n int) (*principalCtx, []string) {
 	switch {
 	case n <= 2:

@@ -56,9 +56,9 @@ const (
 	// DefaultReplayIDsPerScope: a conversation can make 1,000 tool calls
 	// within DefaultReplayMaxAge.
 	DefaultReplayIDsPerScope = 1000
-	// DefaultReplayIDs: the store holds 100,000 IDs in all: about 15 MB
-	// with 30-byte IDs in scopes of many calls, up to 45 MB when every
-	// scope holds a single call (measured with Go 1.26).
+	// DefaultReplayIDs: the store holds 100,000 IDs in all: about 18 MB
+	// in scopes of many calls, up to 48 MB when every scope holds a single
+	// call (see MemoryReplayConfig.IDs).
 	DefaultReplayIDs = 100_000
 	// DefaultReplayMaxAge: an ID is remembered for a day.
 	DefaultReplayMaxAge = 24 * time.Hour
@@ -151,10 +151,14 @@ type replayID struct {
 
 // own returns a copy of key k (at most maxKeyLen bytes) kept in e's own
 // buffer, so that a claim allocates nothing when it reuses a forgotten
-// entry. The string aliases e.buf, which is written only here: on an
-// entry that is fresh or free, after remove dropped the map's key and
-// e.id, the only uses of the previous copy.
+// entry. The string aliases e.buf, which is written only here and when
+// remove clears a forgotten entry, both after the map's key and e.id, the
+// only uses of the previous copy, are gone. k is a key (see key): a longer
+// one would be cut, and two IDs could share an entry, so it panics.
 func (e *replayID) own(k string) string {
+	if len(k) > maxKeyLen {
+		panic("gate: replay key longer than maxKeyLen")
+	}
 	n := copy(e.buf[:], k)
 	return unsafe.String(&e.buf[0], n)
 }

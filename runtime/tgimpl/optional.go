@@ -5,8 +5,9 @@ import "github.com/toolgate/toolgate/runtime/opt"
 // The calls a generated decode method makes to read a scalar member into
 // its field with one line: a required member into a plain field, an
 // optional one into an opt.Optional, which a null that means absent (see
-// AbsentNull) leaves unset. The field is set only when the value is
-// accepted; a refused call's result is dropped anyway.
+// AbsentNull) leaves unset. The field is set when the value has the right
+// type, also when it breaks a rule of r: the call is then refused and its
+// result dropped.
 
 // RequiredString reads a string checked by r into *p.
 func RequiredString(d *Decoder, p *string, r *Scalar) {

@@ -50,6 +50,10 @@ const (
 	lenMask = 1<<lenBits - 1
 )
 
+// The kind plus one must fit the top 32-2*lenBits bits: this does not
+// compile when kinds outgrow them.
+var _ [1<<(32-2*lenBits) - 1 - nKinds]struct{}
+
 func (r *record) schemaPath() string { return unsafe.String(r.spData, r.spLen) }
 func (r *record) argument() string   { return unsafe.String(r.argData, r.argLen) }
 func (r *record) kind() kind         { return kind(r.lens>>(2*lenBits)) - 1 }
