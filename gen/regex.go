@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // ecmaSpace is ECMA-262's WhiteSpace and LineTerminator set, which its \s
@@ -13,8 +14,18 @@ const ecmaSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{
 
 // translations caches ecmaToRE2's answer per pattern, for the whole
 // process: each pattern is translated and compiled once, however many
-// schemas and tools repeat it. It is safe for concurrent use.
-var translations sync.Map // pattern → translation
+// schemas and tools repeat it. It is safe for concurrent use. Patterns
+// come from third-party tool files, so it holds at most maxTranslations of
+// them (cached counts those stored): past that, a new pattern is
+// translated each time it is asked for, with the same answer.
+var (
+	translations sync.Map // pattern → translation
+	cached       atomic.Int64
+)
+
+// maxTranslations bounds translations: a catalog of thousands of tools has
+// far fewer distinct patterns.
+const maxTranslations = 1 << 14
 
 type translation struct {
 	re  string
@@ -31,7 +42,11 @@ func ecmaToRE2(pattern string) (string, error) {
 		return t.(translation).re, t.(translation).err
 	}
 	re, err := translate(pattern)
-	translations.Store(pattern, translation{re, err})
+	if cached.Load() < maxTranslations {
+		if _, loaded := translations.LoadOrStore(pattern, translation{re, err}); !loaded {
+			cached.Add(1)
+		}
+	}
 	return re, err
 }
 
