@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/toolgate/toolgate/runtime/toolerr"
@@ -148,22 +147,6 @@ func (d *binder[A]) dispatchFunc() func(r *Registry, ctx context.Context, c Call
 			return res
 		}
 		p.pctx.Context = ctx
-		return r.executed(ctx, c, &p, d.run(r, p.pctx, args), attempt)
+		return r.executed(ctx, c, &p, guarded(r, p.pctx, d.b.Execute, args), attempt)
 	}
-}
-
-// run runs the executor, turning a panic into an outcome (as Registry.run).
-func (d *binder[A]) run(r *Registry, ctx context.Context, args A) (o outcome) {
-	returned := false
-	defer func() {
-		if !returned {
-			if v := recover(); v != nil {
-				o = outcome{err: fmt.Errorf("executor panicked: %v", v), panicked: true}
-			}
-		}
-		o.end = r.clock()
-	}()
-	v, err := d.b.Execute(ctx, args)
-	returned = true
-	return outcome{value: v, err: err}
 }

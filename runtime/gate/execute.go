@@ -81,7 +81,7 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 		// no point where the gate would stop waiting, so the executor runs
 		// here.
 		p.pctx.Context = ctx
-		return r.executed(ctx, c, p, r.run(p.pctx, p), attempt)
+		return r.executed(ctx, c, p, guarded(r, p.pctx, runPrepared, p.exec), attempt)
 	}
 	// p may live on the dispatcher's stack: the goroutine gets a copy.
 	p.pctx.Context = ctx
@@ -147,7 +147,7 @@ func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
 // wakes it by ending the executor's context, or, when the gate stopped
 // waiting, audits the outcome as a late event.
 func (x *execution) run() {
-	o := x.r.run(x.xctx, &x.prep)
+	o := guarded(x.r, x.xctx, runPrepared, x.prep.exec)
 	x.mu.Lock()
 	late := x.abandoned
 	if !late {
@@ -169,10 +169,13 @@ func (x *execution) late(o outcome) {
 	x.r.emit(context.WithoutCancel(p.pctx.Context), x.caller(), p.call, p, own(p, o), d, x.attempt, p.tm.executed(d), true)
 }
 
-// run runs p's executor, turning a panic into an outcome. recover is
-// called only when the executor did not return: in a fresh goroutine its
-// frames would otherwise grow (copy) the stack on every call.
-func (r *Registry) run(ctx context.Context, p *prepared) (o outcome) {
+// guarded runs an executor, execute(ctx, x), turning a panic into an
+// outcome, and reads the clock when it ends. recover is called only when
+// the executor did not return: in a fresh goroutine its frames would
+// otherwise grow (copy) the stack on every call. x is the typed arguments
+// on the inline path (execute is the binding's Executor, so they stay on
+// the stack) and the prepared call's runner on the others.
+func guarded[X any](r *Registry, ctx context.Context, execute func(context.Context, X) (any, error), x X) (o outcome) {
 	returned := false
 	defer func() {
 		if !returned {
@@ -182,10 +185,13 @@ func (r *Registry) run(ctx context.Context, p *prepared) (o outcome) {
 		}
 		o.end = r.clock()
 	}()
-	v, err := p.exec.run(ctx)
+	v, err := execute(ctx, x)
 	returned = true
 	return outcome{value: v, err: err}
 }
+
+// runPrepared runs a prepared call's executor, for guarded.
+func runPrepared(ctx context.Context, exec runner) (any, error) { return exec.run(ctx) }
 
 // own is the result of an executor's own outcome: its value, or its error
 // as conflict or execution_failed.
