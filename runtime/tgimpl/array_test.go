@@ -1,9 +1,6 @@
 package tgimpl
 
-import (
-	"reflect"
-	"testing"
-)
+import "testing"
 
 // TestScalarArrays: an array read with one call checks its type, its
 // bounds and every item with the item's rule, at the item's path, and
@@ -16,13 +13,7 @@ func TestScalarArrays(t *testing.T) {
 	}
 	type color string
 	colors := NewString("/properties/a/items", Enum("red", "blue"))
-	tests := []struct {
-		name, data string
-		read       func(d *Decoder) (any, bool)
-		want       any
-		ok         bool
-		violations string
-	}{
+	runReads(t, []readCase{
 		{"ints", `{"a":[1,2,3]}`, ints(bounded), []int64{1, 2, 3}, true, ""},
 		{"empty, unbounded", `{"a":[]}`, ints(NewArray("/properties/a")), []int64(nil), true, ""},
 		{"not an array", `{"a":{}}`, ints(bounded), []int64(nil), false, "type /properties/a/type: a must be an array; received an object"},
@@ -40,18 +31,5 @@ func TestScalarArrays(t *testing.T) {
 		{"bools", `{"a":[true,1]}`, func(d *Decoder) (any, bool) {
 			return ReadBools(d, NewArray("/properties/a"), "/properties/a/items/type")
 		}, []bool{true}, true, "type /properties/a/items/type: a[1] must be a boolean; received a number"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got any
-			var ok bool
-			vs := violations(t, tt.data, func(d *Decoder) { got, ok = tt.read(d) })
-			if !reflect.DeepEqual(got, tt.want) || ok != tt.ok {
-				t.Errorf("read %#v, %v; want %#v, %v", got, ok, tt.want, tt.ok)
-			}
-			if s := summary(vs); s != tt.violations {
-				t.Errorf("violations:\n%s\nwant:\n%s", s, tt.violations)
-			}
-		})
-	}
+	})
 }

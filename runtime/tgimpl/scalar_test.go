@@ -3,6 +3,7 @@ package tgimpl
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -39,13 +40,7 @@ func TestScalarReads(t *testing.T) {
 	readE := func(r *Scalar) func(d *Decoder) (any, bool) {
 		return func(d *Decoder) (any, bool) { return d.ReadEnum(r) }
 	}
-	tests := []struct {
-		name, data string
-		read       func(d *Decoder) (any, bool)
-		want       any
-		ok         bool
-		violations string
-	}{
+	runReads(t, []readCase{
 		{"string kept", `{"s":"12"}`, readS(str), "12", true, "format /properties/s/format: s must be a valid UUID; received 12"},
 		{"string every rule", `{"s":"abcd"}`, readS(str), "abcd", true, "maxLength /properties/s/maxLength: s must be at most 3 characters long; received 4 characters\npattern /properties/s/pattern: s must match the pattern ^\\d+$; received abcd\nformat /properties/s/format: s must be a valid UUID; received abcd"},
 		{"string too short", `{"s":"é"}`, readS(NewString("/properties/s", MinLength(2))), "é", true, "minLength /properties/s/minLength: s must be at least 2 characters long; received 1 character"},
@@ -80,14 +75,28 @@ func TestScalarReads(t *testing.T) {
 		{"enum indexed outside", `{"e":"zz"}`, readE(many), "", false, "maxLength /properties/e/maxLength: e must be at most 1 character long; received 2 characters\nenum /properties/e/enum: e must be one of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s or t; received zz"},
 		{"bool", `{"b":true}`, func(d *Decoder) (any, bool) { return d.ReadBool("/properties/b/type") }, true, true, ""},
 		{"bool type", `{"b":"true"}`, func(d *Decoder) (any, bool) { return d.ReadBool("/properties/b/type") }, false, false, "type /properties/b/type: b must be a boolean; received a string"},
-	}
+	})
+}
+
+// readCase is a read of a member of data, what it returns and the
+// violations it records.
+type readCase struct {
+	name, data string
+	read       func(d *Decoder) (any, bool)
+	want       any
+	ok         bool
+	violations string
+}
+
+func runReads(t *testing.T, tests []readCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got any
 			var ok bool
 			vs := violations(t, tt.data, func(d *Decoder) { got, ok = tt.read(d) })
-			if got != tt.want || ok != tt.ok {
-				t.Errorf("read %v, %v; want %v, %v", got, ok, tt.want, tt.ok)
+			if !reflect.DeepEqual(got, tt.want) || ok != tt.ok {
+				t.Errorf("read %#v, %v; want %#v, %v", got, ok, tt.want, tt.ok)
 			}
 			if s := summary(vs); s != tt.violations {
 				t.Errorf("violations:\n%s\nwant:\n%s", s, tt.violations)
