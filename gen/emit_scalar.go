@@ -73,17 +73,13 @@ func (e *emitter) readScalar(n *node, set setter) []jen.Code {
 // the rule, declared after the decode method. method is "" when n is not
 // read so.
 func (e *emitter) scalarCall(n *node) (method string, arg jen.Code) {
-	if n.kind == kindBool && !n.nullable && !n.comp.checks() && taggedSite(n) == nil && n.enum == nil {
+	if plainBool(n) {
 		return "ReadBool", jen.Lit(typePtr(n))
 	}
 	if !hasScalarRule(n) {
 		return "", nil
 	}
-	rule := jen.Id(e.tm.ruleVars[n])
-	if !e.ruleDone[n] {
-		e.ruleDone[n] = true
-		*e.scalars = append(*e.scalars, n)
-	}
+	rule := e.rule(n)
 	switch {
 	case n.kind == kindInt:
 		return "ReadInt", rule
@@ -113,12 +109,9 @@ func (e *emitter) memberRead(p *prop) jen.Code {
 		if p.node.sens || e.sensitive {
 			return nil
 		}
-		if !e.ruleDone[p.node] {
-			e.ruleDone[p.node] = true
-			*e.scalars = append(*e.scalars, p.node)
-		}
+		rule := e.rule(p.node)
 		method, arg := e.scalarCall(p.node.items)
-		return jen.Qual(pkgTgimpl, helper+strings.TrimPrefix(method, "Read")+"s").Call(d(), field, jen.Id(e.tm.ruleVars[p.node]), arg)
+		return jen.Qual(pkgTgimpl, helper+strings.TrimPrefix(method, "Read")+"s").Call(d(), field, rule, arg)
 	}
 	method, arg := e.scalarCall(p.node)
 	if method == "" || method == "ReadStringBytes" {
@@ -138,7 +131,7 @@ func scalarItems(n *node) bool {
 	it := n.items
 	switch {
 	case it.kind == kindBool:
-		return !it.nullable && !it.comp.checks() && taggedSite(it) == nil && it.enum == nil
+		return plainBool(it)
 	case it.kind == kindString && it.enum != nil:
 		return hasScalarRule(it) && ruleEnum(it)
 	}
@@ -147,16 +140,13 @@ func scalarItems(n *node) bool {
 
 // readScalarArray reads the array n, of which scalarItems holds, into set.
 func (e *emitter) readScalarArray(n *node, set setter) []jen.Code {
-	if !e.ruleDone[n] {
-		e.ruleDone[n] = true
-		*e.scalars = append(*e.scalars, n)
-	}
+	rule := e.rule(n)
 	method, arg := e.scalarCall(n.items)
 	fn := jen.Qual(pkgTgimpl, method+"s")
 	if method == "ReadEnum" {
 		fn = fn.Types(e.goType(n.items))
 	}
-	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(fn.Call(d(), jen.Id(e.tm.ruleVars[n]), arg)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
+	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(fn.Call(d(), rule, arg)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
 }
 
 // ruleEnum reports whether the string n's enum is checked by its rule
@@ -252,4 +242,20 @@ func (e *emitter) scalarRule(n *node) jen.Code {
 	}
 	ctor := map[kind]string{kindInt: "NewInt", kindNumber: "NewNumber", kindString: "NewString"}[n.kind]
 	return jen.Qual(pkgTgimpl, ctor).Call(args...)
+}
+
+// plainBool reports whether n is a boolean read with Decoder.ReadBool: not
+// nullable, composed, tagged or an enum.
+func plainBool(n *node) bool {
+	return n.kind == kindBool && !n.nullable && !n.comp.checks() && taggedSite(n) == nil && n.enum == nil
+}
+
+// rule is the rule variable of n, declared after the decode method that
+// first uses it.
+func (e *emitter) rule(n *node) jen.Code {
+	if !e.ruleDone[n] {
+		e.ruleDone[n] = true
+		*e.scalars = append(*e.scalars, n)
+	}
+	return jen.Id(e.tm.ruleVars[n])
 }

@@ -107,12 +107,13 @@ func (t *Tool) goName() string {
 // used by callers: per tool <Tool>ToolName, <Tool>Description,
 // <Tool>Schema, <Tool>Source, <Tool>SourceSHA256, <Tool>Args,
 // Decode<Tool>Args, <Tool>Definitions and <Tool>Spec (and so on), and
-// Bindings, NewRegistry and allProviders for the package. Names chosen in a tool file
-// (x-toolgate goName, goType) are fixed too. Every other name is derived
-// from a schema — <Tool><Member> for a named type, <Type><Value> for an
-// enum constant, unexported pattern variables and union decoders — and is
-// handed out by assignNames after all fixed names are reserved, so it never
-// takes one of them, nor another derived name: a derived type whose name is
+// Bindings, NewRegistry and allProviders for the package. Names chosen in
+// a tool file (x-toolgate goName, goType) are fixed too. Every other name
+// is derived from a schema — <Tool><Member> for a named type,
+// <Type><Value> for an enum constant, unexported pattern variables and
+// union decoders — and is handed out by assignNames after all fixed names
+// are reserved, so it never takes one of them, nor another derived name: a
+// derived type whose name is
 // taken gets the suffix Enum or Object (FetchPageSource, the source path
 // constant, leaves the enum type of a member "source" FetchPageSourceEnum),
 // and then a number; a taken constant or helper name gets a number. Tools
