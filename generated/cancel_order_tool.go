@@ -30,7 +30,7 @@ const (
 
 // DecodeCancelOrderArgs reads the arguments of a cancel_order call in one
 // pass, checking every rule of CancelOrderSchema. Its error is a
-// *toolerr.Error: invalid_json or invalid_arguments.
+// *toolerr.Error, to read with errors.As: invalid_json or invalid_arguments.
 func DecodeCancelOrderArgs(data []byte) (CancelOrderArgs, error) {
 	return decodeCancelOrderArgs(data, false)
 }

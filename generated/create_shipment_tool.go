@@ -31,7 +31,7 @@ const (
 
 // DecodeCreateShipmentArgs reads the arguments of a create_shipment call in
 // one pass, checking every rule of CreateShipmentSchema. Its error is a
-// *toolerr.Error: invalid_json or invalid_arguments.
+// *toolerr.Error, to read with errors.As: invalid_json or invalid_arguments.
 func DecodeCreateShipmentArgs(data []byte) (CreateShipmentArgs, error) {
 	return decodeCreateShipmentArgs(data, false)
 }

@@ -32,7 +32,7 @@ const (
 
 // DecodeRefundOrderArgs reads the arguments of a refund_order call in one
 // pass, checking every rule of RefundOrderSchema. Its error is a
-// *toolerr.Error: invalid_json or invalid_arguments.
+// *toolerr.Error, to read with errors.As: invalid_json or invalid_arguments.
 func DecodeRefundOrderArgs(data []byte) (RefundOrderArgs, error) {
 	return decodeRefundOrderArgs(data, false)
 }

@@ -33,8 +33,8 @@ const (
 
 // DecodeScheduleOrderDispatchArgs reads the arguments of a
 // schedule_order_dispatch call in one pass, checking every rule of
-// ScheduleOrderDispatchSchema. Its error is a *toolerr.Error: invalid_json or
-// invalid_arguments.
+// ScheduleOrderDispatchSchema. Its error is a *toolerr.Error, to read with
+// errors.As: invalid_json or invalid_arguments.
 func DecodeScheduleOrderDispatchArgs(data []byte) (ScheduleOrderDispatchArgs, error) {
 	var v ScheduleOrderDispatchArgs
 	var d tgimpl.Decoder

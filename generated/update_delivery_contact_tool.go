@@ -33,8 +33,8 @@ const (
 
 // DecodeUpdateDeliveryContactArgs reads the arguments of a
 // update_delivery_contact call in one pass, checking every rule of
-// UpdateDeliveryContactSchema. Its error is a *toolerr.Error: invalid_json or
-// invalid_arguments.
+// UpdateDeliveryContactSchema. Its error is a *toolerr.Error, to read with
+// errors.As: invalid_json or invalid_arguments.
 func DecodeUpdateDeliveryContactArgs(data []byte) (UpdateDeliveryContactArgs, error) {
 	var v UpdateDeliveryContactArgs
 	var d tgimpl.Decoder

@@ -30,7 +30,7 @@ func (d *Decoder) Trial(raw []byte) {
 // Valid reports whether the trial read one value with no violation.
 func (d *Decoder) Valid() bool {
 	d.R.Finish()
-	return d.R.Err() == nil && len(d.records) == 0
+	return d.R.Err() == nil && d.nRecords() == 0
 }
 
 // KindOf is the JSON kind of the raw value.

@@ -60,7 +60,6 @@ type Decoder struct {
 	tool       string
 	path       [maxPath]pathSeg
 	depth      int
-	records    []record // the violations found (see render.go)
 	truncated  bool
 	hidden     int    // sensitive values being read (see BeginSensitive)
 	failedOut  bool   // the reader had failed before the outermost sensitive value began
@@ -76,9 +75,17 @@ type Decoder struct {
 	copied   bool   // the first string was copied (see String)
 	strs     []byte // the copy the later strings share (see String)
 
-	dropped bool     // the call will be refused (see Drop)
-	refusal *refusal // made on the first violation (see render.go)
-	text    []byte   // the arena the records copy paths and values into
+	dropped bool // the call will be refused (see Drop)
+
+	// The violations found (see arena.go): the first in inline, all of
+	// them in many once there are more; the copies they need in the
+	// arena, text, then spill once it outgrows text.
+	inline  [inlineRecords]record
+	nInline int
+	many    []record
+	text    [inlineText]byte
+	nText   int
+	spill   []byte
 }
 
 // nameSet indexes the undeclared member names of one object with many of
@@ -98,7 +105,6 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.NullAsAbsent = false
 	d.tool = tool
 	d.depth = 0
-	d.records = nil
 	d.truncated = false
 	d.hidden = 0
 	d.failedOut = false
@@ -110,8 +116,8 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.copied = false
 	d.strs = nil
 	d.dropped = false
-	d.refusal = nil
-	d.text = nil
+	d.nInline, d.many = 0, nil
+	d.nText, d.spill = 0, nil
 }
 
 // Object reports whether the top-level value is an object, recording an
@@ -142,7 +148,7 @@ func (d *Decoder) Finish() error {
 		}
 		return &toolerr.Error{Code: toolerr.InvalidJSON, Tool: d.tool, Offset: e.Offset, Reason: reason}
 	}
-	if len(d.records) == 0 {
+	if d.nRecords() == 0 {
 		return nil
 	}
 	return d.refuse()
@@ -407,12 +413,10 @@ func (d *Decoder) FloatBound(kw, sp, bound, got string, x float64) {
 	if !d.begin(k, sp, bound) || got == "" || d.hidden > 0 {
 		return
 	}
-	from := len(d.text)
-	d.text = appendShown(d.text, got)
-	d.text = append(d.text, ", which is "...)
-	d.text = strconv.AppendFloat(d.text, x, 'g', -1, 64)
-	d.text = append(d.text, " as a 64-bit float"...)
-	d.shows(from)
+	b := appendShown(d.tail(), got)
+	b = append(b, ", which is "...)
+	b = strconv.AppendFloat(b, x, 'g', -1, 64)
+	d.shows(d.took(append(b, " as a 64-bit float"...)))
 }
 
 // floatBounds are FloatBound's kinds by keyword.
@@ -493,7 +497,7 @@ func (d *Decoder) Value(s []byte) string {
 // refused reports whether the call will be refused: a violation was
 // recorded, the reader failed, or Drop was called.
 func (d *Decoder) refused() bool {
-	return d.dropped || len(d.records) > 0 || d.R.Err() != nil
+	return d.dropped || d.nRecords() > 0 || d.R.Err() != nil
 }
 
 // Drop notes that the call will be refused whatever follows (an array has

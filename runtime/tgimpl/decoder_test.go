@@ -75,7 +75,7 @@ func TestUndeclaredDuplicates(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d, err := readUnknown(t, tt.data)
-			e, ok := err.(*toolerr.Error)
+			e, ok := toolErr(err)
 			if !ok || e.Code != tt.code {
 				t.Fatalf("error %v, want code %s", err, tt.code)
 			}

@@ -478,7 +478,7 @@ func TestLazyMatchesEager(t *testing.T) {
 			if len(want) > toolerr.MaxViolations {
 				t.Fatalf("%s: %d violations, more than the cap: shorten the document", doc, len(want))
 			}
-			e, ok := err.(*toolerr.Error)
+			e, ok := toolErr(err)
 			if !ok {
 				t.Fatalf("%s: %v", doc, err)
 			}

@@ -148,58 +148,6 @@ var templates = [nKinds]template{
 	kUnevaluatedItems:  {keyword: "unevaluatedItems"},
 }
 
-// refuse makes the invalid_arguments error of the records: the refusal
-// block's error, whose violations the block renders when first read.
-func (d *Decoder) refuse() error {
-	r := d.refusal
-	if unsafe.SliceData(d.records) != &r.first[0] || unsafe.SliceData(d.text) != &r.start[0] {
-		r.ext.Store(&extension{records: d.records, text: d.text})
-	}
-	// The block is new and zeroed: only what is not zero is set.
-	r.err.Code, r.err.Tool, r.err.Truncated = toolerr.InvalidArguments, d.tool, d.truncated
-	r.err.DeferViolations(r)
-	return &r.err
-}
-
-// Violations renders the records the first time: the error's violations
-// (toolerr.ViolationSource). It is safe for concurrent use: goroutines
-// that read them at once may each render them, identically, and all get
-// the list stored first.
-func (r *refusal) Violations() []toolerr.Violation {
-	e := r.ext.Load()
-	if e != nil {
-		if p := e.list.Load(); p != nil {
-			return *p
-		}
-	}
-	list := render(r.recorded(e))
-	if e == nil {
-		e = &extension{}
-		e.list.Store(&list)
-		if r.ext.CompareAndSwap(nil, e) {
-			return list
-		}
-		e = r.ext.Load()
-	}
-	if e.list.CompareAndSwap(nil, &list) {
-		return list
-	}
-	return *e.list.Load()
-}
-
-// recorded returns the records of r and their arena, e being its
-// extension (nil for none).
-func (r *refusal) recorded(e *extension) ([]record, []byte) {
-	if e != nil && e.records != nil {
-		return e.records, e.text
-	}
-	n := 0
-	for n < len(r.first) && r.first[n].lens != 0 {
-		n++
-	}
-	return r.first[:n], r.start[:]
-}
-
 // render writes the pointers and messages of the records, whose paths and
 // values are in arena.
 func render(records []record, arena []byte) []toolerr.Violation {

@@ -155,7 +155,7 @@ func TestNamesQuotedInMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := readUnknown(t, tt.data)
-		e, ok := err.(*toolerr.Error)
+		e, ok := toolErr(err)
 		if !ok || len(e.Violations()) != 1 {
 			t.Fatalf("%s: %v", tt.data, err)
 		}
@@ -191,7 +191,7 @@ func TestPathBounded(t *testing.T) {
 	}
 	descend()
 	err := d.Finish()
-	e, ok := err.(*toolerr.Error)
+	e, ok := toolErr(err)
 	if !ok || len(e.Violations()) != toolerr.MaxViolations {
 		t.Fatalf("error %v", err)
 	}
@@ -248,7 +248,7 @@ func TestSensitiveScope(t *testing.T) {
 	d.Const("/const", "x", Quote(d.R.String()))
 	d.Pop()
 	d.R.NextMember()
-	e, ok := d.Finish().(*toolerr.Error)
+	e, ok := toolErr(d.Finish())
 	if !ok || len(e.Violations()) != 3 {
 		t.Fatalf("error %v", e)
 	}
@@ -315,7 +315,7 @@ func TestSensitiveScope(t *testing.T) {
 			}
 			d.R.Skip()
 		}
-		e, ok := d.Finish().(*toolerr.Error)
+		e, ok := toolErr(d.Finish())
 		if !ok || e.Code != toolerr.InvalidJSON || e.Reason != tt.want {
 			t.Errorf("sensitive %v: %v, want reason %q", tt.sensitive, e, tt.want)
 		}

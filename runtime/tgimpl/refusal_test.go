@@ -2,9 +2,12 @@ package tgimpl
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/toolerr"
@@ -22,7 +25,7 @@ func TestViolationsReadConcurrently(t *testing.T) {
 		var next int
 		var want []toolerr.Violation
 		lazyWalk(&d, &next, &want)
-		e := d.Finish().(*toolerr.Error)
+		e, _ := toolErr(d.Finish())
 		var wg sync.WaitGroup
 		lists := make([][]toolerr.Violation, 8)
 		for g := range lists {
@@ -52,38 +55,98 @@ func TestViolationsReadConcurrently(t *testing.T) {
 	}
 }
 
+// refuseUnknown decodes data, an object, recording its first n members
+// as unknown ones, and returns the error.
+func refuseUnknown(data []byte, n int) error {
+	var d Decoder
+	d.Reset("refund_order", data)
+	d.Object()
+	mark := d.ObjectNames()
+	d.R.ObjectStart()
+	for i := 0; ; i++ {
+		name, ok := d.R.NextMember()
+		if !ok {
+			break
+		}
+		d.PushName()
+		if i < n {
+			d.Additional("/additionalProperties", mark, name, "a")
+		} else {
+			d.R.Skip()
+		}
+		d.Pop()
+	}
+	d.EndObject(mark)
+	return d.Finish()
+}
+
 // TestRefusalAllocations: a refusal of up to three short violations costs
-// one block, rendering nothing; a fourth grows the records, which the
-// error then finds outside its block.
+// one block, made when the decode ends, rendering nothing; a fourth grows
+// the records (in a block of their own), and the refusal's block then
+// holds them and a copy of the arena.
 func TestRefusalAllocations(t *testing.T) {
 	data := []byte(`{"orderId":"ord-1","amountInCents":0,"reason":"x","refundShipping":true}`)
 	for _, tt := range []struct{ violations, allocs int }{{1, 1}, {3, 1}, {4, 3}} {
 		got := testing.AllocsPerRun(20, func() {
-			var d Decoder
-			d.Reset("refund_order", data)
-			d.Object()
-			mark := d.ObjectNames()
-			d.R.ObjectStart()
-			for n := 0; ; n++ {
-				name, ok := d.R.NextMember()
-				if !ok {
-					break
-				}
-				d.PushName()
-				if n < tt.violations {
-					d.Additional("/additionalProperties", mark, name, "a")
-				} else {
-					d.R.Skip()
-				}
-				d.Pop()
-			}
-			d.EndObject(mark)
-			if d.Finish() == nil {
+			if refuseUnknown(data, tt.violations) == nil {
 				t.Fatal("accepted")
 			}
 		})
 		if int(got) != tt.allocs {
 			t.Errorf("%d violations: %v allocations, want %d", tt.violations, got, tt.allocs)
+		}
+	}
+}
+
+// TestRefusalBlocks: the blocks are of the allocator's size classes they
+// were sized for, and each kind of refusal (one violation with a short
+// copy, one with a longer one, three, four, past MaxViolations) reads as
+// its *toolerr.Error: errors.As gives the same error on every call, and
+// the refusal's text and JSON are that error's.
+func TestRefusalBlocks(t *testing.T) {
+	if n := unsafe.Sizeof(refusal[oneRecord, *oneRecord]{}); n != 80 {
+		t.Errorf("a refusal of one violation takes %d bytes, want 80", n)
+	}
+	if n := unsafe.Sizeof(refusal[fewRecords, *fewRecords]{}); n != 192 {
+		t.Errorf("a refusal of a few violations takes %d bytes, want 192", n)
+	}
+	var many strings.Builder
+	many.WriteString("{")
+	for i := range toolerr.MaxViolations + 1 {
+		fmt.Fprintf(&many, `"m%d":%d,`, i, i)
+	}
+	many.WriteString(`"last":0}`)
+	for _, tt := range []struct {
+		name       string
+		data       string
+		n          int
+		violations int
+		truncated  bool
+	}{
+		{"one short", `{"refundShipping":true}`, 1, 1, false},
+		{"one long", `{"refundShippingToTheCustomer":true}`, 1, 1, false},
+		{"three", `{"a":1,"b":2,"c":3}`, 3, 3, false},
+		{"four", `{"a":1,"b":2,"c":3,"d":4}`, 4, 4, false},
+		{"past the cap", many.String(), toolerr.MaxViolations + 2, toolerr.MaxViolations, true},
+	} {
+		err := refuseUnknown([]byte(tt.data), tt.n)
+		e, ok := toolErr(err)
+		if !ok || e.Code != toolerr.InvalidArguments || e.Tool != "refund_order" || len(e.Violations()) != tt.violations || e.Truncated != tt.truncated {
+			t.Fatalf("%s: %#v", tt.name, err)
+		}
+		if again, _ := toolErr(err); again != e {
+			t.Errorf("%s: errors.As gave two errors", tt.name)
+		}
+		if err.Error() != e.Error() {
+			t.Errorf("%s: text %q, want %q", tt.name, err.Error(), e.Error())
+		}
+		got, _ := json.Marshal(err)
+		want, _ := json.Marshal(e)
+		if string(got) != string(want) {
+			t.Errorf("%s: JSON %s, want %s", tt.name, got, want)
+		}
+		if v := e.Violations()[0]; v.Keyword != "additionalProperties" || v.SchemaPath != "/additionalProperties" || !strings.HasSuffix(v.Message, " is not a known field; the fields are a") {
+			t.Errorf("%s: first violation %+v", tt.name, v)
 		}
 	}
 }
@@ -111,7 +174,7 @@ func TestLongestRecord(t *testing.T) {
 	cut := got[:maxShown] + "…"
 	want := eager(&d, "enum", "/enum", "the arguments", cut, " must be one of ", "a")
 	d.Enum("/enum", "a", got)
-	rec := d.records[0]
+	rec := d.inline[0]
 	t.Logf("path %d bytes, value shown %d bytes", rec.pathLen(), rec.shownLen())
 	if rec.pathLen() >= 1<<lenBits-1 || rec.shownLen() != len(cut) || rec.kind() != kEnum {
 		t.Fatalf("record lengths %d, %d, kind %d", rec.pathLen(), rec.shownLen(), rec.kind())
@@ -121,7 +184,14 @@ func TestLongestRecord(t *testing.T) {
 		d.R.NextMember()
 	}
 	e := d.Finish()
-	if te, ok := e.(*toolerr.Error); !ok || len(te.Violations()) != 1 || te.Violations()[0] != want {
+	if te, ok := toolErr(e); !ok || len(te.Violations()) != 1 || te.Violations()[0] != want {
 		t.Fatalf("%v: %+v\nwant %+v", e, te.Violations(), want)
 	}
+}
+
+// toolErr returns err as callers read it: a *toolerr.Error, with errors.As.
+func toolErr(err error) (*toolerr.Error, bool) {
+	var e *toolerr.Error
+	ok := errors.As(err, &e)
+	return e, ok
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strconv"
-	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -67,95 +66,25 @@ func (r *record) shown(text []byte) []byte {
 	return text[from : from+r.shownLen()]
 }
 
-// refusalHead is what a refusal holds besides the start of its arena:
-// the error, the first records, and what did not fit the block. The
-// records in the block are those of first that are set (whose lens is not
-// zero); the arena is start, of which they use a part.
-type refusalHead struct {
-	err   toolerr.Error
-	ext   atomic.Pointer[extension]
-	first [inlineRecords]record
-}
-
-// extension holds the records and the arena of a refusal that outgrew its
-// block (records nil otherwise), and the violations once rendered.
-type extension struct {
-	records []record
-	text    []byte
-	list    atomic.Pointer[[]toolerr.Violation]
-}
-
-// inlineRecords is how many records a refusal holds before its records
-// move to a block of their own.
-const inlineRecords = 3
-
-// A refusal holds what a decode that records a violation allocates, in one
-// block made on the first violation: the error returned, the first three
-// records and the start of the arena they copy paths and values into.
-// Every byte of it costs (allocation, zeroing and above all garbage
-// collection, which runs as often as bytes are allocated), so it is small:
-// refusalSize bytes, up to three violations of ordinary size included (a
-// 64-byte arena holds three one-name paths and the values they show). It
-// stores no counts. More violations grow the records (to a block of their
-// own) and the arena (a block that holds no pointers) as append does, and
-// an extension then says where they are.
-type refusal struct {
-	refusalHead
-	start [refusalSize - unsafe.Sizeof(refusalHead{})]byte
-}
-
-// refusalSize is the size of a refusal, one of the allocator's size classes.
-const refusalSize = 288
-
-// The text arena holds the copies the records need, appended as
-// violations are found; the records refer to it by offset, so it may move
-// as it grows. Reset starts a new arena rather than reusing the old one,
-// which an error already returned still reads.
-
 // begin records a violation of kind k at the current path, unless
 // violations are no longer recorded.
 func (d *Decoder) begin(k kind, sp, arg string) bool {
 	if !d.recording() {
 		return false
 	}
-	d.arena()
-	at := len(d.text)
-	d.text = d.appendPath(d.text)
-	n := len(d.records)
-	if n == cap(d.records) {
-		d.records = append(make([]record, 0, 2*n), d.records...)
-	}
-	// Set field by field: the block is zeroed, and a record copied whole
-	// would cost a bulk write barrier while the collector runs.
-	d.records = d.records[:n+1]
-	r := &d.records[n]
+	at := d.textLen()
+	d.took(d.appendPath(d.tail()))
+	r := d.newRecord()
 	r.spData, r.spLen = unsafe.StringData(sp), uint32(len(sp))
 	r.argData, r.argLen = unsafe.StringData(arg), uint32(len(arg))
-	r.at, r.lens = uint32(at), uint32(k+1)<<(2*lenBits)|uint32(len(d.text)-at)
+	r.at, r.lens = uint32(at), uint32(k+1)<<(2*lenBits)|uint32(d.textLen()-at)
 	return true
 }
 
-// shows makes the arena's bytes from from on, which follow the path of the
-// violation recorded last, what it shows.
-func (d *Decoder) shows(from int) {
-	d.records[len(d.records)-1].lens |= uint32(len(d.text)-from) << lenBits
-}
-
-// arena makes the refusal block on the first violation.
-func (d *Decoder) arena() {
-	if d.refusal == nil {
-		d.refusal = new(refusal)
-		d.records = d.refusal.first[:0:inlineRecords]
-		d.text = d.refusal.start[:0]
-	}
-}
-
-// view returns the arena's bytes [from, to) as a string, without copying.
-func (d *Decoder) view(from, to int) string {
-	if from == to {
-		return ""
-	}
-	return unsafe.String(&d.text[from], to-from)
+// shows makes the n bytes appended last to the arena, which follow the
+// path of the violation recorded last, what it shows.
+func (d *Decoder) shows(n int) {
+	d.lastRecord().lens |= uint32(n) << lenBits
 }
 
 // Quote is the package's Quote for a violation method's got: it costs no
@@ -170,10 +99,9 @@ func (d *Decoder) Quote(s []byte) string {
 	if len(s) <= maxEcho && plainWord(s) && d.inInput(s) {
 		return View(s)
 	}
-	d.arena()
-	from := len(d.text)
-	d.text = appendQuote(d.text, s)
-	return d.view(from, len(d.text))
+	from := d.textLen()
+	d.took(appendQuote(d.tail(), s))
+	return d.view(from)
 }
 
 // Text is the package's Text for a violation method's got (see Quote).
@@ -184,17 +112,16 @@ func (d *Decoder) Text(raw []byte) string {
 	if len(raw) <= maxEcho && d.inInput(raw) {
 		return View(raw)
 	}
-	d.arena()
-	from := len(d.text)
-	d.text = appendText(d.text, raw)
-	return d.view(from, len(d.text))
+	from := d.textLen()
+	d.took(appendText(d.tail(), raw))
+	return d.view(from)
 }
 
 func (d *Decoder) recording() bool {
 	if d.R.Err() != nil {
 		return false
 	}
-	if len(d.records) >= toolerr.MaxViolations {
+	if d.nRecords() >= toolerr.MaxViolations {
 		d.truncated = true
 		return false
 	}

@@ -80,7 +80,7 @@ func TestArenaKeepsEveryViolation(t *testing.T) {
 		d.Pop()
 	}
 	err := d.Finish()
-	e, ok := err.(*toolerr.Error)
+	e, ok := toolErr(err)
 	if !ok || len(e.Violations()) != toolerr.MaxViolations || !e.Truncated {
 		t.Fatalf("error %v", err)
 	}

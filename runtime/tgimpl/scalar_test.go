@@ -168,7 +168,7 @@ func TestMarkAndAbsentNull(t *testing.T) {
 		}
 	}
 	err := d.Finish()
-	if e, ok := err.(*toolerr.Error); len(got) != 1 || !ok || e.Code != toolerr.InvalidJSON || !strings.Contains(e.Reason, "duplicate member name") {
+	if e, ok := toolErr(err); len(got) != 1 || !ok || e.Code != toolerr.InvalidJSON || !strings.Contains(e.Reason, "duplicate member name") {
 		t.Fatalf("read %v, error %v; want [1] and a duplicate member name", got, err)
 	}
 }

@@ -32,13 +32,13 @@ func (d *Decoder) TypeMismatch(sp, want string) {
 	}
 	// The kind received is shown even inside a sensitive value: it is not
 	// the value.
-	from := len(d.text)
+	b := d.tail()
 	if k == jsonread.Null {
-		d.text = append(d.text, "null"...)
+		b = append(b, "null"...)
 	} else {
-		d.text = appendArticle(d.text, k.String())
+		b = appendArticle(b, k.String())
 	}
-	d.shows(from)
+	d.shows(d.took(b))
 }
 
 // Required records that the named required member is missing from the
@@ -147,10 +147,8 @@ func (d *Decoder) counted(k kind, sp string, bound, n int) {
 	if !d.begin(k, sp, "") {
 		return
 	}
-	from := len(d.text)
-	d.text = binary.AppendVarint(d.text, int64(bound))
-	d.text = binary.AppendVarint(d.text, int64(n))
-	d.shows(from)
+	b := binary.AppendVarint(d.tail(), int64(bound))
+	d.shows(d.took(binary.AppendVarint(b, int64(n))))
 }
 
 // UniqueItems checks that the raw items are pairwise different JSON values
@@ -161,10 +159,8 @@ func (d *Decoder) UniqueItems(sp string, items [][]byte) {
 	if !dup || !d.begin(kUniqueItems, sp, "") {
 		return
 	}
-	from := len(d.text)
-	d.text = binary.AppendVarint(d.text, int64(i))
-	d.text = binary.AppendVarint(d.text, int64(j))
-	d.shows(from)
+	b := binary.AppendVarint(d.tail(), int64(i))
+	d.shows(d.took(binary.AppendVarint(b, int64(j))))
 }
 
 // pairwiseItems is how many items firstDuplicate compares pair by pair
@@ -229,9 +225,7 @@ func (d *Decoder) add(k kind, sp, arg, got string) {
 	if !d.begin(k, sp, arg) || got == "" || d.hidden > 0 {
 		return
 	}
-	from := len(d.text)
-	d.text = appendShown(d.text, got)
-	d.shows(from)
+	d.shows(d.took(appendShown(d.tail(), got)))
 }
 
 // maxShown bounds, in bytes, a value shown as given to a violation method.

@@ -34,7 +34,7 @@ func violations(t *testing.T, data string, f func(d *Decoder)) []toolerr.Violati
 	if err == nil {
 		return nil
 	}
-	e, ok := err.(*toolerr.Error)
+	e, ok := toolErr(err)
 	if !ok || e.Code != toolerr.InvalidArguments {
 		t.Fatalf("error %v, want invalid_arguments", err)
 	}
@@ -203,7 +203,7 @@ func TestLongNamesCapped(t *testing.T) {
 				d.Additional("/additionalProperties", mark, name, "")
 			})
 			err := d.Finish()
-			e, ok := err.(*toolerr.Error)
+			e, ok := toolErr(err)
 			if !ok || len(e.Violations()) != 1 {
 				t.Fatalf("error %v", err)
 			}
@@ -221,7 +221,7 @@ func TestLongNamesCapped(t *testing.T) {
 	}
 	// A duplicate undeclared name: the invalid_json reason is bounded.
 	_, err := readUnknown(t, `{"`+long+`":1,"`+long+`":2}`)
-	e, ok := err.(*toolerr.Error)
+	e, ok := toolErr(err)
 	if !ok || e.Code != toolerr.InvalidJSON || !strings.HasPrefix(e.Reason, "duplicate member name") || len(e.Reason) > 100 {
 		t.Errorf("duplicate long name: %.300v", err)
 	}
@@ -277,7 +277,7 @@ func TestAdditionalKeyword(t *testing.T) {
 		d.Reset("t", []byte(`{"x":1}`))
 		d.Object()
 		walkObjects(&d, func(mark int, name []byte) { d.Additional(sp, mark, name, "kind") })
-		e, ok := d.Finish().(*toolerr.Error)
+		e, ok := toolErr(d.Finish())
 		if !ok || len(e.Violations()) != 1 {
 			t.Fatalf("%s: error %v", sp, e)
 		}

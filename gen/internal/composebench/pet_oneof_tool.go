@@ -28,8 +28,8 @@ const (
 )
 
 // DecodePetOneofArgs reads the arguments of a pet_oneof call in one pass,
-// checking every rule of PetOneofSchema. Its error is a *toolerr.Error:
-// invalid_json or invalid_arguments.
+// checking every rule of PetOneofSchema. Its error is a *toolerr.Error, to
+// read with errors.As: invalid_json or invalid_arguments.
 func DecodePetOneofArgs(data []byte) (PetOneofArgs, error) {
 	var v PetOneofArgs
 	var d tgimpl.Decoder

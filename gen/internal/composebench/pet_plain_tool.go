@@ -28,8 +28,8 @@ const (
 )
 
 // DecodePetPlainArgs reads the arguments of a pet_plain call in one pass,
-// checking every rule of PetPlainSchema. Its error is a *toolerr.Error:
-// invalid_json or invalid_arguments.
+// checking every rule of PetPlainSchema. Its error is a *toolerr.Error, to
+// read with errors.As: invalid_json or invalid_arguments.
 func DecodePetPlainArgs(data []byte) (PetPlainArgs, error) {
 	var v PetPlainArgs
 	var d tgimpl.Decoder

@@ -1,0 +1,161 @@
+package tgimpl
+
+import (
+	"sync/atomic"
+
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+// The refusal. A decode that records a violation returns a refusal: a
+// small private error, one block that holds the tool, the records and
+// the copies they need, made by Finish from the Decoder's arena (see
+// arena.go). It makes the *toolerr.Error that callers read (errors.As)
+// only when it is first read, and renders that error's violations from
+// the records when they are first read (see message.go). A refusal that
+// is only counted, or branched on, costs its block and no text; its
+// Error, JSON and violations are those of the *toolerr.Error.
+//
+// Every byte of a refusal costs (allocation, zeroing and above all garbage
+// collection, which runs as often as bytes are allocated), so its block
+// is the smallest that holds it: one violation with up to oneText bytes of
+// copies (a short name and the value it shows) takes 80 bytes; up to
+// inlineRecords violations with up to inlineText bytes take 192; more,
+// their records and their copies, each in a block of its own.
+
+// A refusal is the error of a decode that recorded violations, their
+// records and copies being in b.
+type refusal[B any, P block[B]] struct {
+	tool string
+	err  atomic.Pointer[toolerr.Error] // made on the first read
+	b    B
+}
+
+// A block holds a refusal's records and their copies.
+type block[B any] interface {
+	*B
+	recorded() (records []record, text []byte, truncated bool)
+}
+
+// oneText is how many bytes of copies a refusal of one violation holds in
+// its block.
+const oneText = 24
+
+// oneRecord is the block of one violation.
+type oneRecord struct {
+	rec  [1]record
+	text [oneText]byte
+}
+
+func (b *oneRecord) recorded() ([]record, []byte, bool) { return b.rec[:], b.text[:], false }
+
+// fewRecords is the block of up to inlineRecords violations, those whose
+// lens is not zero.
+type fewRecords struct {
+	recs [inlineRecords]record
+	text [inlineText]byte
+}
+
+func (b *fewRecords) recorded() ([]record, []byte, bool) {
+	n := 0
+	for n < len(b.recs) && b.recs[n].lens != 0 {
+		n++
+	}
+	return b.recs[:n], b.text[:], false
+}
+
+// manyRecords is the block of a refusal that outgrew the others, and says
+// whether violations were left out (toolerr.Error.Truncated).
+type manyRecords struct {
+	records   []record
+	text      []byte
+	truncated bool
+}
+
+func (b *manyRecords) recorded() ([]record, []byte, bool) { return b.records, b.text, b.truncated }
+
+// refuse returns the invalid_arguments error of the records: a refusal,
+// holding copies of the records and of the arena in the smallest block.
+// The blocks are written whole as they are made, so that no write
+// barrier runs.
+func (d *Decoder) refuse() error {
+	text := d.arenaText()
+	switch {
+	case d.nRecords() == 1 && len(text) <= oneText:
+		r := &refusal[oneRecord, *oneRecord]{tool: d.tool, b: oneRecord{rec: [1]record{d.inline[0]}}}
+		copy(r.b.text[:], text)
+		return r
+	case d.many == nil && len(text) <= inlineText:
+		recs := d.inline
+		clear(recs[d.nInline:])
+		r := &refusal[fewRecords, *fewRecords]{tool: d.tool, b: fewRecords{recs: recs}}
+		copy(r.b.text[:], text)
+		return r
+	}
+	records := d.many
+	if records == nil {
+		records = append([]record(nil), d.inline[:d.nInline]...)
+	}
+	// A block of its own, not text, which may view the Decoder.
+	own := d.spill
+	if own == nil {
+		own = append([]byte(nil), text...)
+	}
+	return &refusal[manyRecords, *manyRecords]{tool: d.tool, b: manyRecords{records: records, text: own, truncated: d.truncated}}
+}
+
+// Error is the text of the refusal's *toolerr.Error.
+func (r *refusal[B, P]) Error() string { return r.toolErr().Error() }
+
+// As makes the refusal a *toolerr.Error for errors.As: target, a
+// **toolerr.Error, gets the same error on every call, from any goroutine.
+func (r *refusal[B, P]) As(target any) bool {
+	p, ok := target.(**toolerr.Error)
+	if ok {
+		*p = r.toolErr()
+	}
+	return ok
+}
+
+// MarshalJSON is the JSON of the refusal's *toolerr.Error, for a caller
+// that marshals the error it was returned.
+func (r *refusal[B, P]) MarshalJSON() ([]byte, error) { return r.toolErr().MarshalJSON() }
+
+// toolErr returns the refusal's *toolerr.Error, made on the first call.
+// Goroutines that make it at once all get the one stored first.
+func (r *refusal[B, P]) toolErr() *toolerr.Error {
+	if e := r.err.Load(); e != nil {
+		return e
+	}
+	records, text, truncated := P(&r.b).recorded()
+	v := &rendered{records: records, text: text}
+	v.err = toolerr.Error{Code: toolerr.InvalidArguments, Tool: r.tool, Truncated: truncated}
+	v.err.DeferViolations(v)
+	if r.err.CompareAndSwap(nil, &v.err) {
+		return &v.err
+	}
+	return r.err.Load()
+}
+
+// rendered is the *toolerr.Error of a refusal and the source of its
+// violations, rendered from the refusal's records when first read.
+type rendered struct {
+	err     toolerr.Error
+	records []record
+	text    []byte
+	list    atomic.Pointer[[]toolerr.Violation]
+}
+
+// Violations renders the records the first time: the error's violations
+// (toolerr.ViolationSource). It is safe for concurrent use: goroutines
+// that read them at once may each render them, identically, and all get
+// the list stored first.
+func (v *rendered) Violations() []toolerr.Violation {
+	if p := v.list.Load(); p != nil {
+		return *p
+	}
+	list := render(v.records, v.text)
+	if v.list.CompareAndSwap(nil, &list) {
+		return list
+	}
+	return *v.list.Load()
+}
