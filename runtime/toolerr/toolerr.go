@@ -29,11 +29,14 @@
 // The JSON of an Error is at most MaxJSONBytes long whatever the input
 // (see MarshalJSON).
 //
-// The violations of an Error returned by a generated decoder are rendered
-// when they are first read (Violations, Error, MarshalJSON), not when the
-// decoder finds them: a refusal that is only counted or branched on by its
-// Code costs no message text. The first read renders them once, under a
-// lock, so an Error may be read from several goroutines.
+// A generated decoder does not return an *Error itself but a smaller value
+// that makes its *Error when errors.As first asks for it (the same one on
+// every later call); its Error and JSON are that *Error's. Read errors with
+// errors.As, never with a type assertion. The violations of such an Error
+// are rendered when they are first read (Violations, Error, MarshalJSON),
+// not when the decoder finds them: a refusal that is only counted or
+// branched on by its Code costs no message text. Every read gets the same
+// list, so an Error may be read from several goroutines.
 package toolerr
 
 import (
