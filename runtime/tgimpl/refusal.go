@@ -2,6 +2,7 @@ package tgimpl
 
 import (
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
@@ -17,10 +18,11 @@ import (
 //
 // Every byte of a refusal costs (allocation, zeroing and above all garbage
 // collection, which runs as often as bytes are allocated), so its block
-// is the smallest that holds it: one violation with up to oneText bytes of
-// copies (a short name and the value it shows) takes 80 bytes; up to
-// inlineRecords violations with up to inlineText bytes take 192; more,
-// their records and their copies, each in a block of its own.
+// is the smallest that holds it: one violation with up to 24 bytes of
+// copies (a short name and the value it shows) takes 80 bytes, with up to
+// 56 bytes 112; two violations with up to 56 bytes take 144; up to
+// inlineRecords violations with up to inlineText bytes 192; more, their
+// records and their copies, each in a block of its own.
 
 // A refusal is the error of a decode that recorded violations, their
 // records and copies being in b.
@@ -36,31 +38,30 @@ type block[B any] interface {
 	recorded() (records []record, text []byte, truncated bool)
 }
 
-// oneText is how many bytes of copies a refusal of one violation holds in
-// its block.
-const oneText = 24
+// The shapes of the inline blocks: how many records, how many bytes of
+// copies.
+type (
+	recordArray interface {
+		[1]record | [2]record | [inlineRecords]record
+	}
+	textArray interface {
+		[24]byte | [56]byte | [inlineText]byte
+	}
+)
 
-// oneRecord is the block of one violation.
-type oneRecord struct {
-	rec  [1]record
-	text [oneText]byte
+// inlineBlock is the block of up to len(R) violations, those whose lens is
+// not zero, and len(T) bytes of copies.
+type inlineBlock[R recordArray, T textArray] struct {
+	recs R
+	text T
 }
 
-func (b *oneRecord) recorded() ([]record, []byte, bool) { return b.rec[:], b.text[:], false }
-
-// fewRecords is the block of up to inlineRecords violations, those whose
-// lens is not zero.
-type fewRecords struct {
-	recs [inlineRecords]record
-	text [inlineText]byte
-}
-
-func (b *fewRecords) recorded() ([]record, []byte, bool) {
+func (b *inlineBlock[R, T]) recorded() ([]record, []byte, bool) {
 	n := 0
 	for n < len(b.recs) && b.recs[n].lens != 0 {
 		n++
 	}
-	return b.recs[:n], b.text[:], false
+	return unsafe.Slice(&b.recs[0], n), unsafe.Slice(&b.text[0], len(b.text)), false
 }
 
 // manyRecords is the block of a refusal that outgrew the others, and says
@@ -74,22 +75,22 @@ type manyRecords struct {
 func (b *manyRecords) recorded() ([]record, []byte, bool) { return b.records, b.text, b.truncated }
 
 // refuse returns the invalid_arguments error of the records: a refusal,
-// holding copies of the records and of the arena in the smallest block.
-// The blocks are written whole as they are made, so that no write
-// barrier runs.
+// holding copies of the records and of the arena in the smallest block
+// that fits them (the sizes are allocator size classes: 80, 112, 144 and
+// 192 bytes), or in blocks of their own.
 func (d *Decoder) refuse() error {
 	text := d.arenaText()
-	switch {
-	case d.nRecords() == 1 && len(text) <= oneText:
-		r := &refusal[oneRecord, *oneRecord]{tool: d.tool, b: oneRecord{rec: [1]record{d.inline[0]}}}
-		copy(r.b.text[:], text)
-		return r
-	case d.many == nil && len(text) <= inlineText:
-		recs := d.inline
-		clear(recs[d.nInline:])
-		r := &refusal[fewRecords, *fewRecords]{tool: d.tool, b: fewRecords{recs: recs}}
-		copy(r.b.text[:], text)
-		return r
+	if d.many == nil {
+		switch n := d.nInline; {
+		case n == 1 && len(text) <= 24:
+			return refuseInline[[1]record, [24]byte](d, text)
+		case n == 1 && len(text) <= 56:
+			return refuseInline[[1]record, [56]byte](d, text)
+		case n == 2 && len(text) <= 56:
+			return refuseInline[[2]record, [56]byte](d, text)
+		case len(text) <= inlineText:
+			return refuseInline[[inlineRecords]record, [inlineText]byte](d, text)
+		}
 	}
 	records := d.many
 	if records == nil {
@@ -101,6 +102,18 @@ func (d *Decoder) refuse() error {
 		own = append([]byte(nil), text...)
 	}
 	return &refusal[manyRecords, *manyRecords]{tool: d.tool, b: manyRecords{records: records, text: own, truncated: d.truncated}}
+}
+
+// refuseInline returns the refusal of the decoder's inline records, with
+// text, in an inlineBlock[R, T] (len(R) >= d.nInline, len(T) >= len(text)).
+func refuseInline[R recordArray, T textArray](d *Decoder, text []byte) error {
+	var recs R
+	for i := range d.nInline {
+		recs[i] = d.inline[i]
+	}
+	r := &refusal[inlineBlock[R, T], *inlineBlock[R, T]]{tool: d.tool, b: inlineBlock[R, T]{recs: recs}}
+	copy(unsafe.Slice(&r.b.text[0], len(r.b.text)), text)
+	return r
 }
 
 // Error is the text of the refusal's *toolerr.Error.

@@ -100,15 +100,23 @@ func TestRefusalAllocations(t *testing.T) {
 
 // TestRefusalBlocks: the blocks are of the allocator's size classes they
 // were sized for, and each kind of refusal (one violation with a short
-// copy, one with a longer one, three, four, past MaxViolations) reads as
-// its *toolerr.Error: errors.As gives the same error on every call, and
-// the refusal's text and JSON are that error's.
+// copy, a longer one, a long one or one too long for any, two, three,
+// four, past MaxViolations) reads as its *toolerr.Error: errors.As gives
+// the same error on every call, and the refusal's text and JSON are that
+// error's.
 func TestRefusalBlocks(t *testing.T) {
-	if n := unsafe.Sizeof(refusal[oneRecord, *oneRecord]{}); n != 80 {
-		t.Errorf("a refusal of one violation takes %d bytes, want 80", n)
-	}
-	if n := unsafe.Sizeof(refusal[fewRecords, *fewRecords]{}); n != 192 {
-		t.Errorf("a refusal of a few violations takes %d bytes, want 192", n)
+	for _, b := range []struct {
+		name       string
+		size, want uintptr
+	}{
+		{"one record, 24 bytes", unsafe.Sizeof(refusal[inlineBlock[[1]record, [24]byte], *inlineBlock[[1]record, [24]byte]]{}), 80},
+		{"one record, 56 bytes", unsafe.Sizeof(refusal[inlineBlock[[1]record, [56]byte], *inlineBlock[[1]record, [56]byte]]{}), 112},
+		{"two records, 56 bytes", unsafe.Sizeof(refusal[inlineBlock[[2]record, [56]byte], *inlineBlock[[2]record, [56]byte]]{}), 144},
+		{"three records", unsafe.Sizeof(refusal[inlineBlock[[inlineRecords]record, [inlineText]byte], *inlineBlock[[inlineRecords]record, [inlineText]byte]]{}), 192},
+	} {
+		if b.size != b.want {
+			t.Errorf("a refusal of %s takes %d bytes, want %d", b.name, b.size, b.want)
+		}
 	}
 	var many strings.Builder
 	many.WriteString("{")
@@ -124,7 +132,11 @@ func TestRefusalBlocks(t *testing.T) {
 		truncated  bool
 	}{
 		{"one short", `{"refundShipping":true}`, 1, 1, false},
-		{"one long", `{"refundShippingToTheCustomer":true}`, 1, 1, false},
+		{"one longer", `{"refundShippingToTheCustomer":true}`, 1, 1, false},
+		{"one long", `{"refundShippingToTheCustomerAndTheWarehouseOfOrigin":true}`, 1, 1, false},
+		{"one longest", `{"` + strings.Repeat("x", 70) + `":true}`, 1, 1, false},
+		{"one too long", `{"` + strings.Repeat("x", 100) + `":true}`, 1, 1, false},
+		{"two", `{"refundShipping":true,"refundShippingToTheCustomer":true}`, 2, 2, false},
 		{"three", `{"a":1,"b":2,"c":3}`, 3, 3, false},
 		{"four", `{"a":1,"b":2,"c":3,"d":4}`, 4, 4, false},
 		{"past the cap", many.String(), toolerr.MaxViolations + 2, toolerr.MaxViolations, true},
