@@ -54,25 +54,38 @@ type boundCall[A any] struct {
 
 func (c *boundCall[A]) run(ctx context.Context) (any, error) { return c.execute(ctx, c.args) }
 
+// execution is nil: a boundCall's executor runs in the dispatching
+// goroutine.
+func (c *boundCall[A]) execution() *execution { return nil }
+
+// asideCall is a boundCall whose executor runs in a goroutine of its own,
+// with the room for its execution in the same allocation.
+type asideCall[A any] struct {
+	boundCall[A]
+	x execution
+}
+
+func (c *asideCall[A]) execution() *execution { return &c.x }
+
 // prepareFunc returns Tool.prepare: the prepared call holds its arguments
 // on the heap, to run later or in another goroutine. The steps are in
 // closures, not methods: a method value of a generic type is called
 // through a wrapper that copies every argument once more.
-func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (prepared, error) {
-	return func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (out prepared, err error) {
+func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, error) {
+	return func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (out prepared, err error) {
 		out.tm = t0
-		err = d.check(ctx, p, call, &out, resuming, nil)
+		err = d.check(ctx, p, call, &out, resuming, aside, nil)
 		return out, err
 	}
 }
 
 // check is steps 4 and 5 of a call into out, timing decode and policy on
 // out.tm, which holds their timings also when it refuses the call. With
-// args nil, the arguments go into out.exec (a boundCall); else into *args,
-// and out.exec stays nil. It never panics (see checkPanicked). The copies
-// of p are made after the decoder succeeds, so that a refusal of the
-// arguments allocates none.
-func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prepared, resuming bool, args *A) (err error) {
+// args nil, the arguments go into out.exec (an asideCall when aside, else
+// a boundCall); else into *args, and out.exec stays nil. It never panics
+// (see checkPanicked). The copies of p are made after the decoder
+// succeeds, so that a refusal of the arguments allocates none.
+func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prepared, resuming, aside bool, args *A) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			*out, err = prepared{tm: out.tm}, checkPanicked(d.spec.Name, call.ID, v)
@@ -104,10 +117,14 @@ func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prep
 	n := len(p.Roles) * copies
 	var pctx *principalCtx
 	var spare []string
-	if args == nil {
+	switch {
+	case args == nil && aside:
+		ac := &asideCall[A]{boundCall: boundCall[A]{args: a, execute: d.b.Execute}}
+		pctx, spare, out.exec = &ac.pctx, ac.roles[:], ac
+	case args == nil:
 		bc := &boundCall[A]{args: a, execute: d.b.Execute}
 		pctx, spare, out.exec = &bc.pctx, bc.roles[:], bc
-	} else {
+	default:
 		pctx, spare = newCallCtx(n)
 		*args = a
 	}
@@ -138,7 +155,7 @@ func (d *binder[A]) dispatchFunc() func(r *Registry, ctx context.Context, c Call
 	return func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result {
 		p := prepared{tm: tm}
 		var args A
-		if err := d.check(ctx, c.Principal, call, &p, false, &args); err != nil {
+		if err := d.check(ctx, c.Principal, call, &p, false, false, &args); err != nil {
 			return r.refuse(ctx, c, call, asToolErr(err, t.Name, call.ID), start, attempt, p.tm)
 		}
 		p.call, p.tool = call, t

@@ -11,9 +11,10 @@ import (
 
 // prepared is a call that passed every check and waits to run. It is a
 // value: the single-call path keeps it on its stack, and only the typed
-// arguments and the executor's context are allocated (boundCall), or,
-// when the executor runs in the dispatching goroutine, only the
-// executor's context (see binder.dispatchFunc).
+// arguments, the executor's context and the execution that runs it in a
+// goroutine of its own are allocated, together (asideCall), or, when the
+// executor runs in the dispatching goroutine, only the executor's context
+// (see binder.dispatchFunc).
 type prepared struct {
 	call Call
 	tool *Tool
@@ -32,8 +33,13 @@ type prepared struct {
 }
 
 // runner runs a prepared call's executor with its typed arguments.
+// execution is the room for the execution that runs it in a goroutine of
+// its own, in the runner's allocation, or nil when the executor is to run
+// in the dispatching goroutine (see Tool.runsAside): a prepared call runs
+// once, where it was prepared to.
 type runner interface {
 	run(ctx context.Context) (any, error)
+	execution() *execution
 }
 
 // check runs steps 1 to 5 for one call into p, timing decode and policy
@@ -46,7 +52,7 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) 
 		return err
 	}
 	var perr error
-	*p, perr = t.prepare(ctx, c.Principal, call, p.tm, false)
+	*p, perr = t.prepare(ctx, c.Principal, call, p.tm, false, t.runsAside(ctx))
 	if perr != nil {
 		return asToolErr(perr, t.Name, call.ID)
 	}
@@ -163,11 +169,10 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 	if err != nil {
 		return r.refuse(ctx, c, call, err, start, attempt, tm)
 	}
-	if t.Timeout <= 0 && ctx.Done() == nil {
-		// The executor will run in this goroutine (see execute).
+	if !t.runsAside(ctx) {
 		return t.inline(r, ctx, c, call, t, attempt, tm, start)
 	}
-	p, perr := t.prepare(ctx, c.Principal, call, tm, false)
+	p, perr := t.prepare(ctx, c.Principal, call, tm, false, true)
 	if perr != nil {
 		return r.refuse(ctx, c, call, asToolErr(perr, t.Name, call.ID), start, attempt, p.tm)
 	}

@@ -21,9 +21,9 @@ type outcome struct {
 // execution is one executor run in a goroutine of its own, for when the
 // gate may stop waiting for it, with a copy of its prepared call (whose
 // pctx, in the call's allocation, is the executor's context before the
-// tool's timeout). The executor's step started at prep.tm.last. It is
-// one allocation per call, so it holds nothing twice: the caller's
-// principal is prep's (see caller).
+// tool's timeout). The executor's step started at prep.tm.last. It is in
+// the prepared call's allocation (asideCall), and holds nothing twice: the
+// caller's principal is prep's (see caller).
 type execution struct {
 	// xctx is the executor's context; the executor's goroutine cancels it
 	// once the executor returns, so that the gate waits on xctx alone.
@@ -76,16 +76,25 @@ var errToolTimeout = errors.New("the tool's timeout expired")
 // event (see the package documentation). The executor's step starts at
 // p.tm.last.
 func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt int) Result {
-	if p.tool.Timeout <= 0 && ctx.Done() == nil {
-		// The context can never end and the tool has no timeout: there is
-		// no point where the gate would stop waiting, so the executor runs
-		// here.
-		p.pctx.Context = ctx
+	p.pctx.Context = ctx
+	x := p.exec.execution()
+	if x == nil {
+		// The call was prepared to run here: the context can never end
+		// and the tool has no timeout (see Tool.runsAside).
 		return r.executed(ctx, c, p, guarded(r, p.pctx, runPrepared, p.exec), attempt)
 	}
-	// p may live on the dispatcher's stack: the goroutine gets a copy.
-	p.pctx.Context = ctx
-	return r.executeAside(ctx, &execution{prep: *p, r: r, c: callerRef{c.Scope, c.RequestID, c.Model}, attempt: attempt})
+	// p may live on the dispatcher's stack: the goroutine gets a copy, in
+	// the prepared call's allocation.
+	*x = execution{prep: *p, r: r, c: callerRef{c.Scope, c.RequestID, c.Model}, attempt: attempt}
+	return r.executeAside(ctx, x)
+}
+
+// runsAside reports whether a call of t under ctx runs its executor in a
+// goroutine of its own: unless the context can never end and the tool has
+// no timeout, when there is no point at which the gate would stop waiting,
+// so the executor runs in the dispatching goroutine.
+func (t *Tool) runsAside(ctx context.Context) bool {
+	return t.Timeout > 0 || ctx.Done() != nil
 }
 
 // executed answers and audits a call whose executor ran in the

@@ -261,7 +261,9 @@ type Tool struct {
 	// prepared call's tm, which it returns also with an error; it never
 	// panics (see checkPanicked). The prepared call holds the gate's own
 	// copy of p, made before the policy runs, for the executor.
-	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming bool) (prepared, error)
+	// With aside, the prepared call has room for its execution (see
+	// runner).
+	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, error)
 	// inline is steps 4 to 7 of Dispatch for a call whose executor runs
 	// in the dispatching goroutine (see binder.dispatchFunc).
 	inline  func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result

@@ -380,6 +380,69 @@ func TestDispatchAllocations(t *testing.T) {
 	}
 }
 
+// TestGoroutinePathAllocations: a call whose executor runs in a goroutine
+// of its own allocates, beyond what running a function in a goroutine
+// under the executor's context costs (its context, the goroutine, the
+// wait), only its prepared call, with its execution in the same
+// allocation; and a call prepared to run in the dispatching goroutine has
+// no execution.
+func TestGoroutinePathAllocations(t *testing.T) {
+	args := payArgs{Account: "ACC-1", Amount: 5}
+	spec := Spec[payArgs]{Name: "pay", Version: "v1", Decode: func([]byte) (payArgs, error) { return args, nil }}
+	b := Binding[payArgs]{Policy: AllowAll[payArgs], Execute: func(context.Context, payArgs) (any, error) { return nil, nil }}
+	cl := Caller{Principal: Principal{ID: "u1", Roles: []string{"a"}}, Scope: "s"}
+	call := Call{Name: "pay", Args: []byte(goodPay), Complete: true}
+	cancellable, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		ctx     context.Context
+		// handoff runs a closure in a goroutine under a context made as
+		// the gate makes the executor's, and waits for it.
+		handoff func(parent context.Context)
+	}{
+		{"tool timeout", time.Hour, context.Background(), func(parent context.Context) {
+			xctx, cancel := context.WithTimeoutCause(parent, time.Hour, errToolTimeout)
+			go func() { cancel() }()
+			<-xctx.Done()
+		}},
+		{"context that can end", 0, cancellable, func(parent context.Context) {
+			xctx, cancel := context.WithCancel(parent)
+			go func() { cancel() }()
+			<-xctx.Done()
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := spec
+			spec.Timeout = tc.timeout
+			r := mustRegistry(t, []*Tool{Bind(spec, b)})
+			tool := r.tools["pay"]
+			if !tool.runsAside(tc.ctx) || tool.runsAside(context.Background()) != (tc.timeout > 0) {
+				t.Fatalf("runsAside: the call should run in a goroutine of its own")
+			}
+			p, err := tool.prepare(tc.ctx, cl.Principal, call, timings{}, false, true)
+			if err != nil || p.exec.execution() == nil {
+				t.Fatalf("prepared to run aside: %v, execution %v", err, p.exec.execution())
+			}
+			if p, err := tool.prepare(context.Background(), cl.Principal, call, timings{}, false, false); err != nil || p.exec.execution() != nil {
+				t.Fatalf("prepared to run here: %v, execution %v", err, p.exec.execution())
+			}
+			parent := &principalCtx{Context: tc.ctx}
+			base := testing.AllocsPerRun(100, func() { tc.handoff(parent) })
+			got := testing.AllocsPerRun(100, func() {
+				if _, err := r.Dispatch(tc.ctx, cl, call); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if got != base+1 {
+				t.Errorf("%v allocations per dispatch, want %v (the handoff's %v and the prepared call)", got, base+1, base)
+			}
+		})
+	}
+}
+
 // TestExecutorPanicInEitherPath: an executor's panic is execution_failed
 // (Executed, not late) whether it runs inline or in a goroutine of its
 // own, where the gate recovers only when the executor did not return.

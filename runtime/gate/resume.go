@@ -168,7 +168,7 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 	}
 	tm := timings{now: r.timer()}
 	tm.mark()
-	p, err := t.prepare(ctx, who, call, tm, true)
+	p, err := t.prepare(ctx, who, call, tm, true, t.runsAside(ctx))
 	if err != nil {
 		return pc, nil, asToolErr(err, pc.Tool, pc.CallID)
 	}
