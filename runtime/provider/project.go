@@ -77,7 +77,10 @@ func ProjectParsed(p Provider, t Tool, schema *jsonval.Value) (Definition, error
 	if len(def.Local) > 0 {
 		desc = describeLocal(desc, def.Local)
 	}
-	def.JSON = string(envelope(p, t, desc, body, pr.strict).Marshal())
+	// About the effective schema's length, and the envelope's: room enough
+	// most of the time, without growing the buffer.
+	size := len(t.Schema) + len(t.Schema)/4 + len(desc) + len(t.Name) + len(t.MCP) + 128
+	def.JSON = string(envelope(p, t, desc, body, pr.strict).AppendJSON(make([]byte, 0, size)))
 	return def, nil
 }
 
