@@ -78,8 +78,9 @@ type toolModel struct {
 	// open is Options.OpenObjects, which projected depends on.
 	open bool
 	// projected is what the provider projections start from; its Schema is
-	// the effective schema as JSON, marshalled once; schema parses it once,
-	// for every provider's projection (set by setProjected).
+	// the effective schema as JSON, marshalled once; schema returns it
+	// parsed, once for every provider's projection (set by setProjected or
+	// setEffective).
 	projected provider.Tool
 	schema    func() (*jsonval.Value, error)
 	// defs are the provider definitions, in the order of exported().
@@ -272,7 +273,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	// The effective schema (embedded, projected) leaves toolgate's own x-
 	// metadata out; the model is built from the same closure with it kept.
 	closed := provider.Closed(t.params, opts.OpenObjects)
-	tm.setProjected(newProviderTool(t, provider.WithoutExtensions(closed), opts.OpenObjects))
+	tm.setEffective(t, provider.WithoutExtensions(closed), opts.OpenObjects)
 	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, schemaURL(t), tm.draft7)}
 	tm.root = b.build("", closed, tm.goName+"Args")
 	if !opts.ValueRoots {
@@ -296,6 +297,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		if err := tm.project(opts); err != nil {
 			return nil, err
 		}
+		tm.releaseSchema()
 	}
 	return tm, nil
 }

@@ -94,6 +94,22 @@ func (tm *toolModel) setProjected(pt provider.Tool) {
 	tm.schema = sync.OnceValues(func() (*jsonval.Value, error) { return provider.ParseSchema(pt) })
 }
 
+// setEffective sets the projected tool of the effective schema eff, which
+// its Schema is the JSON of; the projections start from eff itself, not
+// from that JSON parsed again (the projections change neither). Once they
+// are done (projected), eff is let go.
+func (tm *toolModel) setEffective(t *Tool, eff *jsonval.Value, open bool) {
+	tm.projected = newProviderTool(t, eff, open)
+	tm.schema = func() (*jsonval.Value, error) { return eff, nil }
+}
+
+// releaseSchema lets go of the schema the projections started from, once
+// they are done: a projection asked for later (and not memoized) parses
+// the JSON again.
+func (tm *toolModel) releaseSchema() {
+	tm.setProjected(tm.projected)
+}
+
 // rememberedExport is the model rememberExport recorded for the object
 // semantics open, or nil.
 func rememberedExport(t *Tool, open bool) *toolModel {
