@@ -78,7 +78,10 @@ func Write(dir string, files []File) (written, removed []string, err error) {
 	for _, f := range files {
 		want[f.Name] = true
 		path := filepath.Join(dir, f.Name)
-		if _, err := os.Stat(path); err == nil && !isOwned[f.Name] {
+		if isOwned[f.Name] {
+			continue
+		}
+		if _, err := os.Stat(path); err == nil {
 			return nil, nil, &Error{File: path, Message: "exists and was not written by toolgate (its first line is not " + Header + "); move it away or choose another --out"}
 		}
 	}

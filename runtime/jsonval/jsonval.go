@@ -253,6 +253,57 @@ func (v *Value) Clone() *Value {
 	return &c
 }
 
+// CloneCompact is Clone with the copy's values, members and items
+// allocated in three blocks for the whole tree: cheaper to make and to
+// collect, but a part of the copy that stays reachable keeps all of it
+// alive. It is for copies that are changed and dropped whole. Each member
+// and item list is capped at its length, so that growing one copies it
+// out of its block.
+func (v *Value) CloneCompact() *Value {
+	var values, members, items int
+	var count func(v *Value)
+	count = func(v *Value) {
+		values, members, items = values+1, members+len(v.Members), items+len(v.Items)
+		for _, m := range v.Members {
+			count(m.Value)
+		}
+		for _, it := range v.Items {
+			count(it)
+		}
+	}
+	count(v)
+	b := blocks{make([]Value, values), make([]Member, members), make([]*Value, items)}
+	return b.clone(v)
+}
+
+// blocks are the unused parts of CloneCompact's blocks.
+type blocks struct {
+	values  []Value
+	members []Member
+	items   []*Value
+}
+
+func (b *blocks) clone(v *Value) *Value {
+	c := &b.values[0]
+	b.values = b.values[1:]
+	*c = *v
+	if v.Members != nil {
+		n := len(v.Members)
+		c.Members, b.members = b.members[:n:n], b.members[n:]
+		for i, m := range v.Members {
+			c.Members[i] = Member{m.Key, b.clone(m.Value)}
+		}
+	}
+	if v.Items != nil {
+		n := len(v.Items)
+		c.Items, b.items = b.items[:n:n], b.items[n:]
+		for i, it := range v.Items {
+			c.Items[i] = b.clone(it)
+		}
+	}
+	return c
+}
+
 // Marshal writes v as compact JSON, members in their order.
 func (v *Value) Marshal() []byte {
 	var b bytes.Buffer

@@ -20,7 +20,7 @@ var geminiKeywords = map[string]bool{
 var geminiFormats = []string{"date-time", "date", "time"}
 
 func (pr *projection) gemini(schema *jsonval.Value) (*jsonval.Value, error) {
-	out := schema.Clone()
+	out := schema.CloneCompact()
 	var visit func(s *jsonval.Value, ptr string) error
 	visit = func(s *jsonval.Value, ptr string) error {
 		if s.Kind != jsonval.Object {

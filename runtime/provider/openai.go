@@ -25,7 +25,7 @@ func (pr *projection) openAI(schema *jsonval.Value) (*jsonval.Value, error) {
 	if !slices.Equal(TypeNames(schema), []string{"object"}) {
 		return nil, pr.refuse("", "the root must be a plain object schema")
 	}
-	out := schema.Clone()
+	out := schema.CloneCompact()
 	if err := pr.openAINode(out, "", 0); err != nil {
 		return nil, err
 	}
