@@ -92,6 +92,9 @@ type toolModel struct {
 	patternVars map[*node]string
 	unionFuncs  map[*node]string
 	root        *node
+	// argsType is root's Go name, which the package file reads while the
+	// tools are emitted and their roots let go (letGoNodes).
+	argsType string
 	// result is the root of the result's schema (outputSchema), nil when
 	// the tool declares none; resultSchema is its effective schema as JSON.
 	result       *node
@@ -162,6 +165,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 			tests, testsErr = testFiles(opts, models)
 		case i >= 2:
 			rendered[i-2] = emitTool(models[i-2], opts)
+			models[i-2].letGoNodes()
 		}
 	})
 	if pkgErr != nil {
@@ -276,6 +280,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	tm.setEffective(t, provider.WithoutExtensions(closed), opts.OpenObjects)
 	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, schemaURL(t), tm.draft7)}
 	tm.root = b.build("", closed, tm.goName+"Args")
+	tm.argsType = tm.root.goName
 	if !opts.ValueRoots {
 		if tm.root.kind != kindObject || tm.root.nullable {
 			b.fail("", "type", "the parameters schema must have \"type\": \"object\"")
