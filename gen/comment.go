@@ -156,25 +156,30 @@ func comments(text string) []jen.Code {
 
 // wrap folds a doc comment at about 76 columns, keeping paragraphs.
 func wrap(s string) string {
-	var out []string
-	for _, para := range strings.Split(strings.TrimSpace(s), "\n") {
-		para = collapseBlanks(strings.TrimSpace(para))
-		line := ""
-		for _, w := range strings.Split(para, " ") {
-			if line != "" && len(line)+1+len(w) > 76 {
-				out = append(out, line)
-				line = w
-				continue
-			}
-			if line == "" {
-				line = w
-			} else {
-				line += " " + w
-			}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/64)
+	for i, para := range strings.Split(strings.TrimSpace(s), "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
 		}
-		out = append(out, line)
+		// After collapseBlanks the words are one space apart: a line is
+		// written word by word, n its length so far.
+		n := 0
+		for w := range strings.SplitSeq(collapseBlanks(strings.TrimSpace(para)), " ") {
+			switch {
+			case n == 0:
+			case n+1+len(w) > 76:
+				b.WriteByte('\n')
+				n = 0
+			default:
+				b.WriteByte(' ')
+				n++
+			}
+			b.WriteString(w)
+			n += len(w)
+		}
 	}
-	return strings.Join(out, "\n")
+	return b.String()
 }
 
 // collapseBlanks replaces each run of spaces and tabs in s with one space

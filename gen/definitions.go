@@ -223,7 +223,7 @@ func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.D
 			errs = append(errs, err)
 			continue
 		}
-		def, notice, refused, err := tm.export(opts, p)
+		def, notice, refused, err := tm.export(opts, p, true)
 		switch {
 		case err != nil:
 			return nil, nil, err
@@ -250,8 +250,10 @@ type Exported struct {
 }
 
 // ExportEach is Export of the one tool t to each provider of ps in turn,
-// modelling the tool once: err is the error Export would return for the
-// first provider it reports one for.
+// modelling the tool once, except that a definition's JSON is left empty
+// (Export marshals it; the providers that take the tool, the rules left
+// local and the notices need no JSON): err is the error Export would
+// return for the first provider it reports one for.
 func ExportEach(t *Tool, opts Options, ps []provider.Provider) ([]Exported, error) {
 	tm, err := exportModel(t, opts)
 	if err != nil {
@@ -259,7 +261,7 @@ func ExportEach(t *Tool, opts Options, ps []provider.Provider) ([]Exported, erro
 	}
 	out := make([]Exported, 0, len(ps))
 	for _, p := range ps {
-		def, notice, refused, err := tm.export(opts, p)
+		def, notice, refused, err := tm.export(opts, p, false)
 		switch {
 		case err != nil:
 			return nil, err
@@ -289,15 +291,20 @@ func exportModel(t *Tool, opts Options) (*toolModel, error) {
 	return &tm, nil
 }
 
-// export projects the modelled tool for p: its definition, or a notice when
-// it is left out; refused is the error of a tool p cannot carry although p
-// was chosen for it, err any other failure.
-func (tm *toolModel) export(opts Options, p provider.Provider) (def *provider.Definition, notice *Notice, refused, err error) {
+// export projects the modelled tool for p: its definition (with its JSON
+// when withJSON is set), or a notice when it is left out; refused is the
+// error of a tool p cannot carry although p was chosen for it, err any
+// other failure.
+func (tm *toolModel) export(opts Options, p provider.Provider, withJSON bool) (def *provider.Definition, notice *Notice, refused, err error) {
 	chosen := tm.chosen(opts)
 	if chosen != nil && !slices.Contains(chosen, p) {
 		return nil, &Notice{File: tm.t.File, Pointer: tm.t.Pointer, Tool: tm.t.Name, Provider: p, Reason: tm.chosenBy() + " leaves it out"}, nil, nil
 	}
-	d, err := tm.projectFor(p)
+	project := tm.projectFor
+	if withJSON {
+		project = tm.projectParsed // the same answer, marshalled
+	}
+	d, err := project(p)
 	var refusal *provider.RefusedError
 	switch {
 	case errors.As(err, &refusal) && chosen != nil:

@@ -14,7 +14,7 @@ import (
 // compiler to refuse. Only schema positions are rewritten, never data
 // (const, enum, default, examples).
 func re2Patterns(s *jsonval.Value) *jsonval.Value {
-	out := s.Clone()
+	out := s.CloneCompact()
 	rewritePatterns(out)
 	return out
 }

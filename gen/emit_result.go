@@ -105,9 +105,9 @@ func (e *emitter) resultDoc(n *node, name string) string {
 // returns the typed result.
 func bindingType(tm *toolModel) jen.Code {
 	if tm.result == nil {
-		return jen.Qual(pkgGate, "Binding").Types(jen.Id(tm.root.goName))
+		return jen.Qual(pkgGate, "Binding").Types(jen.Id(tm.argsType))
 	}
-	return jen.Qual(pkgGate, "TypedBinding").Types(jen.Id(tm.root.goName), jen.Id(tm.resultType()))
+	return jen.Qual(pkgGate, "TypedBinding").Types(jen.Id(tm.argsType), jen.Id(tm.resultType()))
 }
 
 func bindCall(tm *toolModel) jen.Code {

@@ -190,3 +190,11 @@ func (e *emitter) emitValidate() {
 	e.f.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 	e.f.Line()
 }
+
+// letGoNodes drops the model of the arguments and what is keyed by its
+// nodes once the tool's file is emitted: they are what a tool holds the
+// most of, and nothing after the emitter reads them. The result's model
+// stays (the package file reads its name).
+func (tm *toolModel) letGoNodes() {
+	tm.root, tm.ruleVars, tm.patternVars, tm.unionFuncs = nil, nil, nil, nil
+}

@@ -78,8 +78,9 @@ type toolModel struct {
 	// open is Options.OpenObjects, which projected depends on.
 	open bool
 	// projected is what the provider projections start from; its Schema is
-	// the effective schema as JSON, marshalled once; schema parses it once,
-	// for every provider's projection (set by setProjected).
+	// the effective schema as JSON, marshalled once; schema returns it
+	// parsed, once for every provider's projection (set by setProjected or
+	// setEffective).
 	projected provider.Tool
 	schema    func() (*jsonval.Value, error)
 	// defs are the provider definitions, in the order of exported().
@@ -91,6 +92,9 @@ type toolModel struct {
 	patternVars map[*node]string
 	unionFuncs  map[*node]string
 	root        *node
+	// argsType is root's Go name, which the package file reads while the
+	// tools are emitted and their roots let go (letGoNodes).
+	argsType string
 	// result is the root of the result's schema (outputSchema), nil when
 	// the tool declares none; resultSchema is its effective schema as JSON.
 	result       *node
@@ -161,6 +165,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 			tests, testsErr = testFiles(opts, models)
 		case i >= 2:
 			rendered[i-2] = emitTool(models[i-2], opts)
+			models[i-2].letGoNodes()
 		}
 	})
 	if pkgErr != nil {
@@ -272,9 +277,10 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	// The effective schema (embedded, projected) leaves toolgate's own x-
 	// metadata out; the model is built from the same closure with it kept.
 	closed := provider.Closed(t.params, opts.OpenObjects)
-	tm.setProjected(newProviderTool(t, provider.WithoutExtensions(closed), opts.OpenObjects))
+	tm.setEffective(t, provider.WithoutExtensions(closed), opts.OpenObjects)
 	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, schemaURL(t), tm.draft7)}
 	tm.root = b.build("", closed, tm.goName+"Args")
+	tm.argsType = tm.root.goName
 	if !opts.ValueRoots {
 		if tm.root.kind != kindObject || tm.root.nullable {
 			b.fail("", "type", "the parameters schema must have \"type\": \"object\"")
@@ -296,6 +302,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		if err := tm.project(opts); err != nil {
 			return nil, err
 		}
+		tm.releaseSchema()
 	}
 	return tm, nil
 }

@@ -22,8 +22,8 @@ type toolMemo struct {
 	// exports are the modelled tools Export starts from, per OpenObjects:
 	// only the tool and its projection are set.
 	exports map[bool]*toolModel
-	// projections are provider.Project's answers, per OpenObjects and
-	// provider.
+	// projections are provider.Assess's answers (Project's without the
+	// JSON), per OpenObjects and provider.
 	projections map[projectionKey]projection
 }
 
@@ -94,6 +94,22 @@ func (tm *toolModel) setProjected(pt provider.Tool) {
 	tm.schema = sync.OnceValues(func() (*jsonval.Value, error) { return provider.ParseSchema(pt) })
 }
 
+// setEffective sets the projected tool of the effective schema eff, which
+// its Schema is the JSON of; the projections start from eff itself, not
+// from that JSON parsed again (the projections change neither). Once they
+// are done (projected), eff is let go.
+func (tm *toolModel) setEffective(t *Tool, eff *jsonval.Value, open bool) {
+	tm.projected = newProviderTool(t, eff, open)
+	tm.schema = func() (*jsonval.Value, error) { return eff, nil }
+}
+
+// releaseSchema lets go of the schema the projections started from, once
+// they are done: a projection asked for later (and not memoized) parses
+// the JSON again.
+func (tm *toolModel) releaseSchema() {
+	tm.setProjected(tm.projected)
+}
+
 // rememberedExport is the model rememberExport recorded for the object
 // semantics open, or nil.
 func rememberedExport(t *Tool, open bool) *toolModel {
@@ -105,9 +121,9 @@ func rememberedExport(t *Tool, open bool) *toolModel {
 	return m.exports[open]
 }
 
-// projectFor is provider.Project(p, tm.projected), computed once per tool,
-// object semantics (tm.open) and provider. Each caller gets its own Local
-// slice.
+// projectFor is provider.Assess(p, tm.projected): Project without the
+// definition's JSON, computed once per tool, object semantics (tm.open) and
+// provider. Each caller gets its own Local slice.
 func (tm *toolModel) projectFor(p provider.Provider) (provider.Definition, error) {
 	key := projectionKey{tm.open, p}
 	if m := tm.t.memo(); m != nil {
@@ -118,7 +134,7 @@ func (tm *toolModel) projectFor(p provider.Provider) (provider.Definition, error
 			return got.def, got.err
 		}
 	}
-	def, err := tm.projectParsed(p)
+	def, err := tm.assess(p)
 	if m := tm.t.memo(); m != nil {
 		m.projections[key] = projection{def, err}
 		m.mu.Unlock()
@@ -134,4 +150,13 @@ func (tm *toolModel) projectParsed(p provider.Provider) (provider.Definition, er
 		return provider.Definition{}, err
 	}
 	return provider.ProjectParsed(p, tm.projected, schema)
+}
+
+// assess is provider.Assess from the schema parsed once.
+func (tm *toolModel) assess(p provider.Provider) (provider.Definition, error) {
+	schema, err := tm.schema()
+	if err != nil {
+		return provider.Definition{}, err
+	}
+	return provider.Assess(p, tm.projected, schema)
 }

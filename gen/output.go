@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/toolgate/toolgate/gen/internal/udiff"
+	"github.com/toolgate/toolgate/gen/internal/workers"
 )
 
 // Owned lists the files in dir that toolgate owns: Go files whose first line
@@ -23,16 +25,21 @@ func Owned(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The files are opened in parallel; the answer and the first error are
+	// taken in directory order.
+	ok := make([]bool, len(entries))
+	errs := make([]error, len(entries))
+	workers.Run(len(entries), func(i int) {
+		if e := entries[i]; !e.IsDir() && strings.HasSuffix(e.Name(), ".go") {
+			ok[i], errs[i] = hasHeader(filepath.Join(dir, e.Name()))
+		}
+	})
 	var owned []string
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
-			continue
+	for i, e := range entries {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		ok, err := hasHeader(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		if ok {
+		if ok[i] {
 			owned = append(owned, e.Name())
 		}
 	}
@@ -71,22 +78,42 @@ func Write(dir string, files []File) (written, removed []string, err error) {
 	for _, f := range files {
 		want[f.Name] = true
 		path := filepath.Join(dir, f.Name)
-		if _, err := os.Stat(path); err == nil && !isOwned[f.Name] {
+		if isOwned[f.Name] {
+			continue
+		}
+		if _, err := os.Stat(path); err == nil {
 			return nil, nil, &Error{File: path, Message: "exists and was not written by toolgate (its first line is not " + Header + "); move it away or choose another --out"}
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
-	for _, f := range files {
-		path := filepath.Join(dir, f.Name)
-		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, f.Data) {
-			continue
+	// The files are compared and written in parallel; after a failure no
+	// other write starts, and the files written before it in file order
+	// are reported with it.
+	changed := make([]bool, len(files))
+	errs := make([]error, len(files))
+	var failed atomic.Bool
+	workers.Run(len(files), func(i int) {
+		if failed.Load() {
+			return
 		}
-		if err := writeAtomic(path, f.Data); err != nil {
-			return written, removed, err
+		path := filepath.Join(dir, files[i].Name)
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, files[i].Data) {
+			return
 		}
-		written = append(written, f.Name)
+		changed[i], errs[i] = true, writeAtomic(path, files[i].Data)
+		if errs[i] != nil {
+			failed.Store(true)
+		}
+	})
+	for i, f := range files {
+		if errs[i] != nil {
+			return written, removed, errs[i]
+		}
+		if changed[i] {
+			written = append(written, f.Name)
+		}
 	}
 	for _, name := range owned {
 		if !want[name] {
@@ -144,18 +171,21 @@ func Check(dir string, files []File) ([]Drift, error) {
 		return nil, err
 	}
 	want := map[string]bool{}
-	var drift []Drift
 	for _, f := range files {
 		want[f.Name] = true
-		path := filepath.Join(dir, f.Name)
-		old, err := os.ReadFile(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			drift = append(drift, Drift{File: path, Problem: "missing", Diff: udiff.Diff("/dev/null", "", path, string(f.Data))})
-		case err != nil:
-			return nil, err
-		case !bytes.Equal(old, f.Data):
-			drift = append(drift, Drift{File: path, Problem: "stale", Diff: udiff.Diff(path, string(old), path+" (generated)", string(f.Data))})
+	}
+	// The files are read and compared in parallel; the first error in file
+	// order is the answer, as it is when they are read one by one.
+	found := make([]*Drift, len(files))
+	errs := make([]error, len(files))
+	workers.Run(len(files), func(i int) { found[i], errs[i] = compare(dir, files[i]) })
+	var drift []Drift
+	for i := range files {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if found[i] != nil {
+			drift = append(drift, *found[i])
 		}
 	}
 	for _, name := range owned {
@@ -170,4 +200,19 @@ func Check(dir string, files []File) ([]Drift, error) {
 	}
 	sort.Slice(drift, func(i, j int) bool { return drift[i].File < drift[j].File })
 	return drift, nil
+}
+
+// compare reads f from dir: nil when it holds f's bytes, else its drift.
+func compare(dir string, f File) (*Drift, error) {
+	path := filepath.Join(dir, f.Name)
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &Drift{File: path, Problem: "missing", Diff: udiff.Diff("/dev/null", "", path, string(f.Data))}, nil
+	case err != nil:
+		return nil, err
+	case !bytes.Equal(old, f.Data):
+		return &Drift{File: path, Problem: "stale", Diff: udiff.Diff(path, string(old), path+" (generated)", string(f.Data))}, nil
+	}
+	return nil, nil
 }

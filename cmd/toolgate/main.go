@@ -97,6 +97,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/spf13/pflag"
@@ -218,6 +219,17 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportLoad(cmd, err, stderr)
 	}
+	var (
+		drift    []gen.Drift
+		checkErr error
+		checking sync.WaitGroup
+	)
+	defer checking.Wait()
+	if cmd == "check" {
+		// The comparison with --out runs beside the oneOf and lint checks;
+		// its answer is read only when they pass.
+		checking.Go(func() { drift, checkErr = gen.Check(*out, files) })
+	}
 	if code := oneOfWarnings(cmd, tools, gen.Options{OpenObjects: *open}, *strictOneOf, stderr); code != exitOK {
 		return code
 	}
@@ -225,9 +237,9 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if cmd == "check" {
-		drift, err := gen.Check(*out, files)
-		if err != nil {
-			fmt.Fprintf(stderr, "toolgate check: %v\n", err)
+		checking.Wait()
+		if checkErr != nil {
+			fmt.Fprintf(stderr, "toolgate check: %v\n", checkErr)
 			return exitFailure
 		}
 		for _, d := range drift {

@@ -5,7 +5,18 @@ import (
 	"testing"
 )
 
+// TestClone: Clone and CloneCompact copy a value whole, and no change to
+// the copy reaches the original or another part of the copy.
 func TestClone(t *testing.T) {
+	for _, clone := range []struct {
+		name string
+		f    func(*Value) *Value
+	}{{"Clone", (*Value).Clone}, {"CloneCompact", (*Value).CloneCompact}} {
+		t.Run(clone.name, func(t *testing.T) { testClone(t, clone.f) })
+	}
+}
+
+func testClone(t *testing.T, clone func(*Value) *Value) {
 	for _, src := range []string{
 		`null`,
 		`"s"`,
@@ -19,7 +30,7 @@ func TestClone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := orig.Clone()
+			c := clone(orig)
 			if got := c.Marshal(); !bytes.Equal(got, []byte(src)) {
 				t.Fatalf("clone marshals as %s", got)
 			}

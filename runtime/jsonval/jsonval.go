@@ -95,7 +95,7 @@ func read(r *jsonread.Reader) (*Value, error) {
 		return v, nil
 	case jsonread.Object:
 		v := &Value{Kind: Object, Members: []Member{}}
-		seen := map[string]bool{}
+		var seen map[string]bool // past smallObject members; below, a scan
 		r.ObjectStart()
 		for {
 			name, ok := r.NextMember()
@@ -103,10 +103,9 @@ func read(r *jsonread.Reader) (*Value, error) {
 				break
 			}
 			key := string(name)
-			if seen[key] {
+			if v.has(key, &seen) {
 				return nil, &jsonread.SyntaxError{Offset: r.NameOffset(), Reason: jsonread.DuplicateReason(name)}
 			}
-			seen[key] = true
 			child, err := read(r)
 			if err != nil {
 				return nil, err
@@ -116,6 +115,34 @@ func read(r *jsonread.Reader) (*Value, error) {
 		return v, nil
 	}
 	return nil, nil // the reader has recorded the syntax error
+}
+
+// smallObject is the number of members up to which read finds a duplicate
+// name by scanning the members, not by a map.
+const smallObject = 16
+
+// has reports whether the object being read has a member named key; past
+// smallObject members it keeps their names in *seen, and adds key there.
+func (v *Value) has(key string, seen *map[string]bool) bool {
+	if len(v.Members) < smallObject {
+		for _, m := range v.Members {
+			if m.Key == key {
+				return true
+			}
+		}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]bool, 2*len(v.Members))
+		for _, m := range v.Members {
+			(*seen)[m.Key] = true
+		}
+	}
+	if (*seen)[key] {
+		return true
+	}
+	(*seen)[key] = true
+	return false
 }
 
 // Equal reports whether a and b are the same JSON value in the sense of
@@ -226,11 +253,71 @@ func (v *Value) Clone() *Value {
 	return &c
 }
 
+// CloneCompact is Clone with the copy's values, members and items
+// allocated in three blocks for the whole tree: cheaper to make and to
+// collect, but a part of the copy that stays reachable keeps all of it
+// alive. It is for copies that are changed and dropped whole. Each member
+// and item list is capped at its length, so that growing one copies it
+// out of its block.
+func (v *Value) CloneCompact() *Value {
+	var values, members, items int
+	var count func(v *Value)
+	count = func(v *Value) {
+		values, members, items = values+1, members+len(v.Members), items+len(v.Items)
+		for _, m := range v.Members {
+			count(m.Value)
+		}
+		for _, it := range v.Items {
+			count(it)
+		}
+	}
+	count(v)
+	b := blocks{make([]Value, values), make([]Member, members), make([]*Value, items)}
+	return b.clone(v)
+}
+
+// blocks are the unused parts of CloneCompact's blocks.
+type blocks struct {
+	values  []Value
+	members []Member
+	items   []*Value
+}
+
+func (b *blocks) clone(v *Value) *Value {
+	c := &b.values[0]
+	b.values = b.values[1:]
+	*c = *v
+	if v.Members != nil {
+		n := len(v.Members)
+		c.Members, b.members = b.members[:n:n], b.members[n:]
+		for i, m := range v.Members {
+			c.Members[i] = Member{m.Key, b.clone(m.Value)}
+		}
+	}
+	if v.Items != nil {
+		n := len(v.Items)
+		c.Items, b.items = b.items[:n:n], b.items[n:]
+		for i, it := range v.Items {
+			c.Items[i] = b.clone(it)
+		}
+	}
+	return c
+}
+
 // Marshal writes v as compact JSON, members in their order.
 func (v *Value) Marshal() []byte {
 	var b bytes.Buffer
 	v.write(&b, "", "")
 	return b.Bytes()
+}
+
+// AppendJSON appends v to b as compact JSON, as Marshal writes it: given
+// room enough (a caller that knows about how long the JSON is), without
+// growing b.
+func (v *Value) AppendJSON(b []byte) []byte {
+	buf := bytes.NewBuffer(b)
+	v.write(buf, "", "")
+	return buf.Bytes()
 }
 
 // MarshalIndent writes v as JSON indented by two spaces.

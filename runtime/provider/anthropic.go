@@ -17,7 +17,7 @@ func (pr *projection) anthropic(schema *jsonval.Value) (*jsonval.Value, error) {
 		return schema, nil
 	}
 	pr.strict = true
-	out := schema.Clone()
+	out := schema.CloneCompact()
 	var strip func(s *jsonval.Value, ptr string) error
 	strip = func(s *jsonval.Value, ptr string) error {
 		for _, m := range slices.Clone(s.Members) {

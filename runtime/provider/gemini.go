@@ -20,7 +20,7 @@ var geminiKeywords = map[string]bool{
 var geminiFormats = []string{"date-time", "date", "time"}
 
 func (pr *projection) gemini(schema *jsonval.Value) (*jsonval.Value, error) {
-	out := schema.Clone()
+	out := schema.CloneCompact()
 	var visit func(s *jsonval.Value, ptr string) error
 	visit = func(s *jsonval.Value, ptr string) error {
 		if s.Kind != jsonval.Object {
@@ -70,7 +70,11 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 	if err := pr.refuseShaping(s, ptr, nil); err != nil {
 		return nil, err
 	}
-	s = s.Clone()
+	// inferType may add a type member: to a copy of the members only, as
+	// the output takes the values and changes none of them.
+	shallow := *s
+	shallow.Members = slices.Clone(s.Members)
+	s = &shallow
 	inferType(s)
 	ts := TypeNames(s)
 	nonNull := slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return t == "null" })

@@ -28,10 +28,15 @@ var annotations = []string{"title", "description", "$comment", "examples", "depr
 
 // walkChildren calls f on every subschema of s: the values of properties,
 // $defs, definitions, items, prefixItems, additionalProperties and
-// additionalItems.
+// additionalItems. The keywords need no escaping in a pointer, and the
+// pointer is built only for them.
 func walkChildren(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr string) error) error {
 	for _, m := range s.Members {
-		at := ptr + "/" + jsonval.EscapeToken(m.Key)
+		var at string
+		switch m.Key {
+		case "properties", "$defs", "definitions", "items", "additionalProperties", "additionalItems", "prefixItems":
+			at = ptr + "/" + m.Key
+		}
 		switch m.Key {
 		case "properties", "$defs", "definitions":
 			for _, c := range m.Value.Members {

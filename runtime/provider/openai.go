@@ -25,7 +25,7 @@ func (pr *projection) openAI(schema *jsonval.Value) (*jsonval.Value, error) {
 	if !slices.Equal(TypeNames(schema), []string{"object"}) {
 		return nil, pr.refuse("", "the root must be a plain object schema")
 	}
-	out := schema.Clone()
+	out := schema.CloneCompact()
 	if err := pr.openAINode(out, "", 0); err != nil {
 		return nil, err
 	}
@@ -146,8 +146,11 @@ func (pr *projection) orNull(s *jsonval.Value, ptr string) (*jsonval.Value, erro
 		}
 		return wrapped, nil
 	}
-	out := s.Clone()
-	inferType(out)
+	// A new member list, type and enum; s is not changed, and the result
+	// shares its subschemas (the caller replaces s by it).
+	out := *s
+	out.Members = slices.Clone(s.Members)
+	inferType(&out)
 	if c := out.Get("const"); c != nil {
 		out.Delete("const")
 		out.Set("enum", &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{c}})
@@ -158,10 +161,10 @@ func (pr *projection) orNull(s *jsonval.Value, ptr string) (*jsonval.Value, erro
 	case t.Kind == jsonval.String:
 		out.Set("type", &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{str(t.Str), str("null")}})
 	default:
-		t.Items = append(t.Items, str("null"))
+		out.Set("type", &jsonval.Value{Kind: jsonval.Array, Items: append(slices.Clone(t.Items), str("null"))})
 	}
 	if e := out.Get("enum"); e != nil {
-		e.Items = append(e.Items, &jsonval.Value{Kind: jsonval.Null})
+		out.Set("enum", &jsonval.Value{Kind: jsonval.Array, Items: append(slices.Clone(e.Items), &jsonval.Value{Kind: jsonval.Null})})
 	}
-	return out, nil
+	return &out, nil
 }

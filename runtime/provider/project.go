@@ -36,6 +36,19 @@ func ParseSchema(t Tool) (*jsonval.Value, error) {
 // not changed, and the definition shares none of it that a later
 // projection changes.
 func ProjectParsed(p Provider, t Tool, schema *jsonval.Value) (Definition, error) {
+	return project(p, t, schema, true)
+}
+
+// Assess is ProjectParsed without the definition's JSON, which it leaves
+// empty: whether p can carry t (else the same *RefusedError), the rules
+// that stay local and NullAsAbsent, for a caller that does not send the
+// definition and need not pay for marshalling it.
+func Assess(p Provider, t Tool, schema *jsonval.Value) (Definition, error) {
+	return project(p, t, schema, false)
+}
+
+// project is ProjectParsed, and Assess without withJSON.
+func project(p Provider, t Tool, schema *jsonval.Value, withJSON bool) (Definition, error) {
 	refuse := func(ptr, format string, args ...any) error {
 		return &RefusedError{Provider: p, Tool: t.Name, Pointer: ptr, Reason: fmt.Sprintf(format, args...)}
 	}
@@ -73,11 +86,17 @@ func ProjectParsed(p Provider, t Tool, schema *jsonval.Value) (Definition, error
 		return Definition{}, err
 	}
 	def.Local = pr.local
+	if !withJSON {
+		return def, nil
+	}
 	desc := t.Description
 	if len(def.Local) > 0 {
 		desc = describeLocal(desc, def.Local)
 	}
-	def.JSON = string(envelope(p, t, desc, body, pr.strict).Marshal())
+	// About the effective schema's length, and the envelope's: room enough
+	// most of the time, without growing the buffer.
+	size := len(t.Schema) + len(t.Schema)/4 + len(desc) + len(t.Name) + len(t.MCP) + 128
+	def.JSON = string(envelope(p, t, desc, body, pr.strict).AppendJSON(make([]byte, 0, size)))
 	return def, nil
 }
 

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -43,8 +45,19 @@ func TestGolden(t *testing.T) {
 			}
 			tool := provider.Tool{Name: in["name"], Description: in["description"], Schema: in["schema"], MCP: in["mcp"]}
 			var got []txtar.File
+			schema, err := provider.ParseSchema(tool)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, p := range provider.All {
 				def, err := provider.Project(p, tool)
+				// Assess answers the same, without the JSON.
+				assessed, aerr := provider.Assess(p, tool, schema)
+				want := def
+				want.JSON = ""
+				if fmt.Sprint(aerr) != fmt.Sprint(err) || !reflect.DeepEqual(assessed, want) {
+					t.Errorf("%s: Assess %+v, %v; Project %+v, %v", p, assessed, aerr, def, err)
+				}
 				var refused *provider.RefusedError
 				switch {
 				case errors.As(err, &refused):
