@@ -241,25 +241,26 @@ func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.D
 	return defs, leftOut, nil
 }
 
-// Exported is what Export answers for one tool and one provider: its
-// definition, or the notice why the tool is left out.
-type Exported struct {
+// Assessment is what Export decides for one tool and one provider, without
+// marshalling: the definition's rules left local and NullAsAbsent (its
+// JSON is empty), or the notice why the tool is left out.
+type Assessment struct {
 	Provider   provider.Provider
 	Definition *provider.Definition
 	LeftOut    *Notice
 }
 
-// ExportEach is Export of the one tool t to each provider of ps in turn,
-// modelling the tool once, except that a definition's JSON is left empty
-// (Export marshals it; the providers that take the tool, the rules left
-// local and the notices need no JSON): err is the error Export would
-// return for the first provider it reports one for.
-func ExportEach(t *Tool, opts Options, ps []provider.Provider) ([]Exported, error) {
+// AssessEach decides, for each provider of ps in turn, what Export would
+// answer for the one tool t, modelling the tool once and marshalling no
+// definition (the providers that take the tool, the rules left local and
+// the notices need no JSON; Export gives it): err is the error Export
+// would return for the first provider it reports one for.
+func AssessEach(t *Tool, opts Options, ps []provider.Provider) ([]Assessment, error) {
 	tm, err := exportModel(t, opts)
 	if err != nil {
 		return nil, ErrorList{err}
 	}
-	out := make([]Exported, 0, len(ps))
+	out := make([]Assessment, 0, len(ps))
 	for _, p := range ps {
 		def, notice, refused, err := tm.export(opts, p, false)
 		switch {
@@ -268,7 +269,7 @@ func ExportEach(t *Tool, opts Options, ps []provider.Provider) ([]Exported, erro
 		case refused != nil:
 			return nil, ErrorList{refused}
 		}
-		out = append(out, Exported{Provider: p, Definition: def, LeftOut: notice})
+		out = append(out, Assessment{Provider: p, Definition: def, LeftOut: notice})
 	}
 	return out, nil
 }

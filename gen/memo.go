@@ -8,7 +8,7 @@ import (
 	"github.com/toolgate/toolgate/runtime/provider"
 )
 
-// toolMemo keeps, for one tool, what Export and ExportEach need and what
+// toolMemo keeps, for one tool, what Export and AssessEach need and what
 // Generate has already computed, so that a process that generates and then
 // lints (toolgate generate and check) checks and projects each tool once:
 // the projected tool of a successful model, per object semantics, and each

@@ -171,7 +171,7 @@ func TestGenerateErrorsSameOnAnyWorkerCount(t *testing.T) {
 	}
 }
 
-// TestExportAfterGenerate: Export and ExportEach answer the same after
+// TestExportAfterGenerate: Export and AssessEach answer the same after
 // Generate has checked and projected the tools (and reused that work) as
 // on tools loaded afresh, for both object semantics; a tool whose
 // definition changed after Generate is exported as it now is.
@@ -195,10 +195,10 @@ func TestExportAfterGenerate(t *testing.T) {
 		}
 		opts := gen.Options{OpenObjects: open, Providers: []provider.Provider{provider.Anthropic, provider.MCP}}
 		for i := range fresh {
-			want, wantErr := gen.ExportEach(fresh[i], opts, provider.All)
-			got, gotErr := gen.ExportEach(warm[i], opts, provider.All)
+			want, wantErr := gen.AssessEach(fresh[i], opts, provider.All)
+			got, gotErr := gen.AssessEach(warm[i], opts, provider.All)
 			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
-				t.Errorf("open %v, %s: ExportEach after Generate differs from a fresh one", open, fresh[i].Name)
+				t.Errorf("open %v, %s: AssessEach after Generate differs from a fresh one", open, fresh[i].Name)
 			}
 		}
 		for _, p := range provider.All {

@@ -134,10 +134,10 @@ func TestSynthBuild(t *testing.T) {
 		n, float64(size)/float64(n)/1024, wall.Seconds(), float64(wall.Milliseconds())/float64(n), rss/1024, float64(rss)/float64(n))
 }
 
-// TestExportEachMatchesExport: ExportEach, which models a tool once, answers
+// TestAssessEachMatchesExport: AssessEach, which models a tool once, answers
 // for each provider what Export answers for that provider alone, the
-// definition's JSON aside (ExportEach leaves it out).
-func TestExportEachMatchesExport(t *testing.T) {
+// definition's JSON aside (AssessEach marshals none).
+func TestAssessEachMatchesExport(t *testing.T) {
 	dir := t.TempDir()
 	if err := synth.Write(dir, synthSeed, 20); err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func TestExportEachMatchesExport(t *testing.T) {
 	tools = append(tools, demoTools(t)...)
 	for _, opts := range []gen.Options{{}, {Providers: []provider.Provider{provider.Anthropic, provider.Gemini}}} {
 		for _, tool := range tools {
-			each, err := gen.ExportEach(tool, opts, provider.All)
+			each, err := gen.AssessEach(tool, opts, provider.All)
 			if err != nil {
 				t.Fatalf("%s: %v", tool.Name, err)
 			}
@@ -163,10 +163,10 @@ func TestExportEachMatchesExport(t *testing.T) {
 				}
 				got := each[i]
 				if got.Provider != p || (got.Definition == nil) != (len(defs) == 0) || (got.LeftOut == nil) != (len(leftOut) == 0) {
-					t.Fatalf("%s %s: ExportEach %+v, Export %d definitions, %d notices", tool.Name, p, got, len(defs), len(leftOut))
+					t.Fatalf("%s %s: AssessEach %+v, Export %d definitions, %d notices", tool.Name, p, got, len(defs), len(leftOut))
 				}
 				if got.Definition != nil {
-					// ExportEach leaves the JSON out; the rest is Export's.
+					// AssessEach leaves the JSON out; the rest is Export's.
 					want := defs[0]
 					want.JSON = ""
 					if defs[0].JSON == "" || !reflect.DeepEqual(*got.Definition, want) {

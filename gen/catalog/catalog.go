@@ -68,7 +68,7 @@ func tool(t *gen.Tool, opts gen.Options, path string) (templates.CatalogTool, er
 		r.object(rs, "", 0)
 		ct.Result, ct.HasResult = r.out, true
 	}
-	exported, err := gen.ExportEach(t, opts, provider.All)
+	exported, err := gen.AssessEach(t, opts, provider.All)
 	if err != nil {
 		return templates.CatalogTool{}, err
 	}

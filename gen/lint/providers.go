@@ -23,7 +23,7 @@ func (c *checker) providerFit(defaults []provider.Provider) error {
 	type local struct{ ptr, kw, value string }
 	var order []local
 	by := map[local][]string{}
-	exported, err := gen.ExportEach(t, gen.Options{Providers: defaults}, provider.All)
+	exported, err := gen.AssessEach(t, gen.Options{Providers: defaults}, provider.All)
 	var ge *gen.Error
 	switch {
 	case errors.As(err, &ge) && ge.Provider != "":
