@@ -89,31 +89,11 @@ func Write(dir string, files []File) (written, removed []string, err error) {
 		return nil, nil, err
 	}
 	// The files are compared and written in parallel; after a failure no
-	// other write starts, and the files written before it in file order
-	// are reported with it.
-	changed := make([]bool, len(files))
-	errs := make([]error, len(files))
-	var failed atomic.Bool
-	workers.Run(len(files), func(i int) {
-		if failed.Load() {
-			return
-		}
-		path := filepath.Join(dir, files[i].Name)
-		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, files[i].Data) {
-			return
-		}
-		changed[i], errs[i] = true, writeAtomic(path, files[i].Data)
-		if errs[i] != nil {
-			failed.Store(true)
-		}
-	})
-	for i, f := range files {
-		if errs[i] != nil {
-			return written, removed, errs[i]
-		}
-		if changed[i] {
-			written = append(written, f.Name)
-		}
+	// other write starts. Every file written is reported, in file order,
+	// with the first error in file order.
+	written, err = writeChanged(dir, files)
+	if err != nil {
+		return written, nil, err
 	}
 	for _, name := range owned {
 		if !want[name] {
@@ -124,6 +104,38 @@ func Write(dir string, files []File) (written, removed []string, err error) {
 		}
 	}
 	return written, removed, nil
+}
+
+// writeChanged writes each of files whose content in dir differs, in
+// parallel, and returns the names of those written, in file order, and the
+// first error in file order. After a failure no other write starts.
+func writeChanged(dir string, files []File) (written []string, err error) {
+	wrote := make([]bool, len(files))
+	errs := make([]error, len(files))
+	var failed atomic.Bool
+	workers.Run(len(files), func(i int) {
+		if failed.Load() {
+			return
+		}
+		path := filepath.Join(dir, files[i].Name)
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, files[i].Data) {
+			return
+		}
+		if errs[i] = writeAtomic(path, files[i].Data); errs[i] != nil {
+			failed.Store(true)
+			return
+		}
+		wrote[i] = true
+	})
+	for i, f := range files {
+		if wrote[i] {
+			written = append(written, f.Name)
+		}
+		if err == nil {
+			err = errs[i]
+		}
+	}
+	return written, err
 }
 
 // writeAtomic replaces path with data through a temporary file, so a

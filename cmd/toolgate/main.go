@@ -264,16 +264,17 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgate check: %d generated file(s) out of date; run toolgate generate\n", len(drift)+stale)
 		return exitDrift
 	}
+	// What was written is reported also when a write fails part-way.
 	written, removed, err := gen.Write(*out, files)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolgate generate: %v\n", err)
-		return exitFailure
-	}
 	for _, f := range written {
 		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, f))
 	}
 	for _, f := range removed {
 		fmt.Fprintf(stdout, "removed %s\n", filepath.Join(*out, f))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate generate: %v\n", err)
+		return exitFailure
 	}
 	if *catalogPath != "" {
 		_, code := writeCatalog(cmd, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
