@@ -307,10 +307,31 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	return tm, nil
 }
 
-// compileCheck compiles the canonical schema with santhosh-tekuri/jsonschema,
-// which validates it against its meta-schema and resolves every $ref.
-func compileCheck(t *Tool, draft7 bool) (*jsonschema.Compiler, error) {
-	return compileAt(schemaURL(t), t.params, draft7)
+// compileCheck checks the canonical schema as santhosh-tekuri/jsonschema
+// compiles it, validating it against its meta-schema and resolving every
+// $ref; it returns the compiler the schema's defaults are checked with.
+func compileCheck(t *Tool, draft7 bool) (func() *jsonschema.Compiler, error) {
+	return checkAt(schemaURL(t), t.params, draft7)
+}
+
+// checkAt is compileCheck for schema s under url. A schema compilesClean
+// proves valid is compiled only when its compiler is asked for; any other
+// is compiled now, and its compile error returned.
+func checkAt(url string, s *jsonval.Value, draft7 bool) (func() *jsonschema.Compiler, error) {
+	if compilesClean(s, draft7) {
+		var c *jsonschema.Compiler
+		return func() *jsonschema.Compiler {
+			if c == nil {
+				c, _ = compileAt(url, s, draft7)
+			}
+			return c
+		}, nil
+	}
+	c, err := compileAt(url, s, draft7)
+	if err != nil {
+		return nil, err
+	}
+	return func() *jsonschema.Compiler { return c }, nil
 }
 
 // compileAt compiles schema s under url.

@@ -286,16 +286,21 @@ func uniqueName(name string, taken map[string]bool) string {
 }
 
 // checkDefaults validates every default against the schema it stands in,
-// with the compiler that checked the schema: an accessor must never hand
-// out a value the decoder would refuse.
-func (b *builder) checkDefaults(c *jsonschema.Compiler) {
+// with the compiler that checked the schema (compiler is called only when
+// there is a default): an accessor must never hand out a value the decoder
+// would refuse.
+func (b *builder) checkDefaults(compiler func() *jsonschema.Compiler) {
 	ptrs := make([]string, 0, len(b.nodes))
 	for ptr, n := range b.nodes {
 		if n.def != nil && n.ptr == ptr {
 			ptrs = append(ptrs, ptr)
 		}
 	}
+	if len(ptrs) == 0 {
+		return
+	}
 	sort.Strings(ptrs)
+	c := compiler()
 	for _, ptr := range ptrs {
 		s, err := c.Compile(b.url() + "#" + ptr)
 		if err != nil {

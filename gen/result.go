@@ -63,7 +63,7 @@ func (tm *toolModel) modelResult(opts Options) error {
 			return &Error{File: t.File, Pointer: t.Pointer + "/outputSchema/$schema", Keyword: "$schema", Message: fmt.Sprintf("unsupported dialect %q: toolgate reads JSON Schema 2020-12 (the default) and draft-07", s.Str)}
 		}
 	}
-	compiler, err := compileAt(resultURL(t), t.output, draft7)
+	compiler, err := checkAt(resultURL(t), t.output, draft7)
 	if err != nil {
 		return schemaErrorAt(t, "outputSchema", t.output, resultURL(t), err)
 	}
