@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/toolgate/toolgate/gen/internal/workers"
@@ -310,28 +311,23 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 // compileCheck checks the canonical schema as santhosh-tekuri/jsonschema
 // compiles it, validating it against its meta-schema and resolving every
 // $ref; it returns the compiler the schema's defaults are checked with.
-func compileCheck(t *Tool, draft7 bool) (func() *jsonschema.Compiler, error) {
+func compileCheck(t *Tool, draft7 bool) (func() (*jsonschema.Compiler, error), error) {
 	return checkAt(schemaURL(t), t.params, draft7)
 }
 
 // checkAt is compileCheck for schema s under url. A schema compilesClean
-// proves valid is compiled only when its compiler is asked for; any other
-// is compiled now, and its compile error returned.
-func checkAt(url string, s *jsonval.Value, draft7 bool) (func() *jsonschema.Compiler, error) {
+// proves valid is compiled only when its compiler is asked for (and should
+// that compile fail after all, the compiler's error says so); any other is
+// compiled now, and its compile error returned.
+func checkAt(url string, s *jsonval.Value, draft7 bool) (func() (*jsonschema.Compiler, error), error) {
 	if compilesClean(s, draft7) {
-		var c *jsonschema.Compiler
-		return func() *jsonschema.Compiler {
-			if c == nil {
-				c, _ = compileAt(url, s, draft7)
-			}
-			return c
-		}, nil
+		return sync.OnceValues(func() (*jsonschema.Compiler, error) { return compileAt(url, s, draft7) }), nil
 	}
 	c, err := compileAt(url, s, draft7)
 	if err != nil {
 		return nil, err
 	}
-	return func() *jsonschema.Compiler { return c }, nil
+	return func() (*jsonschema.Compiler, error) { return c, nil }, nil
 }
 
 // compileAt compiles schema s under url.

@@ -91,10 +91,6 @@ var otherKeywords = map[string]bool{
 	"$vocabulary": true, "$recursiveRef": true, "$recursiveAnchor": true,
 }
 
-// stackResetting are the keywords whose subschemas santhosh compiles with
-// a fresh $ref loop-detection stack: they apply to other instance
-// locations. Every other subschema keyword counts as staying at the same
-// location (an over-approximation, which can only make acyclic say no).
 // isKeyword reports whether santhosh-tekuri/jsonschema reads key as a
 // keyword in some dialect.
 func isKeyword(key string) bool {
@@ -103,6 +99,10 @@ func isKeyword(key string) bool {
 	return in2020 || in7 || otherKeywords[key]
 }
 
+// stackResetting are the keywords whose subschemas santhosh compiles with
+// a fresh $ref loop-detection stack: they apply to other instance
+// locations. Every other subschema keyword counts as staying at the same
+// location (an over-approximation, which can only make acyclic say no).
 var stackResetting = map[string]bool{
 	"properties": true, "patternProperties": true, "additionalProperties": true,
 	"items": true, "additionalItems": true,

@@ -289,7 +289,7 @@ func uniqueName(name string, taken map[string]bool) string {
 // with the compiler that checked the schema (compiler is called only when
 // there is a default): an accessor must never hand out a value the decoder
 // would refuse.
-func (b *builder) checkDefaults(compiler func() *jsonschema.Compiler) {
+func (b *builder) checkDefaults(compiler func() (*jsonschema.Compiler, error)) {
 	ptrs := make([]string, 0, len(b.nodes))
 	for ptr, n := range b.nodes {
 		if n.def != nil && n.ptr == ptr {
@@ -300,7 +300,11 @@ func (b *builder) checkDefaults(compiler func() *jsonschema.Compiler) {
 		return
 	}
 	sort.Strings(ptrs)
-	c := compiler()
+	c, err := compiler()
+	if err != nil {
+		b.errs = append(b.errs, schemaErrorAt(b.tool, b.key(), b.source(), b.url(), err))
+		return
+	}
 	for _, ptr := range ptrs {
 		s, err := c.Compile(b.url() + "#" + ptr)
 		if err != nil {

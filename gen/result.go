@@ -26,6 +26,14 @@ func (b *builder) key() string {
 	return b.tool.paramsKey
 }
 
+// source is the builder's schema as the tool file holds it.
+func (b *builder) source() *jsonval.Value {
+	if b.result {
+		return b.tool.output
+	}
+	return b.tool.params
+}
+
 // url is the address the builder's schema was compiled under.
 func (b *builder) url() string {
 	if b.result {
