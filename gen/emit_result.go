@@ -30,7 +30,7 @@ func (e *emitter) emitResult() {
 		e.f.Type().Id(r).Add(e.goType(root))
 		e.f.Line()
 	}
-	e.doc(fmt.Sprintf("%s reads a result of the %s tool from data in one pass, checking every rule of %sResultSchema as it goes: the gate checks each result with it, and a client of the tool gets the same typed value back. Its error is a *toolerr.Error, to read with errors.As, with code invalid_json or invalid_arguments (every violation, in document order, up to toolerr.MaxViolations).", fn, tm.t.Name, g))
+	e.doc(fmt.Sprintf("%s reads a result of the %s tool from data in one pass, checking every rule of %sResultSchema as it goes: the gate checks each result with it, and a client of the tool gets the same typed value back. errors.As gives its error's *toolerr.Error, with code invalid_json or invalid_arguments (every violation, in document order, up to toolerr.MaxViolations).", fn, tm.t.Name, g))
 	if tm.result.hasStruct {
 		e.f.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(r), jen.Error()).Block(
 			jen.Var().Id("v").Id(r),

@@ -29,9 +29,9 @@ const (
 	CreateShipmentSourceSHA256 = "d93ffac8692dd35163e23a3f58e9d66736381732f82a2842e649a27c6c60b864"
 )
 
-// DecodeCreateShipmentArgs reads the arguments of a create_shipment call in
-// one pass, checking every rule of CreateShipmentSchema. Its error is a
-// *toolerr.Error, to read with errors.As: invalid_json or invalid_arguments.
+// DecodeCreateShipmentArgs reads a create_shipment call's arguments in one
+// pass, checking every rule of CreateShipmentSchema; errors.As gives its
+// *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeCreateShipmentArgs(data []byte) (CreateShipmentArgs, error) {
 	return decodeCreateShipmentArgs(data, false)
 }

@@ -29,9 +29,9 @@ const (
 	GetOrderStatusSourceSHA256 = "f71e788ee4b19f6f545ee43f4daa1c2c2fbaa53f598cb2b39c446d7e5b635810"
 )
 
-// DecodeGetOrderStatusArgs reads the arguments of a get_order_status call in
-// one pass, checking every rule of GetOrderStatusSchema. Its error is a
-// *toolerr.Error, to read with errors.As: invalid_json or invalid_arguments.
+// DecodeGetOrderStatusArgs reads a get_order_status call's arguments in one
+// pass, checking every rule of GetOrderStatusSchema; errors.As gives its
+// *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeGetOrderStatusArgs(data []byte) (GetOrderStatusArgs, error) {
 	return decodeGetOrderStatusArgs(data, false)
 }
@@ -160,9 +160,9 @@ const GetOrderStatusResultSchema = `{"type":"object","properties":{"orderId":{"t
 // DecodeGetOrderStatusResult reads a result of the get_order_status tool from
 // data in one pass, checking every rule of GetOrderStatusResultSchema as it
 // goes: the gate checks each result with it, and a client of the tool gets the
-// same typed value back. Its error is a *toolerr.Error, to read with
-// errors.As, with code invalid_json or invalid_arguments (every violation, in
-// document order, up to toolerr.MaxViolations).
+// same typed value back. errors.As gives its error's *toolerr.Error, with code
+// invalid_json or invalid_arguments (every violation, in document order, up to
+// toolerr.MaxViolations).
 func DecodeGetOrderStatusResult(data []byte) (GetOrderStatusResult, error) {
 	var v GetOrderStatusResult
 	var d tgimpl.Decoder

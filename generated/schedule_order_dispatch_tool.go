@@ -31,10 +31,9 @@ const (
 	ScheduleOrderDispatchSourceSHA256 = "736887c98142a2422c906b55ba6e6cebf2078bbc3ae0f751d4a43d01fa82e825"
 )
 
-// DecodeScheduleOrderDispatchArgs reads the arguments of a
-// schedule_order_dispatch call in one pass, checking every rule of
-// ScheduleOrderDispatchSchema. Its error is a *toolerr.Error, to read with
-// errors.As: invalid_json or invalid_arguments.
+// DecodeScheduleOrderDispatchArgs reads a schedule_order_dispatch call's
+// arguments in one pass, checking every rule of ScheduleOrderDispatchSchema;
+// errors.As gives its *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeScheduleOrderDispatchArgs(data []byte) (ScheduleOrderDispatchArgs, error) {
 	var v ScheduleOrderDispatchArgs
 	var d tgimpl.Decoder

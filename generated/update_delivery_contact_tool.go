@@ -31,10 +31,9 @@ const (
 	UpdateDeliveryContactSourceSHA256 = "e3df58257ed354f94e746fdfa0429901b5d9e3b61f795d1f05ce1f3f49f8878a"
 )
 
-// DecodeUpdateDeliveryContactArgs reads the arguments of a
-// update_delivery_contact call in one pass, checking every rule of
-// UpdateDeliveryContactSchema. Its error is a *toolerr.Error, to read with
-// errors.As: invalid_json or invalid_arguments.
+// DecodeUpdateDeliveryContactArgs reads a update_delivery_contact call's
+// arguments in one pass, checking every rule of UpdateDeliveryContactSchema;
+// errors.As gives its *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeUpdateDeliveryContactArgs(data []byte) (UpdateDeliveryContactArgs, error) {
 	var v UpdateDeliveryContactArgs
 	var d tgimpl.Decoder

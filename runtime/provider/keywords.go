@@ -31,37 +31,35 @@ var annotations = []string{"title", "description", "$comment", "examples", "depr
 // additionalItems. The keywords need no escaping in a pointer, and the
 // pointer is built only for them.
 func walkChildren(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr string) error) error {
-	for _, m := range s.Members {
-		var at string
-		switch m.Key {
-		case "properties", "$defs", "definitions", "items", "additionalProperties", "additionalItems", "prefixItems":
-			at = ptr + "/" + m.Key
+	each := func(items []*jsonval.Value, at string) error {
+		for i, c := range items {
+			if err := f(c, at+"/"+strconv.Itoa(i)); err != nil {
+				return err
+			}
 		}
+		return nil
+	}
+	for _, m := range s.Members {
+		var err error
 		switch m.Key {
 		case "properties", "$defs", "definitions":
+			at := ptr + "/" + m.Key
 			for _, c := range m.Value.Members {
-				if err := f(c.Value, at+"/"+jsonval.EscapeToken(c.Key)); err != nil {
-					return err
+				if err = f(c.Value, at+"/"+jsonval.EscapeToken(c.Key)); err != nil {
+					break
 				}
 			}
 		case "items", "additionalProperties", "additionalItems":
 			if m.Value.Kind == jsonval.Array {
-				for i, c := range m.Value.Items {
-					if err := f(c, at+"/"+strconv.Itoa(i)); err != nil {
-						return err
-					}
-				}
+				err = each(m.Value.Items, ptr+"/"+m.Key)
 			} else if m.Value.Kind == jsonval.Object {
-				if err := f(m.Value, at); err != nil {
-					return err
-				}
+				err = f(m.Value, ptr+"/"+m.Key)
 			}
 		case "prefixItems":
-			for i, c := range m.Value.Items {
-				if err := f(c, at+"/"+strconv.Itoa(i)); err != nil {
-					return err
-				}
-			}
+			err = each(m.Value.Items, ptr+"/"+m.Key)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -27,9 +27,9 @@ const (
 	PetOneofSourceSHA256 = "4a57c4b8f3b5f9718b436883a71db5cbd83a0d509bdb271cca172779feb36e2d"
 )
 
-// DecodePetOneofArgs reads the arguments of a pet_oneof call in one pass,
-// checking every rule of PetOneofSchema. Its error is a *toolerr.Error, to
-// read with errors.As: invalid_json or invalid_arguments.
+// DecodePetOneofArgs reads a pet_oneof call's arguments in one pass, checking
+// every rule of PetOneofSchema; errors.As gives its *toolerr.Error:
+// invalid_json or invalid_arguments.
 func DecodePetOneofArgs(data []byte) (PetOneofArgs, error) {
 	var v PetOneofArgs
 	var d tgimpl.Decoder

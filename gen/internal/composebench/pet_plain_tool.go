@@ -27,9 +27,9 @@ const (
 	PetPlainSourceSHA256 = "03ccd04557d21e810c6969b203bf4aac38d34183027f13d619fa9352d1466404"
 )
 
-// DecodePetPlainArgs reads the arguments of a pet_plain call in one pass,
-// checking every rule of PetPlainSchema. Its error is a *toolerr.Error, to
-// read with errors.As: invalid_json or invalid_arguments.
+// DecodePetPlainArgs reads a pet_plain call's arguments in one pass, checking
+// every rule of PetPlainSchema; errors.As gives its *toolerr.Error:
+// invalid_json or invalid_arguments.
 func DecodePetPlainArgs(data []byte) (PetPlainArgs, error) {
 	var v PetPlainArgs
 	var d tgimpl.Decoder
