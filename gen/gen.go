@@ -122,9 +122,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	// Each tool is modelled and emitted on its own, in parallel; everything
 	// that spans tools (file and Go names) is then checked in tool order, so
 	// the output and the errors do not depend on the scheduling.
-	built := make([]*toolModel, len(tools))
-	buildErrs := make([]error, len(tools))
-	workers.Run(len(tools), func(i int) { built[i], buildErrs[i] = model(tools[i], opts) })
+	built, buildErrs := workers.Map(len(tools), func(i int) (*toolModel, error) { return model(tools[i], opts) })
 	var errs ErrorList
 	files := map[string]string{}
 	var models []*toolModel

@@ -102,9 +102,7 @@ func Load(paths ...string) ([]*Tool, error) {
 	byName := map[string]*Tool{}
 	// Files are read and parsed in parallel; tool names are checked in file
 	// order.
-	loaded := make([][]*Tool, len(files))
-	loadErrs := make([]error, len(files))
-	workers.Run(len(files), func(i int) { loaded[i], loadErrs[i] = loadFile(files[i]) })
+	loaded, loadErrs := workers.Map(len(files), func(i int) ([]*Tool, error) { return loadFile(files[i]) })
 	for i, ts := range loaded {
 		if loadErrs[i] != nil {
 			errs = append(errs, loadErrs[i])

@@ -27,12 +27,11 @@ func Owned(dir string) ([]string, error) {
 	}
 	// The files are opened in parallel; the answer and the first error are
 	// taken in directory order.
-	ok := make([]bool, len(entries))
-	errs := make([]error, len(entries))
-	workers.Run(len(entries), func(i int) {
+	ok, errs := workers.Map(len(entries), func(i int) (bool, error) {
 		if e := entries[i]; !e.IsDir() && strings.HasSuffix(e.Name(), ".go") {
-			ok[i], errs[i] = hasHeader(filepath.Join(dir, e.Name()))
+			return hasHeader(filepath.Join(dir, e.Name()))
 		}
+		return false, nil
 	})
 	var owned []string
 	for i, e := range entries {
@@ -188,9 +187,7 @@ func Check(dir string, files []File) ([]Drift, error) {
 	}
 	// The files are read and compared in parallel; the first error in file
 	// order is the answer, as it is when they are read one by one.
-	found := make([]*Drift, len(files))
-	errs := make([]error, len(files))
-	workers.Run(len(files), func(i int) { found[i], errs[i] = compare(dir, files[i]) })
+	found, errs := workers.Map(len(files), func(i int) (*Drift, error) { return compare(dir, files[i]) })
 	var drift []Drift
 	for i := range files {
 		if errs[i] != nil {

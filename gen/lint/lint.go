@@ -131,9 +131,7 @@ func Run(tools []*gen.Tool, opts Options) (*Result, error) {
 			files = append(files, t.File)
 		}
 	}
-	read := make([]*source, len(files))
-	readErrs := make([]error, len(files))
-	workers.Run(len(files), func(i int) { read[i], readErrs[i] = readSource(files[i]) })
+	read, readErrs := workers.Map(len(files), func(i int) (*source, error) { return readSource(files[i]) })
 	sources := map[string]*source{}
 	res := &Result{Suppressed: map[string]int{}}
 	var all []Finding

@@ -35,3 +35,12 @@ func Run(n int, f func(i int)) {
 	}
 	wg.Wait()
 }
+
+// Map calls f(0) … f(n-1) as Run does and returns their results and
+// errors, each in the slot of its index.
+func Map[T any](n int, f func(i int) (T, error)) ([]T, []error) {
+	out := make([]T, n)
+	errs := make([]error, n)
+	Run(n, func(i int) { out[i], errs[i] = f(i) })
+	return out, errs
+}

@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -21,5 +22,31 @@ func TestRunCallsEachIndexOnce(t *testing.T) {
 			}
 		}
 		runtime.GOMAXPROCS(prev)
+	}
+}
+
+// TestMapKeepsEachResultInItsSlot: Map's results and errors are in index
+// order, whatever order the calls ran in.
+func TestMapKeepsEachResultInItsSlot(t *testing.T) {
+	prev := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(prev)
+	const n = 1000
+	out, errs := Map(n, func(i int) (int, error) {
+		if i%7 == 0 {
+			return 0, fmt.Errorf("e%d", i)
+		}
+		return i * i, nil
+	})
+	if len(out) != n || len(errs) != n {
+		t.Fatalf("%d results, %d errors, want %d each", len(out), len(errs), n)
+	}
+	for i := range n {
+		if i%7 == 0 {
+			if errs[i] == nil || errs[i].Error() != fmt.Sprintf("e%d", i) || out[i] != 0 {
+				t.Fatalf("index %d: %d, %v", i, out[i], errs[i])
+			}
+		} else if errs[i] != nil || out[i] != i*i {
+			t.Fatalf("index %d: %d, %v", i, out[i], errs[i])
+		}
 	}
 }
