@@ -301,11 +301,12 @@ func (tm *toolModel) export(opts Options, p provider.Provider, withJSON bool) (d
 	if chosen != nil && !slices.Contains(chosen, p) {
 		return nil, &Notice{File: tm.t.File, Pointer: tm.t.Pointer, Tool: tm.t.Name, Provider: p, Reason: tm.chosenBy() + " leaves it out"}, nil, nil
 	}
-	project := tm.projectFor
+	var d provider.Definition
 	if withJSON {
-		project = tm.projectParsed // the same answer, marshalled
+		d, err = tm.projectParsed(p, true) // projectFor's answer, marshalled
+	} else {
+		d, err = tm.projectFor(p)
 	}
-	d, err := project(p)
 	var refusal *provider.RefusedError
 	switch {
 	case errors.As(err, &refusal) && chosen != nil:

@@ -134,7 +134,7 @@ func (tm *toolModel) projectFor(p provider.Provider) (provider.Definition, error
 			return got.def, got.err
 		}
 	}
-	def, err := tm.assess(p)
+	def, err := tm.projectParsed(p, false)
 	if m := tm.t.memo(); m != nil {
 		m.projections[key] = projection{def, err}
 		m.mu.Unlock()
@@ -143,20 +143,15 @@ func (tm *toolModel) projectFor(p provider.Provider) (provider.Definition, error
 	return def, err
 }
 
-// projectParsed is provider.Project from the schema parsed once.
-func (tm *toolModel) projectParsed(p provider.Provider) (provider.Definition, error) {
+// projectParsed is provider.ProjectParsed (withJSON) or provider.Assess
+// from the schema parsed once.
+func (tm *toolModel) projectParsed(p provider.Provider, withJSON bool) (provider.Definition, error) {
 	schema, err := tm.schema()
 	if err != nil {
 		return provider.Definition{}, err
 	}
-	return provider.ProjectParsed(p, tm.projected, schema)
-}
-
-// assess is provider.Assess from the schema parsed once.
-func (tm *toolModel) assess(p provider.Provider) (provider.Definition, error) {
-	schema, err := tm.schema()
-	if err != nil {
-		return provider.Definition{}, err
+	if withJSON {
+		return provider.ProjectParsed(p, tm.projected, schema)
 	}
 	return provider.Assess(p, tm.projected, schema)
 }
