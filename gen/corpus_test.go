@@ -19,7 +19,7 @@ import (
 // under CI=true) when it is missing.
 func sharedDir(t *testing.T, rel string) string {
 	t.Helper()
-	dir := filepath.Join(gobuild.RepoRoot(t), "..", "shared", rel)
+	dir := sharedPath(t, rel)
 	if _, err := os.Stat(dir); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("the test corpus %s is missing (required under CI=true): %v", dir, err)
@@ -27,6 +27,11 @@ func sharedDir(t *testing.T, rel string) string {
 		t.Skipf("the test corpus %s is missing; skipping", dir)
 	}
 	return dir
+}
+
+// sharedPath is ../shared/<rel> from the module root.
+func sharedPath(t testing.TB, rel string) string {
+	return filepath.Join(gobuild.RepoRoot(t), "..", "shared", rel)
 }
 
 // nullableResult is the refusal of a tool whose outputSchema's root may be

@@ -185,8 +185,11 @@ func (m *metaCheck) value(t kwType, v *jsonval.Value) bool {
 	case kwSchemaMap, kwPatternMap, kwStringsMap, kwDependencies:
 		return m.object(t, v)
 	case kwRef:
+		if v.Kind != jsonval.String || !m.resolves(v.Str) {
+			return false
+		}
 		m.refs = append(m.refs, v.Str)
-		return v.Kind == jsonval.String && m.resolves(v.Str)
+		return true
 	case kwDialect:
 		want := draft2020URL
 		if m.draft7 {
