@@ -198,7 +198,7 @@ func (e *emitter) emitDecodeMethod(n *node) {
 	}
 	e.f.Func().Params(recv.Clone()).Id("decode").Params(dec.Clone()).Block(jen.Id("v").Dot("decodeIn").Call(d(), jen.Lit("")))
 	e.f.Line()
-	e.doc(fmt.Sprintf("decodeIn reads a %s from d, which is at an object. closedAt, when not empty, is the unevaluatedProperties of a composition that closes it: a member the struct does not declare then breaks that keyword.", n.goName))
+	e.doc("decodeIn reads v from d, which is at an object. closedAt, when not empty, is the unevaluatedProperties of a composition that closes it: a member the struct does not declare then breaks that keyword.")
 	loop := *n
 	loop.addl = addlClosedAt
 	e.collectScalars(n, func() {

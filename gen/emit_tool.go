@@ -80,7 +80,7 @@ func (e *emitter) emitEntryPoints() {
 			jen.Return(jen.Id("v"), jen.Nil()),
 		}
 	}
-	e.doc((fmt.Sprintf(`%s reads a %s call's arguments in one pass, checking every rule of %sSchema; errors.As gives its *toolerr.Error: invalid_json or invalid_arguments.`, fn, e.tm.t.Name, g)))
+	e.doc((fmt.Sprintf(`%s reads the %s tool's arguments in one pass, checking every rule of %sSchema; errors.As gives its *toolerr.Error: invalid_json or invalid_arguments.`, fn, e.tm.t.Name, g)))
 	if !e.tm.nullAsAbsent() {
 		b := body(jen.False())
 		e.f.Func().Id(fn).Params(jen.Id("data").Index().Byte()).Params(jen.Id(args), jen.Error()).Block(append(b[:3], b[4:]...)...)

@@ -273,7 +273,7 @@ func (e *emitter) declareUnionType(n *node, t *taggedUnion) {
 		jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("..."))),
 	)
 	e.f.Line()
-	e.doc(fmt.Sprintf("MarshalJSON encodes the branch a %s holds.", name))
+	e.doc("MarshalJSON encodes the branch u holds.")
 	e.f.Func().Params(jen.Id("u").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("u").Dot("appendJSON").Call(jen.Nil()), jen.Nil()))
 	e.f.Line()

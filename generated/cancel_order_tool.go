@@ -28,7 +28,7 @@ const (
 	CancelOrderSourceSHA256 = "ca7bdbf3ffca3eee3557f7f24962ced6a11b1057f2e04434499a1db5c5c35ab4"
 )
 
-// DecodeCancelOrderArgs reads a cancel_order call's arguments in one pass,
+// DecodeCancelOrderArgs reads the cancel_order tool's arguments in one pass,
 // checking every rule of CancelOrderSchema; errors.As gives its
 // *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeCancelOrderArgs(data []byte) (CancelOrderArgs, error) {

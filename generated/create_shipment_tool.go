@@ -29,7 +29,7 @@ const (
 	CreateShipmentSourceSHA256 = "d93ffac8692dd35163e23a3f58e9d66736381732f82a2842e649a27c6c60b864"
 )
 
-// DecodeCreateShipmentArgs reads a create_shipment call's arguments in one
+// DecodeCreateShipmentArgs reads the create_shipment tool's arguments in one
 // pass, checking every rule of CreateShipmentSchema; errors.As gives its
 // *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeCreateShipmentArgs(data []byte) (CreateShipmentArgs, error) {

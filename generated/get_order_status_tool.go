@@ -29,7 +29,7 @@ const (
 	GetOrderStatusSourceSHA256 = "f71e788ee4b19f6f545ee43f4daa1c2c2fbaa53f598cb2b39c446d7e5b635810"
 )
 
-// DecodeGetOrderStatusArgs reads a get_order_status call's arguments in one
+// DecodeGetOrderStatusArgs reads the get_order_status tool's arguments in one
 // pass, checking every rule of GetOrderStatusSchema; errors.As gives its
 // *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeGetOrderStatusArgs(data []byte) (GetOrderStatusArgs, error) {

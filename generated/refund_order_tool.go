@@ -30,7 +30,7 @@ const (
 	RefundOrderSourceSHA256 = "bb5c126313330f015f76f1be0a541025c9bf3c1f6e8eb85b15159142ddc83f28"
 )
 
-// DecodeRefundOrderArgs reads a refund_order call's arguments in one pass,
+// DecodeRefundOrderArgs reads the refund_order tool's arguments in one pass,
 // checking every rule of RefundOrderSchema; errors.As gives its
 // *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeRefundOrderArgs(data []byte) (RefundOrderArgs, error) {

@@ -31,7 +31,7 @@ const (
 	ScheduleOrderDispatchSourceSHA256 = "736887c98142a2422c906b55ba6e6cebf2078bbc3ae0f751d4a43d01fa82e825"
 )
 
-// DecodeScheduleOrderDispatchArgs reads a schedule_order_dispatch call's
+// DecodeScheduleOrderDispatchArgs reads the schedule_order_dispatch tool's
 // arguments in one pass, checking every rule of ScheduleOrderDispatchSchema;
 // errors.As gives its *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeScheduleOrderDispatchArgs(data []byte) (ScheduleOrderDispatchArgs, error) {

@@ -31,7 +31,7 @@ const (
 	UpdateDeliveryContactSourceSHA256 = "e3df58257ed354f94e746fdfa0429901b5d9e3b61f795d1f05ce1f3f49f8878a"
 )
 
-// DecodeUpdateDeliveryContactArgs reads a update_delivery_contact call's
+// DecodeUpdateDeliveryContactArgs reads the update_delivery_contact tool's
 // arguments in one pass, checking every rule of UpdateDeliveryContactSchema;
 // errors.As gives its *toolerr.Error: invalid_json or invalid_arguments.
 func DecodeUpdateDeliveryContactArgs(data []byte) (UpdateDeliveryContactArgs, error) {
@@ -231,7 +231,7 @@ func (u *UpdateDeliveryContactContact) appendJSON(b []byte) []byte {
 	return append(b, "null"...)
 }
 
-// MarshalJSON encodes the branch a UpdateDeliveryContactContact holds.
+// MarshalJSON encodes the branch u holds.
 func (u UpdateDeliveryContactContact) MarshalJSON() ([]byte, error) {
 	return u.appendJSON(nil), nil
 }

@@ -27,8 +27,8 @@ const (
 	PetOneofSourceSHA256 = "4a57c4b8f3b5f9718b436883a71db5cbd83a0d509bdb271cca172779feb36e2d"
 )
 
-// DecodePetOneofArgs reads a pet_oneof call's arguments in one pass, checking
-// every rule of PetOneofSchema; errors.As gives its *toolerr.Error:
+// DecodePetOneofArgs reads the pet_oneof tool's arguments in one pass,
+// checking every rule of PetOneofSchema; errors.As gives its *toolerr.Error:
 // invalid_json or invalid_arguments.
 func DecodePetOneofArgs(data []byte) (PetOneofArgs, error) {
 	var v PetOneofArgs
@@ -201,7 +201,7 @@ func (u *PetOneofPet) appendJSON(b []byte) []byte {
 	return append(b, "null"...)
 }
 
-// MarshalJSON encodes the branch a PetOneofPet holds.
+// MarshalJSON encodes the branch u holds.
 func (u PetOneofPet) MarshalJSON() ([]byte, error) {
 	return u.appendJSON(nil), nil
 }
@@ -270,9 +270,9 @@ func (v *PetOneofPetOneOf0) decode(d *tgimpl.Decoder) {
 	v.decodeIn(d, "")
 }
 
-// decodeIn reads a PetOneofPetOneOf0 from d, which is at an object. closedAt,
-// when not empty, is the unevaluatedProperties of a composition that closes
-// it: a member the struct does not declare then breaks that keyword.
+// decodeIn reads v from d, which is at an object. closedAt, when not empty, is
+// the unevaluatedProperties of a composition that closes it: a member the
+// struct does not declare then breaks that keyword.
 func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -365,9 +365,9 @@ func (v *PetOneofPetOneOf1) decode(d *tgimpl.Decoder) {
 	v.decodeIn(d, "")
 }
 
-// decodeIn reads a PetOneofPetOneOf1 from d, which is at an object. closedAt,
-// when not empty, is the unevaluatedProperties of a composition that closes
-// it: a member the struct does not declare then breaks that keyword.
+// decodeIn reads v from d, which is at an object. closedAt, when not empty, is
+// the unevaluatedProperties of a composition that closes it: a member the
+// struct does not declare then breaks that keyword.
 func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	mark := d.ObjectNames()
 	var seen uint64
@@ -460,9 +460,9 @@ func (v *PetOneofPetOneOf2) decode(d *tgimpl.Decoder) {
 	v.decodeIn(d, "")
 }
 
-// decodeIn reads a PetOneofPetOneOf2 from d, which is at an object. closedAt,
-// when not empty, is the unevaluatedProperties of a composition that closes
-// it: a member the struct does not declare then breaks that keyword.
+// decodeIn reads v from d, which is at an object. closedAt, when not empty, is
+// the unevaluatedProperties of a composition that closes it: a member the
+// struct does not declare then breaks that keyword.
 func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	mark := d.ObjectNames()
 	var seen uint64

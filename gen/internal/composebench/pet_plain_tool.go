@@ -27,8 +27,8 @@ const (
 	PetPlainSourceSHA256 = "03ccd04557d21e810c6969b203bf4aac38d34183027f13d619fa9352d1466404"
 )
 
-// DecodePetPlainArgs reads a pet_plain call's arguments in one pass, checking
-// every rule of PetPlainSchema; errors.As gives its *toolerr.Error:
+// DecodePetPlainArgs reads the pet_plain tool's arguments in one pass,
+// checking every rule of PetPlainSchema; errors.As gives its *toolerr.Error:
 // invalid_json or invalid_arguments.
 func DecodePetPlainArgs(data []byte) (PetPlainArgs, error) {
 	var v PetPlainArgs
