@@ -63,15 +63,10 @@ import (
 //     the call refused by the decoder through Registry.Dispatch.
 func BenchmarkDispatch(b *testing.B) {
 	data := benchInput(b, refundT)
-	bind := gate.Binding[generated.RefundOrderArgs]{
-		Policy:        gate.AllowAll[generated.RefundOrderArgs],
-		Execute:       func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil },
-		NeedsApproval: noApproval[generated.RefundOrderArgs],
-	}
 	newReg := func(b *testing.B, timeout time.Duration, opts ...gate.Option) *gate.Registry {
 		spec := generated.RefundOrderSpec
 		spec.Timeout = timeout
-		reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(spec, bind)}, opts...)
+		reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(spec, benchBinding)}, opts...)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -98,12 +93,13 @@ func BenchmarkDispatch(b *testing.B) {
 	discard := func() gate.Option {
 		return gate.WithAuditor(gate.AuditorFunc(func(context.Context, gate.Event) {}))
 	}
-	variants := []struct {
+	type variant struct {
 		name    string
 		timeout time.Duration
 		withID  bool
 		opts    []gate.Option
-	}{
+	}
+	variants := []variant{
 		{"no-id", timeout, false, nil},
 		{"inline", 0, false, nil},
 		{"id-memory", timeout, true, []gate.Option{store()}},
@@ -112,23 +108,26 @@ func BenchmarkDispatch(b *testing.B) {
 		{"inline-discard-auditor", 0, false, []gate.Option{discard()}},
 		{"slog-auditor", timeout, false, []gate.Option{gate.WithAuditor(gate.SlogAuditor(slog.New(slog.NewJSONHandler(io.Discard, nil))))}},
 	}
-	for _, v := range variants {
-		b.Run(refundT+"/"+v.name, func(b *testing.B) {
-			reg := newReg(b, v.timeout, v.opts...)
-			c := gate.Call{Name: refundT, Args: data, Complete: true}
-			b.ReportAllocs()
-			defer reportCPU(b)()
-			i := 0
-			for b.Loop() {
-				if v.withID {
-					c.ID = ids[i%len(ids)]
-					i++
-				}
-				if _, err := reg.Dispatch(context.Background(), caller, c); err != nil {
-					b.Fatal(err)
-				}
+	// dispatch measures v's dispatches of a call with args, each of which
+	// must end with code (gate.OK when it runs).
+	dispatch := func(b *testing.B, v variant, args []byte, code toolerr.Code) {
+		reg := newReg(b, v.timeout, v.opts...)
+		c := gate.Call{Name: refundT, Args: args, Complete: true}
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		i := 0
+		for b.Loop() {
+			if v.withID {
+				c.ID = ids[i%len(ids)]
+				i++
 			}
-		})
+			if res, err := reg.Dispatch(context.Background(), caller, c); (res.Err == nil && code != gate.OK) || (res.Err != nil && res.Err.Code != code) {
+				b.Fatalf("%v, want %s", err, code)
+			}
+		}
+	}
+	for _, v := range variants {
+		b.Run(refundT+"/"+v.name, func(b *testing.B) { dispatch(b, v, data, gate.OK) })
 	}
 	b.Run(refundT+"/handoff", func(b *testing.B) {
 		b.ReportAllocs()
@@ -161,27 +160,19 @@ func BenchmarkDispatch(b *testing.B) {
 			}
 		})
 		for _, v := range variants {
-			if !slices.Contains([]string{"no-id", "id-memory", "discard-auditor"}, v.name) {
-				continue
+			if slices.Contains([]string{"no-id", "id-memory", "discard-auditor"}, v.name) {
+				b.Run(refundT+"/"+g.name+"/"+v.name, func(b *testing.B) { dispatch(b, v, data, toolerr.InvalidArguments) })
 			}
-			b.Run(refundT+"/"+g.name+"/"+v.name, func(b *testing.B) {
-				reg := newReg(b, v.timeout, v.opts...)
-				c := gate.Call{Name: refundT, Args: data, Complete: true}
-				b.ReportAllocs()
-				defer reportCPU(b)()
-				i := 0
-				for b.Loop() {
-					if v.withID {
-						c.ID = ids[i%len(ids)]
-						i++
-					}
-					if _, err := reg.Dispatch(context.Background(), caller, c); err == nil {
-						b.Fatal("accepted")
-					}
-				}
-			})
 		}
 	}
+}
+
+// benchBinding allows every call of refund_order and runs an executor
+// that does nothing.
+var benchBinding = gate.Binding[generated.RefundOrderArgs]{
+	Policy:        gate.AllowAll[generated.RefundOrderArgs],
+	Execute:       func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil },
+	NeedsApproval: noApproval[generated.RefundOrderArgs],
 }
 
 // refusedCalls are the refund_order calls its decoder refuses that
@@ -200,11 +191,6 @@ var refusedCalls = []struct{ name, args string }{
 // refs in the event.
 func TestRefusedDispatchAllocations(t *testing.T) {
 	caller := gate.Caller{Principal: pSupport, Scope: "allocs"}
-	bind := gate.Binding[generated.RefundOrderArgs]{
-		Policy:        gate.AllowAll[generated.RefundOrderArgs],
-		Execute:       func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil },
-		NeedsApproval: noApproval[generated.RefundOrderArgs],
-	}
 	discard := gate.WithAuditor(gate.AuditorFunc(func(context.Context, gate.Event) {}))
 	for _, g := range refusedCalls {
 		data := []byte(g.args)
@@ -237,7 +223,7 @@ func TestRefusedDispatchAllocations(t *testing.T) {
 						if audited {
 							opts, want = append(opts, discard), want+render+1
 						}
-						reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(spec, bind)}, opts...)
+						reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(spec, benchBinding)}, opts...)
 						if err != nil {
 							t.Fatal(err)
 						}
