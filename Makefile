@@ -92,25 +92,29 @@ bench:
 # the round's decoder in CPU time (the process's, garbage collection and the
 # executors' goroutines included), and its allocations; then, for each
 # auditor, the median over the rounds of its CPU cost over the same path
-# without one.
+# without one. A refused call's variants (group/variant, e.g.
+# three-violations/no-id) take their ratio to their group's decoder
+# refusing the same bytes (group/decode) instead.
 BENCH_TIME ?= 500ms
 bench-gate:
 	@t=$$(mktemp -d) && $(GO) test -c -o $$t/generated.test ./generated || exit 1; \
 	(cd generated && for i in $$(seq $(BENCH_COUNT)); do \
 		$$t/generated.test -test.run '^$$' -test.bench '^BenchmarkDispatch$$' -test.benchmem -test.benchtime $(BENCH_TIME) || exit 1; \
 	done) > bench-gate.txt; status=$$?; rm -rf $$t; cat bench-gate.txt; [ $$status = 0 ] || exit $$status; \
-	awk '/^BenchmarkDispatch\// {split($$1, f, "/"); v = f[3]; sub(/-[0-9]+$$/, "", v); if (v == "decode") r++; \
-			if (!(v in seen)) {seen[v] = 1; order[++k] = v}; \
+	awk '/^BenchmarkDispatch\// {n = split($$1, f, "/"); v = f[3]; for (i = 4; i <= n; i++) v = v "/" f[i]; sub(/-[0-9]+$$/, "", v); \
+			if (v == "decode") r++; \
+			if (!(v in seen)) {seen[v] = 1; order[++k] = v; g = index(v, "/"); base[v] = g ? substr(v, 1, g) "decode" : "decode"}; \
 			for (i = 3; i < NF; i++) if ($$(i+1) == "ns/op") wall[v, r] = $$i; else if ($$(i+1) == "cpu-ns/op") ns[v, r] = $$i; \
 				else if ($$(i+1) == "B/op") bytes[v] = $$i; else if ($$(i+1) == "allocs/op") allocs[v] = $$i} \
 		function median(n, a,  i, j, t) {for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) {t = a[j]; a[j] = a[j-1]; a[j-1] = t} \
 			return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2} \
 		function stat(v, base, how,  i, n, a) {n = 0; split("", a); for (i = 1; i <= r; i++) if ((v, i) in ns && (base, i) in ns) \
 			a[++n] = how == "ratio" ? ns[v, i] / ns[base, i] : how == "diff" ? ns[v, i] - ns[base, i] : how == "wall" ? wall[v, i] : ns[v, i]; return median(n, a)} \
-		END {printf "\n%d rounds\n%-24s %9s %9s %9s %7s %7s\n", r, "variant", "ns/op", "cpu-ns/op", "x decode", "allocs", "B/op"; \
-			for (i = 1; i <= k; i++) printf "%-24s %9.0f %9.0f %8.2fx %7d %7d\n", order[i], stat(order[i], order[i], "wall"), stat(order[i], order[i], "ns"), stat(order[i], "decode", "ratio"), allocs[order[i]], bytes[order[i]]; \
-			split("discard-auditor no-id inline-discard-auditor inline slog-auditor no-id", p, " "); \
-			for (i = 1; i in p; i += 2) if ((p[i] in seen) && (p[i+1] in seen)) printf "%-24s %+9.0f cpu-ns over %s\n", p[i], stat(p[i], p[i+1], "diff"), p[i+1]}' bench-gate.txt
+		END {printf "\n%d rounds\n%-34s %9s %9s %9s %7s %7s\n", r, "variant", "ns/op", "cpu-ns/op", "x decode", "allocs", "B/op"; \
+			for (i = 1; i <= k; i++) printf "%-34s %9.0f %9.0f %8.2fx %7d %7d\n", order[i], stat(order[i], order[i], "wall"), stat(order[i], order[i], "ns"), stat(order[i], base[order[i]], "ratio"), allocs[order[i]], bytes[order[i]]; \
+			np = split("discard-auditor no-id inline-discard-auditor inline slog-auditor no-id", p, " "); \
+			for (i = 1; i <= k; i++) if (order[i] ~ /\/discard-auditor$$/) {q = order[i]; sub(/discard-auditor$$/, "no-id", q); p[++np] = order[i]; p[++np] = q}; \
+			for (i = 1; i in p; i += 2) if ((p[i] in seen) && (p[i+1] in seen)) printf "%-34s %+9.0f cpu-ns over %s\n", p[i], stat(p[i], p[i+1], "diff"), p[i+1]}' bench-gate.txt
 
 # Every fuzz target of the core module (go test -list '^Fuzz'), one at a
 # time, for FUZZTIME each with FUZZPARALLEL workers. Fails when any target

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/toolgate/toolgate/generated"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
 // ---- benchmarks -------------------------------------------------------------------
@@ -49,17 +51,22 @@ import (
 //     (context.WithTimeoutCause, 10s), ends it when done, and the waiter
 //     waits on the context alone. The variants with the tool's timeout pay
 //     this on top of inline.
+//
+// Then the refusals, for two calls the decoder refuses (see
+// TestDecodeAllocs): unknown-member, one unknown member, and
+// three-violations (pattern, minimum and enum). Each is a group whose
+// variants take their ratio to the group's own "decode", the decoder's
+// refusal of the same bytes:
+//
+//   - <group>/decode: the generated decoder alone, refusing;
+//   - <group>/no-id, <group>/id-memory, <group>/discard-auditor: as above,
+//     the call refused by the decoder through Registry.Dispatch.
 func BenchmarkDispatch(b *testing.B) {
 	data := benchInput(b, refundT)
-	bind := gate.Binding[generated.RefundOrderArgs]{
-		Policy:        gate.AllowAll[generated.RefundOrderArgs],
-		Execute:       func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil },
-		NeedsApproval: noApproval[generated.RefundOrderArgs],
-	}
 	newReg := func(b *testing.B, timeout time.Duration, opts ...gate.Option) *gate.Registry {
 		spec := generated.RefundOrderSpec
 		spec.Timeout = timeout
-		reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(spec, bind)}, opts...)
+		reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(spec, benchBinding)}, opts...)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -86,12 +93,13 @@ func BenchmarkDispatch(b *testing.B) {
 	discard := func() gate.Option {
 		return gate.WithAuditor(gate.AuditorFunc(func(context.Context, gate.Event) {}))
 	}
-	variants := []struct {
+	type variant struct {
 		name    string
 		timeout time.Duration
 		withID  bool
 		opts    []gate.Option
-	}{
+	}
+	variants := []variant{
 		{"no-id", timeout, false, nil},
 		{"inline", 0, false, nil},
 		{"id-memory", timeout, true, []gate.Option{store()}},
@@ -100,23 +108,26 @@ func BenchmarkDispatch(b *testing.B) {
 		{"inline-discard-auditor", 0, false, []gate.Option{discard()}},
 		{"slog-auditor", timeout, false, []gate.Option{gate.WithAuditor(gate.SlogAuditor(slog.New(slog.NewJSONHandler(io.Discard, nil))))}},
 	}
-	for _, v := range variants {
-		b.Run(refundT+"/"+v.name, func(b *testing.B) {
-			reg := newReg(b, v.timeout, v.opts...)
-			c := gate.Call{Name: refundT, Args: data, Complete: true}
-			b.ReportAllocs()
-			defer reportCPU(b)()
-			i := 0
-			for b.Loop() {
-				if v.withID {
-					c.ID = ids[i%len(ids)]
-					i++
-				}
-				if _, err := reg.Dispatch(context.Background(), caller, c); err != nil {
-					b.Fatal(err)
-				}
+	// dispatch measures v's dispatches of a call with args, each of which
+	// must end with code (gate.OK when it runs).
+	dispatch := func(b *testing.B, v variant, args []byte, code toolerr.Code) {
+		reg := newReg(b, v.timeout, v.opts...)
+		c := gate.Call{Name: refundT, Args: args, Complete: true}
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		i := 0
+		for b.Loop() {
+			if v.withID {
+				c.ID = ids[i%len(ids)]
+				i++
 			}
-		})
+			if res, err := reg.Dispatch(context.Background(), caller, c); (res.Err == nil && code != gate.OK) || (res.Err != nil && res.Err.Code != code) {
+				b.Fatalf("%v, want %s", err, code)
+			}
+		}
+	}
+	for _, v := range variants {
+		b.Run(refundT+"/"+v.name, func(b *testing.B) { dispatch(b, v, data, gate.OK) })
 	}
 	b.Run(refundT+"/handoff", func(b *testing.B) {
 		b.ReportAllocs()
@@ -137,6 +148,99 @@ func BenchmarkDispatch(b *testing.B) {
 			<-ctx.Done()
 		}
 	})
+	for _, g := range refusedCalls {
+		data := []byte(g.args)
+		b.Run(refundT+"/"+g.name+"/decode", func(b *testing.B) {
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for b.Loop() {
+				if _, err := generated.DecodeRefundOrderArgs(data); err == nil {
+					b.Fatal("accepted")
+				}
+			}
+		})
+		for _, v := range variants {
+			if slices.Contains([]string{"no-id", "id-memory", "discard-auditor"}, v.name) {
+				b.Run(refundT+"/"+g.name+"/"+v.name, func(b *testing.B) { dispatch(b, v, data, toolerr.InvalidArguments) })
+			}
+		}
+	}
+}
+
+// benchBinding allows every call of refund_order and runs an executor
+// that does nothing.
+var benchBinding = gate.Binding[generated.RefundOrderArgs]{
+	Policy:        gate.AllowAll[generated.RefundOrderArgs],
+	Execute:       func(context.Context, generated.RefundOrderArgs) (any, error) { return nil, nil },
+	NeedsApproval: noApproval[generated.RefundOrderArgs],
+}
+
+// refusedCalls are the refund_order calls its decoder refuses that
+// BenchmarkDispatch and TestRefusedDispatchAllocations dispatch.
+var refusedCalls = []struct{ name, args string }{
+	{"unknown-member", refund("refundShipping", "true")},
+	{"three-violations", refund("orderId", `"a-1"`, "amountInCents", "0", "reason", `"changed_my_mind"`)},
+}
+
+// TestRefusedDispatchAllocations: a call that refund_order's decoder
+// refuses costs, through Registry.Dispatch, the decoder's refusal and two
+// allocations more: the *toolerr.Error the refusal makes on errors.As, and
+// the gate's copy of it for the call (with the target errors.As needs),
+// whether the executor would run inline or aside, with a call ID or
+// without. An auditor adds what rendering the violations costs, and their
+// refs in the event.
+func TestRefusedDispatchAllocations(t *testing.T) {
+	caller := gate.Caller{Principal: pSupport, Scope: "allocs"}
+	discard := gate.WithAuditor(gate.AuditorFunc(func(context.Context, gate.Event) {}))
+	for _, g := range refusedCalls {
+		data := []byte(g.args)
+		decode := testing.AllocsPerRun(100, func() {
+			if _, err := generated.DecodeRefundOrderArgs(data); err == nil {
+				t.Fatal("accepted")
+			}
+		})
+		read := func(violations bool) func() {
+			return func() {
+				_, err := generated.DecodeRefundOrderArgs(data)
+				var te *toolerr.Error
+				if !errors.As(err, &te) {
+					t.Fatal(err)
+				}
+				if violations && len(te.Violations()) == 0 {
+					t.Fatal("no violations")
+				}
+			}
+		}
+		render := testing.AllocsPerRun(100, read(true)) - testing.AllocsPerRun(100, read(false))
+		for _, timeout := range []time.Duration{0, generated.RefundOrderSpec.Timeout} {
+			for _, id := range []string{"", "call_1"} {
+				for _, audited := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%s/timeout %s/id %q/audited %v", g.name, timeout, id, audited), func(t *testing.T) {
+						spec := generated.RefundOrderSpec
+						spec.Timeout = timeout
+						var opts []gate.Option
+						want := decode + 2
+						if audited {
+							opts, want = append(opts, discard), want+render+1
+						}
+						reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(spec, benchBinding)}, opts...)
+						if err != nil {
+							t.Fatal(err)
+						}
+						c := gate.Call{ID: id, Name: refundT, Args: data, Complete: true}
+						got := testing.AllocsPerRun(100, func() {
+							if _, err := reg.Dispatch(context.Background(), caller, c); err == nil {
+								t.Fatal("accepted")
+							}
+						})
+						if got != want {
+							t.Errorf("%v allocations per refused dispatch, want %v (the decoder's refusal %v, rendering its violations %v)", got, want, decode, render)
+						}
+					})
+				}
+			}
+		}
+	}
 }
 
 // reportCPU starts counting the process's CPU time; the function it

@@ -209,8 +209,11 @@ func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, r
 	}
 	if res.Err != nil {
 		e.Code, e.Category = res.Err.Code, res.Err.Code.Category()
-		for _, v := range res.Err.Violations() {
-			e.Violations = append(e.Violations, ViolationRef{Keyword: v.Keyword, InstancePath: v.InstancePath})
+		if vs := res.Err.Violations(); len(vs) > 0 {
+			e.Violations = make([]ViolationRef, len(vs))
+			for i, v := range vs {
+				e.Violations[i] = ViolationRef{Keyword: v.Keyword, InstancePath: v.InstancePath}
+			}
 		}
 	}
 	approvalEvent(&e, p, res)

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/toolgate/toolgate/runtime/toolerr"
@@ -71,8 +70,8 @@ func (c *asideCall[A]) execution() *execution { return &c.x }
 // on the heap, to run later or in another goroutine. The steps are in
 // closures, not methods: a method value of a generic type is called
 // through a wrapper that copies every argument once more.
-func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, error) {
-	return func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (out prepared, err error) {
+func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, *toolerr.Error) {
+	return func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (out prepared, err *toolerr.Error) {
 		out.tm = t0
 		err = d.check(ctx, p, call, &out, resuming, aside, nil)
 		return out, err
@@ -84,11 +83,13 @@ func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Ca
 // args nil, the arguments go into out.exec (an asideCall when aside, else
 // a boundCall); else into *args, and out.exec stays nil. It never panics
 // (see checkPanicked). The copies of p are made after the decoder
-// succeeds, so that a refusal of the arguments allocates none.
-func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prepared, resuming, aside bool, args *A) (err error) {
+// succeeds, so that a refusal of the arguments allocates none. A refusal
+// is the gate's own *toolerr.Error for call.ID, naming the spec's tool: its
+// caller names the tool as registered (see named).
+func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prepared, resuming, aside bool, args *A) (te *toolerr.Error) {
 	defer func() {
 		if v := recover(); v != nil {
-			*out, err = prepared{tm: out.tm}, checkPanicked(d.spec.Name, call.ID, v)
+			*out, te = prepared{tm: out.tm}, checkPanicked(d.spec.Name, call.ID, v)
 		}
 	}()
 	decode := d.spec.Decode
@@ -98,14 +99,15 @@ func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prep
 	a, err := decode(call.Args)
 	out.tm.decode = out.tm.lap()
 	if err != nil {
-		var te *toolerr.Error
-		if !errors.As(err, &te) {
+		c := new(toolErrCopy)
+		if !c.find(err) {
 			// A hand-written decoder's plain error: still a refusal of
 			// the arguments, but its text may quote them, so it is kept
 			// for the logs only.
-			err = &toolerr.Error{Code: toolerr.InvalidArguments, Tool: d.spec.Name, Reason: "the arguments were refused by the tool's decoder", Err: err}
+			c.err = toolerr.Error{Code: toolerr.InvalidArguments, Reason: "the arguments were refused by the tool's decoder", Err: err}
 		}
-		return err
+		c.err.Tool, c.err.CallID = d.spec.Name, call.ID
+		return &c.err
 	}
 	// The copies of p (the gate's, the policy's, NeedsApproval's) are
 	// made before any of them runs, next to the executor's context when
@@ -136,7 +138,7 @@ func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prep
 	err = d.b.Policy(ctx, mine, a)
 	out.tm.policy = out.tm.lap()
 	if err != nil {
-		return &toolerr.Error{Code: toolerr.Unauthorized, Tool: d.spec.Name, Reason: "the caller may not run " + d.spec.Name + " with these arguments", Err: err}
+		return &toolerr.Error{Code: toolerr.Unauthorized, Tool: d.spec.Name, CallID: call.ID, Reason: "the caller may not run " + d.spec.Name + " with these arguments", Err: err}
 	}
 	out.pctx = pctx
 	if !resuming {
@@ -156,7 +158,7 @@ func (d *binder[A]) dispatchFunc() func(r *Registry, ctx context.Context, c Call
 		p := prepared{tm: tm}
 		var args A
 		if err := d.check(ctx, c.Principal, call, &p, false, false, &args); err != nil {
-			return r.refuse(ctx, c, call, asToolErr(err, t.Name, call.ID), start, attempt, p.tm)
+			return r.refuse(ctx, c, call, named(err, t.Name), start, attempt, p.tm)
 		}
 		p.call, p.tool = call, t
 		c.Principal = p.pctx.p

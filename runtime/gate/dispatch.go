@@ -51,10 +51,10 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) 
 	if err != nil {
 		return err
 	}
-	var perr error
+	var perr *toolerr.Error
 	*p, perr = t.prepare(ctx, c.Principal, call, p.tm, false, t.runsAside(ctx))
 	if perr != nil {
-		return asToolErr(perr, t.Name, call.ID)
+		return named(perr, t.Name)
 	}
 	p.call, p.tool = call, t
 	return nil
@@ -103,13 +103,41 @@ func replayUnavailable(tool, id string, err error) *toolerr.Error {
 
 // asToolErr returns err as a *toolerr.Error for the named tool and call.
 func asToolErr(err error, tool, callID string) *toolerr.Error {
-	var te *toolerr.Error
-	if errors.As(err, &te) {
-		cp := *te
-		cp.Tool, cp.CallID = tool, callID
-		return &cp
+	c := new(toolErrCopy)
+	if !c.find(err) {
+		c.err = toolerr.Error{Code: toolerr.ExecutionFailed, Reason: "the tool failed", Err: err}
 	}
-	return &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: tool, CallID: callID, Reason: "the tool failed", Err: err}
+	c.err.Tool, c.err.CallID = tool, callID
+	return &c.err
+}
+
+// toolErrCopy is room for a copy of the *toolerr.Error of an error and
+// for the target errors.As finds it with, in one allocation: the target
+// escapes to the heap.
+type toolErrCopy struct {
+	err    toolerr.Error
+	target *toolerr.Error
+}
+
+// find copies into c.err the *toolerr.Error that errors.As finds in err,
+// and reports whether there was one. The error found may be shared (a
+// generated decoder's refusal gives the same one to every errors.As, from
+// any goroutine): it is copied, never changed, and c keeps no pointer to
+// it.
+func (c *toolErrCopy) find(err error) bool {
+	if !errors.As(err, &c.target) {
+		return false
+	}
+	c.err, c.target = *c.target, nil
+	return true
+}
+
+// named returns te, a refusal of Tool.prepare, which is the gate's own,
+// naming the tool as registered: a Tool's Name may have been changed
+// since Bind.
+func named(te *toolerr.Error, tool string) *toolerr.Error {
+	te.Tool = tool
+	return te
 }
 
 // Dispatch checks one call and, when every check passes, runs its executor.
@@ -174,7 +202,7 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 	}
 	p, perr := t.prepare(ctx, c.Principal, call, tm, false, true)
 	if perr != nil {
-		return r.refuse(ctx, c, call, asToolErr(perr, t.Name, call.ID), start, attempt, p.tm)
+		return r.refuse(ctx, c, call, named(perr, t.Name), start, attempt, p.tm)
 	}
 	p.call, p.tool = call, t
 	c.Principal = p.pctx.p

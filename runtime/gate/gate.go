@@ -262,8 +262,8 @@ type Tool struct {
 	// panics (see checkPanicked). The prepared call holds the gate's own
 	// copy of p, made before the policy runs, for the executor.
 	// With aside, the prepared call has room for its execution (see
-	// runner).
-	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, error)
+	// runner). A refusal is the gate's own (see binder.check).
+	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, *toolerr.Error)
 	// inline is steps 4 to 7 of Dispatch for a call whose executor runs
 	// in the dispatching goroutine (see binder.dispatchFunc).
 	inline  func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result

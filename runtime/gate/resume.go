@@ -168,9 +168,9 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 	}
 	tm := timings{now: r.timer()}
 	tm.mark()
-	p, err := t.prepare(ctx, who, call, tm, true, t.runsAside(ctx))
-	if err != nil {
-		return pc, nil, asToolErr(err, pc.Tool, pc.CallID)
+	p, perr := t.prepare(ctx, who, call, tm, true, t.runsAside(ctx))
+	if perr != nil {
+		return pc, nil, named(perr, pc.Tool)
 	}
 	if err := ctx.Err(); err != nil {
 		e := approvalErr(toolerr.ExecutionFailed, pc.Tool, pc.CallID, "the request was cancelled before the tool ran; the call stays approved", context.Cause(ctx))
