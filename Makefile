@@ -4,7 +4,7 @@ BENCH_COUNT ?= 10
 FUZZTIME ?= 10s
 FUZZPARALLEL ?= 1
 
-.PHONY: all generate check lint calls conformance test vet fmt-check unit examples-test integrations-test bench bench-gate bench-redis fuzz
+.PHONY: all generate check lint calls conformance test vet fmt-check unit examples-test integrations-test bench bench-real bench-gate bench-redis fuzz
 
 # Integrations: each is its own Go module (its dependencies never enter the
 # core module's go.mod), so the root's ./... skips them; they are vetted
@@ -83,6 +83,24 @@ bench:
 	$(GO) run ./generated/internal/benchside/testdata/sidebyside -shared $(SHARED_BENCH) -rounds $(BENCH_ROUNDS) > bench-sidebyside.txt; \
 		status=$$?; cat bench-sidebyside.txt; exit $$status
 	$(GO) test ./generated -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) | tee bench-generated.txt
+
+# The same table for real tool schemas (generated/internal/benchside/realset):
+# functions of the Berkeley function-calling leaderboard with a call built
+# from the corpus's ground truth, and MCP tools with runtime/contract's
+# valid base instance, all read from $(SHARED_CORPORA). realprep writes their
+# tool files and the index realside reads (real_tools.go); they are generated
+# into generated/internal/benchside/testdata/real (not committed).
+SHARED_CORPORA ?= ../shared/corpora
+BENCH_REAL_TOOLS := $(or $(TMPDIR),/tmp)/toolgate-bench-real-tools
+BENCH_REAL_PKG := generated/internal/benchside/testdata/real
+
+bench-real:
+	@test -d $(SHARED_CORPORA) || { echo "bench-real: $(SHARED_CORPORA) is missing"; exit 1; }
+	rm -rf $(BENCH_REAL_TOOLS) && mkdir -p $(BENCH_REAL_TOOLS)
+	$(GO) run ./generated/internal/benchside/testdata/realprep -corpora $(SHARED_CORPORA) -tools $(BENCH_REAL_TOOLS) -pkg $(BENCH_REAL_PKG)
+	$(GO) run ./cmd/toolgate generate --schemas $(BENCH_REAL_TOOLS) --out $(BENCH_REAL_PKG) --package real
+	$(GO) run ./generated/internal/benchside/testdata/realside -corpora $(SHARED_CORPORA) -rounds $(BENCH_ROUNDS) > bench-real.txt; \
+		status=$$?; cat bench-real.txt; exit $$status
 
 # The gate's cost beyond the bare decoder (generated BenchmarkDispatch). The
 # test binary runs BENCH_COUNT times, each run one round of every variant

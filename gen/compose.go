@@ -138,6 +138,12 @@ func (c *composition) checks() bool {
 		c.ifB != nil || c.objectChecks() || c.contains != nil || c.unevalProps != nil || c.unevalItems != nil)
 }
 
+// unevaluatedChecks reports whether the value's members or items are
+// checked against unevaluatedProperties or unevaluatedItems.
+func (c *composition) unevaluatedChecks() bool {
+	return c.unevalProps != nil && c.unevalProps.n.kind != kindAny || c.unevalItems != nil && c.unevalItems.n.kind != kindAny
+}
+
 func (c *composition) objectChecks() bool {
 	return c.minProps >= 0 || c.maxProps >= 0 || len(c.depRequired)+len(c.depSchemas)+len(c.patterns) > 0 || c.propNames != nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -72,6 +73,49 @@ var composedTools = []struct {
 			"$defs":{"color":{"enum":["red","blue"]}}}`,
 		[]string{`{"note":null}`, `{"note":"abc"}`, `{"color":"red"}`, `{"color":null}`, `{}`, `{"list":[1]}`, `{"list":null}`},
 		[]string{`{"note":"abcd"}`, `{"note":1}`, `{"color":"green"}`, `{"color":1}`, `{"list":["a"]}`, `{"list":{}}`}},
+}
+
+// TestComposedTriesOnce: where a composition's closure (its
+// unevaluatedProperties) needs to know which anyOf or oneOf branches hold,
+// the check tries each branch once and reuses the outcome; TestComposedClosure
+// checks the verdicts.
+func TestComposedTriesOnce(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range composedTools {
+		if tc.name != "either" {
+			continue
+		}
+		path := filepath.Join(dir, tc.name+".json")
+		tool := fmt.Appendf(nil, `{"name":%q,"description":"","parameters":%s,"x-toolgate":{"providers":["mcp"]}}`, tc.name, tc.params)
+		if err := os.WriteFile(path, tool, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tools, err := gen.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := gen.Generate(tools, gen.Options{Package: "tools"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var src []byte
+		for _, f := range files {
+			src = append(src, f.Data...)
+		}
+		calls := regexp.MustCompile(`valid[A-Za-z]+(AnyOf|OneOf)[0-9]+\(raw\)`).FindAll(src, -1)
+		tries := map[string]int{}
+		for _, c := range calls {
+			tries[string(c)]++
+		}
+		if len(tries) < 2 {
+			t.Fatalf("%s: no trials of two branches in\n%s", tc.name, src)
+		}
+		for c, n := range tries {
+			if n != 1 {
+				t.Errorf("%s: %s is called %d times, want once", tc.name, c, n)
+			}
+		}
+	}
 }
 
 func TestComposedClosure(t *testing.T) {

@@ -83,8 +83,25 @@ func (e *emitter) declareComposition(n *node) {
 	for i, b := range c.allOf {
 		body = append(body, jen.If(jen.Op("!").Add(e.trial(b.n))).Block(d().Dot("AllOf").Call(jen.Lit(b.sp), jen.Lit(i))))
 	}
+	// The unevaluated checks need every anyOf and oneOf branch tried: the
+	// outcomes are kept for them rather than tried twice.
+	var tried [2][]jen.Code
+	keep := func(i int, tries []jen.Code) []jen.Code {
+		if !c.unevaluatedChecks() {
+			return tries
+		}
+		for j, t := range tries {
+			v := fmt.Sprintf("%s%d", []string{"anyOf", "oneOf"}[i], j)
+			body = append(body, jen.Id(v).Op(":=").Add(t))
+			tries[j] = jen.Id(v)
+		}
+		tried[i] = tries
+		return tries
+	}
 	if len(c.anyOf) > 0 {
 		mask, tries := e.tries(c.anyOf, "anyOfMask")
+		body = append(body, mask...)
+		tries = keep(0, tries)
 		var any jen.Code
 		for i, t := range tries {
 			if i == 0 {
@@ -93,12 +110,12 @@ func (e *emitter) declareComposition(n *node) {
 				any = jen.Add(any).Op("||").Add(t)
 			}
 		}
-		body = append(body, mask...)
 		body = append(body, jen.If(jen.Op("!").Parens(any)).Block(d().Dot("AnyOf").Call(jen.Lit(n.ptr+"/anyOf"))))
 	}
 	if len(c.oneOf) > 0 {
 		mask, args := e.tries(c.oneOf, "oneOfMask")
 		body = append(body, mask...)
+		args = keep(1, args)
 		body = append(body, jen.If(
 			jen.List(jen.Id("first"), jen.Id("second")).Op(":=").Qual(pkgTgimpl, "FirstTwo").Call(args...),
 			jen.Id("first").Op("<").Lit(0).Op("||").Id("second").Op(">=").Lit(0),
@@ -125,7 +142,7 @@ func (e *emitter) declareComposition(n *node) {
 	if c.contains != nil {
 		body = append(body, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Array"))).Block(e.containsCheck(n)...))
 	}
-	body = append(body, e.unevaluatedChecks(n)...)
+	body = append(body, e.unevaluatedChecks(n, tried)...)
 	name := checkFunc(n)
 	e.claim(name, "the composition checks of "+e.where(n))
 	e.doc(fmt.Sprintf("%s checks the keywords of %s that apply to the whole value on raw, the bytes just read.", name, e.where(n)))
@@ -249,12 +266,17 @@ func seenFunc(n *node) string { return "seen" + n.name }
 
 // unevaluatedChecks checks unevaluatedProperties and unevaluatedItems of
 // n: what n and the branches that hold evaluate is collected first (see
-// seenName), then every other member or item must match the schema.
-func (e *emitter) unevaluatedChecks(n *node) []jen.Code {
+// seenName; with the outcomes of its anyOf and oneOf trials when the check
+// kept them, tried, seenBody inline), then every other member or item must
+// match the schema.
+func (e *emitter) unevaluatedChecks(n *node, tried [2][]jen.Code) []jen.Code {
 	c := n.comp
 	var out []jen.Code
 	collect := func() []jen.Code {
-		return []jen.Code{jen.Var().Id("s").Qual(pkgTgimpl, "Seen"), jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Op("&").Id("s"))}
+		if tried[0] == nil && tried[1] == nil {
+			return []jen.Code{jen.Var().Id("s").Qual(pkgTgimpl, "Seen"), jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Op("&").Id("s"))}
+		}
+		return append([]jen.Code{jen.Id("s").Op(":=").Op("&").Qual(pkgTgimpl, "Seen").Values()}, e.seenBody(n, tried)...)
 	}
 	unevaluated := func(has string, u *branch, x, at jen.Code) *jen.Statement {
 		cond := jen.Op("!").Id("s").Dot(has).Call(at)
@@ -298,6 +320,19 @@ func (e *emitter) seenName(n *node) string {
 		return name
 	}
 	e.seens[n] = true
+	body := e.seenBody(n, [2][]jen.Code{})
+	e.claim(name, "the evaluated members and items of "+e.where(n))
+	e.doc(fmt.Sprintf("%s notes in s the members and items of raw that %s evaluates, for unevaluatedProperties and unevaluatedItems.", name, e.where(n)))
+	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte(), jen.Id("s").Op("*").Qual(pkgTgimpl, "Seen")).Block(body...)
+	e.f.Line()
+	return name
+}
+
+// seenBody is the code that notes in s, a *tgimpl.Seen, what n evaluates
+// of raw. tried holds, when the caller has computed them, the outcomes of
+// the trials of n's anyOf and oneOf branches (see declareComposition);
+// otherwise the branches are tried here.
+func (e *emitter) seenBody(n *node, tried [2][]jen.Code) []jen.Code {
 	c := n.comp
 	var body []jen.Code
 	if len(c.seen.names) > 0 {
@@ -331,7 +366,10 @@ func (e *emitter) seenName(n *node) string {
 		body = append(body, e.seenCall(b.n)...)
 	}
 	for i, list := range [][]branch{c.anyOf, c.oneOf} {
-		mask, tries := e.tries(list, []string{"anyOfMask", "oneOfMask"}[i])
+		mask, tries := []jen.Code(nil), tried[i]
+		if tries == nil {
+			mask, tries = e.tries(list, []string{"anyOfMask", "oneOfMask"}[i])
+		}
 		var seen []jen.Code
 		for j, b := range list {
 			if call := e.seenCall(b.n); len(call) > 0 {
@@ -355,11 +393,7 @@ func (e *emitter) seenName(n *node) string {
 			body = append(body, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(ds.name))).Block(call...))
 		}
 	}
-	e.claim(name, "the evaluated members and items of "+e.where(n))
-	e.doc(fmt.Sprintf("%s notes in s the members and items of raw that %s evaluates, for unevaluatedProperties and unevaluatedItems.", name, e.where(n)))
-	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte(), jen.Id("s").Op("*").Qual(pkgTgimpl, "Seen")).Block(body...)
-	e.f.Line()
-	return name
+	return body
 }
 
 func (e *emitter) seenCallOf(b *branch) []jen.Code {

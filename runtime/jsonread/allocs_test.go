@@ -50,7 +50,7 @@ func TestZeroAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, decode); n != 0 {
 		t.Errorf("typed decode: %v allocs per run, want 0", n)
 	}
-	for _, in := range []string{smallCall, nestedCall, members(15, `"z":[1,2,{"y":null}]`)} {
+	for _, in := range []string{smallCall, nestedCall, members(31, `"z":[1,2,{"y":null}]`)} {
 		data := []byte(in)
 		if n := testing.AllocsPerRun(100, func() {
 			if err := Valid(data, Limits{}); err != nil {

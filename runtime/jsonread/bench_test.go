@@ -22,6 +22,7 @@ func BenchmarkValid(b *testing.B) {
 	for _, in := range []struct{ name, data string }{
 		{"small", smallCall},
 		{"nested", nestedCall},
+		{"wide", members(29, `"a29":29`)}, // 30 members, as many real tools take
 	} {
 		data := []byte(in.data)
 		b.Run(in.name+"/jsonread", func(b *testing.B) {

@@ -25,6 +25,21 @@ func (r *Reader) Fail(offset int, reason string) {
 	r.fail(offset, reason)
 }
 
+// Stop makes r fail, unless it has failed already, so that nothing more is
+// read: a caller that has seen enough of the input (a decoder trying a
+// schema on a value, at the first violation) stops it so. Unlike Fail it
+// costs no allocation: Err then returns Stopped, shared by every stopped
+// Reader.
+func (r *Reader) Stop() {
+	if r.err == nil {
+		r.err = Stopped
+	}
+}
+
+// Stopped is the error of a stopped Reader (see Stop), which is not about
+// the input: its Offset is -1. It must not be changed.
+var Stopped = &SyntaxError{Offset: -1, Reason: "read stopped"}
+
 func (r *Reader) fail(offset int, reason string) {
 	if r.err == nil {
 		r.err = &SyntaxError{Offset: offset, Reason: reason}

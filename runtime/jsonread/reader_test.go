@@ -150,9 +150,17 @@ func TestValid(t *testing.T) {
 		{in: members(17, `"a16":0`), offset: len(members(17, "")) - 1, reason: `duplicate member name "a16"`},
 		{in: members(40, `"a3":0`), offset: len(members(40, "")) - 1, reason: `duplicate member name "a3"`},
 		{in: members(40, `"\u0061\u0033":0`), offset: len(members(40, "")) - 1, reason: `duplicate member name "a3"`},
+		{in: members(31, `"a30":0`), offset: len(members(31, "")) - 1, reason: `duplicate member name "a30"`},
+		{in: members(32, `"a31":0`), offset: len(members(32, "")) - 1, reason: `duplicate member name "a31"`},
+		{in: members(33, `"a32":0`), offset: len(members(33, "")) - 1, reason: `duplicate member name "a32"`},
+		{in: members(32, `"\u0061\u0030":0`), offset: len(members(32, "")) - 1, reason: `duplicate member name "a0"`},
 		{in: members(40, `"a40":0`)},
-		// Past 16 names the set keys views of the names, escaped ones in the
+		// Up to 32 names the table finds escaped ones in the arena by offset;
+		// past them the set keys views of the names, escaped ones in the
 		// arena, which must not change while the object is read.
+		{in: escapedMembers(20, `"ab19":0`), offset: len(escapedMembers(20, "")) - 1, reason: `duplicate member name "ab19"`},
+		{in: escapedMembers(31, `"\u0061b0":0`), offset: len(escapedMembers(31, "")) - 1, reason: `duplicate member name "ab0"`},
+		{in: escapedMembers(31, `"ab31":0`)},
 		{in: escapedMembers(40, `"ab7":0`), offset: len(escapedMembers(40, "")) - 1, reason: `duplicate member name "ab7"`},
 		{in: escapedMembers(40, `"ab40":0`)},
 		{in: `{"` + strings.Repeat("x", 100) + `":1,"` + strings.Repeat("x", 100) + `":2}`, offset: 106,
@@ -201,6 +209,34 @@ func TestSyntaxErrorMessage(t *testing.T) {
 	const want = `invalid JSON at byte 7: duplicate member name "a"`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
+	}
+}
+
+// TestStop: a stopped Reader reads nothing more and reports Stopped, with
+// no allocation; a Reader that failed before keeps its own error.
+func TestStop(t *testing.T) {
+	var r Reader
+	data := []byte(`{"a":1,"b":2}`)
+	if n := testing.AllocsPerRun(100, func() {
+		r.Reset(data, Limits{})
+		r.ObjectStart()
+		r.NextMember()
+		r.Stop()
+	}); n != 0 {
+		t.Errorf("Stop: %v allocations, want 0", n)
+	}
+	if r.Err() != Stopped {
+		t.Fatalf("Err after Stop = %v, want Stopped", r.Err())
+	}
+	if name, ok := r.NextMember(); ok || r.Number() != nil {
+		t.Errorf("a stopped Reader read on: %q", name)
+	}
+	r.Reset([]byte(`[1,]`), Limits{})
+	r.Skip()
+	first := r.Err()
+	r.Stop()
+	if first == nil || r.Err() != first {
+		t.Errorf("Stop after a failure: %v, want the failure %v", r.Err(), first)
 	}
 }
 

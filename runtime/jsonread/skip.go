@@ -43,9 +43,42 @@ func (r *Reader) skipValue() {
 	}
 }
 
-// smallObject is how many member names Skip compares by linear scan before
-// it switches to a map.
-const smallObject = 16
+// smallObject is how many member names Skip compares one by one (by a tag
+// of each first) before it switches to a map: a map costs an allocation per
+// object, more than the scan of an object this wide.
+const smallObject = 32
+
+// seenName is one member name of the object Skip reads, in the 12 bytes
+// of a table entry on the stack: its tag, and where it is, in the input
+// or, escaped, in r.arena (which may move as it grows: it is found by
+// offset).
+type seenName struct {
+	tag uint32
+	off uint32
+	n   uint32 // length, with inArena set for a name in r.arena
+}
+
+const inArena = 1 << 31
+
+// nameTag is what two equal names share and most different ones do not:
+// the length (cut to 16 bits), the first and the last byte. It costs no
+// loop over the name.
+func nameTag(name []byte) uint32 {
+	t := uint32(len(name)) & 0xffff
+	if len(name) > 0 {
+		t |= uint32(name[0])<<24 | uint32(name[len(name)-1])<<16
+	}
+	return t
+}
+
+// bytes returns the name e is.
+func (e *seenName) bytes(r *Reader) []byte {
+	n := int(e.n &^ inArena)
+	if e.n&inArena != 0 {
+		return r.arena[e.off : int(e.off)+n]
+	}
+	return r.data[e.off : int(e.off)+n]
+}
 
 // skipObject consumes the object whose '{' is at i, checking member names for
 // repeats.
@@ -54,9 +87,12 @@ func (r *Reader) skipObject(i int) {
 		return
 	}
 	data := r.data
-	var small [smallObject][]byte
+	var small [smallObject]seenName
 	n := 0
 	var seen map[string]struct{}
+	if len(data) >= inArena { // offsets would not fit an entry
+		seen = map[string]struct{}{}
+	}
 	i = skipWS(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		r.pos = i + 1
@@ -74,25 +110,28 @@ func (r *Reader) skipObject(i int) {
 			return
 		}
 		name := data[s:e]
+		entry := seenName{off: uint32(s), n: uint32(e - s)}
 		if esc {
 			a := len(r.arena)
 			r.arena = unescape(r.arena, name)
 			name = r.arena[a:]
+			entry = seenName{off: uint32(a), n: uint32(len(name)) | inArena}
 		}
 		if seen == nil {
-			for _, prev := range small[:n] {
-				if string(prev) == string(name) {
+			entry.tag = nameTag(name)
+			for k := range small[:n] {
+				if small[k].tag == entry.tag && string(small[k].bytes(r)) == string(name) {
 					r.fail(nameOff, duplicateReason(name))
 					return
 				}
 			}
 			if n < len(small) {
-				small[n] = name
+				small[n] = entry
 				n++
 			} else {
 				seen = make(map[string]struct{}, 2*len(small))
-				for _, prev := range small {
-					seen[view(prev)] = struct{}{}
+				for k := range small {
+					seen[view(small[k].bytes(r))] = struct{}{}
 				}
 				seen[view(name)] = struct{}{}
 			}

@@ -22,9 +22,13 @@ import (
 // composition's own violation is.
 
 // Trial prepares d to try a branch schema on raw, the bytes of a value
-// already accepted by the decoder that read it.
+// already accepted by the decoder that read it. A trial only tells whether
+// the branch holds: its first violation stops the reader (jsonread's
+// Stop), so that nothing more is read and nothing is recorded, and it keeps
+// no value (Value and ReadString return "", Capture the bytes themselves).
 func (d *Decoder) Trial(raw []byte) {
 	d.Reset("", raw)
+	d.trial = true
 }
 
 // Valid reports whether the trial read one value with no violation.

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolgate/toolgate/runtime/jsonread"
 )
 
 func TestFirstTwo(t *testing.T) {
@@ -62,6 +64,54 @@ func TestTrial(t *testing.T) {
 	d.MinLength("/minLength", 2, 1)
 	if d.Valid() {
 		t.Error("a violation makes the trial fail")
+	}
+}
+
+// TestTrialStopsAtFirstViolation: a trial records nothing and keeps no
+// value: its first violation stops the reader, so that the rest of the
+// value is not read, and a failed trial costs no allocation.
+func TestTrialStopsAtFirstViolation(t *testing.T) {
+	raw := []byte(`{"a":"x","b":1,"c":true}`)
+	var d Decoder
+	try := func() {
+		d.Trial(raw)
+		d.R.ObjectStart()
+		d.R.NextMember()
+		d.PushName()
+		start := d.R.Offset()
+		if got := d.Value(d.R.String()); got != "" {
+			t.Errorf("Value in a trial = %q, want \"\"", got)
+		}
+		if c := d.Capture(start); string(c) != `"x"` || &c[0] != &raw[start] {
+			t.Errorf("Capture in a trial = %q, want a view of the input", c)
+		}
+		d.Pop()
+		d.R.NextMember()
+		d.PushName()
+		d.TypeMismatch("/properties/b/type", "string")
+		d.Pop()
+	}
+	try()
+	if d.R.Err() != jsonread.Stopped || d.nRecords() != 0 {
+		t.Errorf("after a violation: reader error %v, %d records; want stopped, none", d.R.Err(), d.nRecords())
+	}
+	if name, ok := d.R.NextMember(); ok {
+		t.Errorf("a stopped trial read on: %q", name)
+	}
+	if d.Valid() {
+		t.Error("a violation makes the trial fail")
+	}
+	if n := testing.AllocsPerRun(100, try); n != 0 {
+		t.Errorf("a failed trial: %v allocations, want 0", n)
+	}
+	// Reset ends the trial: the same violation is recorded again.
+	d.Reset("t", raw)
+	d.R.ObjectStart()
+	d.R.NextMember()
+	d.PushName()
+	d.TypeMismatch("/properties/a/type", "integer")
+	if d.nRecords() != 1 || d.R.Err() != nil {
+		t.Errorf("after Reset: %d records, reader error %v; want 1, none", d.nRecords(), d.R.Err())
 	}
 }
 

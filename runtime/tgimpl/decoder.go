@@ -76,6 +76,7 @@ type Decoder struct {
 	strs     []byte // the copy the later strings share (see String)
 
 	dropped bool // the call will be refused (see Drop)
+	trial   bool // d tries a branch: see Trial
 
 	// The violations found (see arena.go): the first in inline, all of
 	// them in many once there are more; the copies they need in the
@@ -116,6 +117,7 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.copied = false
 	d.strs = nil
 	d.dropped = false
+	d.trial = false
 	d.nInline, d.many = 0, nil
 	d.nText, d.spill = 0, nil
 }
@@ -264,10 +266,14 @@ func (d *Decoder) Raw() json.RawMessage {
 	return d.Capture(start)
 }
 
-// Capture returns a copy of the bytes read since start.
+// Capture returns a copy of the bytes read since start (in a trial, which
+// keeps nothing, the bytes themselves).
 func (d *Decoder) Capture(start int) json.RawMessage {
 	if d.R.Err() != nil {
 		return nil
+	}
+	if d.trial {
+		return d.R.Capture(start)
 	}
 	return append([]byte(nil), d.R.Capture(start)...)
 }
@@ -495,9 +501,10 @@ func (d *Decoder) Value(s []byte) string {
 }
 
 // refused reports whether the call will be refused: a violation was
-// recorded, the reader failed, or Drop was called.
+// recorded, the reader failed, or Drop was called; or whether d is a trial,
+// whose values are never kept either.
 func (d *Decoder) refused() bool {
-	return d.dropped || d.nRecords() > 0 || d.R.Err() != nil
+	return d.dropped || d.trial || d.nRecords() > 0 || d.R.Err() != nil
 }
 
 // Drop notes that the call will be refused whatever follows (an array has

@@ -16,7 +16,9 @@ type Matcher interface {
 // classes with counts (^[A-Z][A-Z0-9-]{2,31}$); those get a small matcher
 // that runs without the regexp machinery: a table of states when the
 // classes are ASCII and the states few (pattern_dfa.go), else the sequence
-// matcher. Every other pattern uses regexp. All answer the same: whether
+// matcher. Another pattern gets a table too when its characters are ASCII
+// and its states few (pattern_prog.go: groups and alternatives,
+// ^(1d|7d|30d)$), and uses regexp otherwise. All answer the same: whether
 // the string contains a match.
 //
 // A table needs no regexp, which is compiled only for the other two:
@@ -27,6 +29,9 @@ type Matcher interface {
 func MustPattern(expr string) Matcher {
 	seq, ok := compileSequence(expr)
 	if !ok {
+		if m, ok := compileProgDFA(expr); ok {
+			return m
+		}
 		return regexp.MustCompile(expr)
 	}
 	if m, ok := compileDFA(seq); ok {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,8 +32,17 @@ var patterns = []struct {
 	{`^[a-c]*[b-d]*c$`, "dfa"},
 	{`^[a-z]{0,300}$`, "sequence"}, // too many states
 	{`(?i)^abc$`, "regexp"},
-	{`^(ab)+$`, "regexp"},
-	{`^a|b$`, "regexp"},
+	{`^(ab)+$`, "dfa"},
+	{`^a|b$`, "dfa"},
+	{`(a*)*b`, "dfa"},
+	{`^(-?[a-zA-Z]{2})$`, "dfa"},
+	{`^((([1-9]|[1-9][0-9]|[1-2][0-9][0-9]|3[0-5][0-9]|36[0-4])d(control)?)|(([1-9]|[1-4][0-9]|5[0-2])w(control)?))$`, "dfa"},
+	{`^(a|b)*c(x$|^y)`, "dfa"},
+	{`$^|(ab)?$`, "dfa"},
+	{`^(a|é)$`, "regexp"},
+	{`^(a|.)$`, "regexp"},
+	{`^(a|[^b])$`, "regexp"},
+	{`(?m)^(a|b)$`, "regexp"},
 	{`\bword\b`, "regexp"},
 }
 
@@ -53,6 +63,9 @@ func fastMatchers(expr string) map[string]Matcher {
 	out := map[string]Matcher{}
 	seq, ok := compileSequence(expr)
 	if !ok {
+		if m, ok := compileProgDFA(expr); ok {
+			out["dfa"] = m
+		}
 		return out
 	}
 	seq.re = regexp.MustCompile(expr)
@@ -80,7 +93,7 @@ func TestPatternMatchesLikeRegexp(t *testing.T) {
 		}
 		re := regexp.MustCompile(p.expr)
 		for name, m := range fastMatchers(p.expr) {
-			for _, in := range inputs {
+			for _, in := range slices.Concat(inputs, sequenceInputs(p.expr, 500)) {
 				if got, want := m.Match([]byte(in)), re.Match([]byte(in)); got != want {
 					t.Errorf("%q on %q: %s says %v, regexp %v", p.expr, in, name, got, want)
 				}
@@ -221,6 +234,8 @@ func FuzzPattern(f *testing.F) {
 	f.Add(`^[A-Z][A-Z0-9-]{2,31}$`, "A-19")
 	f.Add(`a+b?c`, "xaac")
 	f.Add(`^.{2,3}$`, "é😀")
+	f.Add(`^((1|7|30)d|(1|4)w)(control)?$`, "30dcontrol")
+	f.Add(`(a|b)*c(x$|^y)|$^`, "abcx")
 	f.Fuzz(func(t *testing.T, expr, in string) {
 		re, err := regexp.Compile(expr)
 		if err != nil {

@@ -67,8 +67,13 @@ func (r *record) shown(text []byte) []byte {
 }
 
 // begin records a violation of kind k at the current path, unless
-// violations are no longer recorded.
+// violations are no longer recorded. In a trial, which reports no
+// violation, the first one ends the read instead (see Trial).
 func (d *Decoder) begin(k kind, sp, arg string) bool {
+	if d.trial {
+		d.R.Stop()
+		return false
+	}
 	if !d.recording() {
 		return false
 	}
@@ -118,7 +123,7 @@ func (d *Decoder) Text(raw []byte) string {
 }
 
 func (d *Decoder) recording() bool {
-	if d.R.Err() != nil {
+	if d.R.Err() != nil || d.trial {
 		return false
 	}
 	if d.nRecords() >= toolerr.MaxViolations {

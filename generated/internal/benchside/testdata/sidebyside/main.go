@@ -11,7 +11,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -25,7 +24,6 @@ import (
 	"github.com/toolgate/toolgate/generated"
 	"github.com/toolgate/toolgate/generated/internal/benchside"
 	"github.com/toolgate/toolgate/generated/internal/benchside/testdata/shared"
-	"github.com/toolgate/toolgate/runtime/jsonread"
 )
 
 type refundOrder struct {
@@ -167,7 +165,7 @@ func buildCases(sharedDir, demoDir string) ([]benchside.Case, error) {
 // newCase measures data; valid is the valid payload of the same tool (data
 // itself for a valid call): a refused payload is also compared with it.
 func newCase(name string, data, valid []byte, t tool) (benchside.Case, error) {
-	s, err := compile(t.name, t.schema)
+	s, err := benchside.Compile(t.name, t.schema)
 	if err != nil {
 		return benchside.Case{}, err
 	}
@@ -177,49 +175,18 @@ func newCase(name string, data, valid []byte, t tool) (benchside.Case, error) {
 		ks = append(ks, benchside.Contender{Name: "valid call", Run: func([]byte) error { return t.decode(valid) }})
 	}
 	ks = append(ks,
-		benchside.Contender{Name: "json.Valid", Run: func(b []byte) error {
-			if !json.Valid(b) {
-				return errors.New("invalid JSON")
-			}
-			return nil
-		}},
-		benchside.Contender{Name: "reader skip", Run: func(b []byte) error {
-			var r jsonread.Reader
-			r.Reset(b, jsonread.DefaultLimits)
-			r.Skip()
-			r.Finish()
-			if e := r.Err(); e != nil {
-				return e
-			}
-			return nil
-		}},
+		benchside.JSONValid,
+		benchside.ReaderSkip,
 		benchside.Contender{Name: "jsonschema two-pass", Run: func(b []byte) error { return twoPass(s, t.strict, b) }},
 		benchside.Contender{Name: "encoding/json strict", Run: t.strict},
 	)
 	return benchside.Case{Name: name, Data: data, Accept: accept, Contenders: ks}, nil
 }
 
-func compile(name, schema string) (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.AssertFormat = true
-	url := "bench:///" + name + ".json"
-	if err := c.AddResource(url, strings.NewReader(schema)); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
-}
-
 // twoPass validates the document decoded into interface{} (UseNumber), then
 // decodes it into the strict struct.
 func twoPass(s *jsonschema.Schema, strict func([]byte) error, data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return err
-	}
-	if err := s.Validate(doc); err != nil {
+	if err := benchside.Validate(s, data); err != nil {
 		return err
 	}
 	return strict(data)

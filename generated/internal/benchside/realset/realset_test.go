@@ -1,0 +1,100 @@
+package realset
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate/generated/internal/benchside"
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+// corpora returns ../shared/corpora from the module root, or skips (fails
+// under CI=true) when it is missing.
+func corpora(t *testing.T) string {
+	dir := filepath.Join("..", "..", "..", "..", "..", "shared", "corpora")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the test corpora %s are missing (required under CI=true): %v", dir, err)
+		}
+		t.Skipf("the test corpora %s are missing; skipping", dir)
+	}
+	return dir
+}
+
+// TestLoad: the set is the same on every load, its names are distinct, and
+// every call is valid by an independent validator (santhosh-tekuri/jsonschema,
+// formats asserted) against the tool's schema.
+func TestLoad(t *testing.T) {
+	dir := corpora(t)
+	set, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(bfclIDs) + len(mcpTools); len(set) != want {
+		t.Fatalf("%d tools, want %d", len(set), want)
+	}
+	again, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	goNames := map[string]bool{}
+	for i, tool := range set {
+		if names[tool.Name] || goNames[tool.GoName] {
+			t.Errorf("%s (%s) is named twice", tool.Name, tool.GoName)
+		}
+		names[tool.Name], goNames[tool.GoName] = true, true
+		if !bytes.Equal(tool.Call, again[i].Call) || !bytes.Equal(tool.Parameters, again[i].Parameters) {
+			t.Errorf("%s differs from one load to the next", tool.Name)
+		}
+		s, err := benchside.Compile(tool.Name, string(tool.Parameters))
+		if err != nil {
+			t.Errorf("%s: %v", tool.Name, err)
+			continue
+		}
+		if err := benchside.Validate(s, tool.Call); err != nil {
+			t.Errorf("%s: the call %s is not valid: %v", tool.Name, tool.Call, err)
+		}
+		if _, err := tool.File(); err != nil {
+			t.Errorf("%s: %v", tool.Name, err)
+		}
+	}
+}
+
+// TestGroundTruth: BFCL's lists of acceptable values become one value: the
+// first one that is neither "" (may be omitted) nor null, inside objects
+// and arrays too; an object that is not such a list is kept as it is.
+func TestGroundTruth(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"a":[1,2],"b":["",true],"c":[""],"d":["",null]}`, `{"a":1,"b":true}`},
+		{`{"o":[{"x":["",3],"y":[[1,2]]}]}`, `{"o":{"x":3,"y":[1,2]}}`},
+		{`{"l":[[{"k":["v"]},{"k":["w"]}]]}`, `{"l":[{"k":"v"},{"k":"w"}]}`},
+		{`{"p":[{"lat":1.5,"lon":2}]}`, `{"p":{"lat":1.5,"lon":2}}`},
+	} {
+		v, err := jsonval.Parse([]byte(tc.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(groundTruth(v).Marshal()); got != tc.want {
+			t.Errorf("groundTruth(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRename(t *testing.T) {
+	for _, tc := range []struct{ prefix, in, name, goName string }{
+		{"bfcl", "uber.eat.order", "bfcl_uber_eat_order", "BfclUberEatOrder"},
+		{"bfcl", "getDataForProfessional", "bfcl_getDataForProfessional", "BfclGetDataForProfessional"},
+		{"vectra", "Summarize Detection", "vectra_Summarize_Detection", "VectraSummarizeDetection"},
+	} {
+		if name, goName := rename(tc.prefix, tc.in); name != tc.name || goName != tc.goName {
+			t.Errorf("rename(%q, %q) = %q, %q; want %q, %q", tc.prefix, tc.in, name, goName, tc.name, tc.goName)
+		}
+	}
+	if d := description("", "x"); !strings.HasPrefix(d, "A real tool (from x") {
+		t.Errorf("description of none = %q", d)
+	}
+}
