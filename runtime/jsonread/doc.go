@@ -81,6 +81,6 @@
 // without escapes alias the input, numbers are slices of it, and string
 // scanning tests eight bytes at a time for the bytes that end a plain-ASCII
 // run. Escaped strings are unescaped into buffers the Reader keeps across
-// Reset. Skip allocates only for objects with more than 16 members (a map
+// Reset. Skip allocates only for objects with more than 32 members (a map
 // for the duplicate check) and for escaped member names.
 package jsonread
