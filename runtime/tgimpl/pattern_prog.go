@@ -13,9 +13,13 @@ import (
 // the program's threads alive after a prefix of the input. It returns false,
 // and the pattern keeps regexp, when the program takes a character from
 // U+0080 (or any character: ., [^a]), ignores case, asserts anything but
-// the start and the end of the text (^ and $ without (?m)), or needs more
-// states than a table holds.
-func compileProgDFA(expr string) (*dfa, bool) {
+// the start and the end of the text (^ and $ without (?m)), needs more
+// states than a table holds, or more work to build it than maxProgSteps.
+func compileProgDFA(expr string) (*dfa, bool) { return progDFAWithin(expr, maxProgSteps) }
+
+// progDFAWithin is compileProgDFA, giving up after visiting maxSteps
+// instructions.
+func progDFAWithin(expr string, maxSteps int) (*dfa, bool) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil, false
@@ -24,7 +28,7 @@ func compileProgDFA(expr string) (*dfa, bool) {
 	if err != nil || !asciiProg(prog) {
 		return nil, false
 	}
-	b := &progBuilder{prog: prog, index: map[string]int{}}
+	b := &progBuilder{prog: prog, index: map[string]int{}, visited: make([]uint32, len(prog.Inst))}
 	m := &dfa{}
 	reps := b.classes(m)
 	for 1<<m.shift < len(reps) {
@@ -54,6 +58,9 @@ func compileProgDFA(expr string) (*dfa, bool) {
 				if in := &prog.Inst[pc]; by < utf8.RuneSelf && (in.Op == syntax.InstRune || in.Op == syntax.InstRune1) && in.MatchRune(rune(by)) {
 					s = b.closure(s, in.Out, false)
 				}
+			}
+			if b.steps > maxSteps {
+				return nil, false
 			}
 			s = union(s, restart)
 			row[c] = uint16(b.state(s, false) << m.shift)
@@ -93,6 +100,13 @@ func asciiProg(prog *syntax.Prog) bool {
 	return true
 }
 
+// maxProgSteps bounds the instructions compileProgDFA visits while it
+// builds a table, a few milliseconds' work: a pattern of a tool file whose
+// table would take longer to build (its threads many, its states too,
+// ([!-~]{1,50}|[a-z]{1,50}){1,20}Z) keeps regexp instead, so that no
+// pattern holds up the start of the program that declares it.
+const maxProgSteps = 1 << 20
+
 // progBuilder holds the states found so far: each a sorted set of the
 // program counters of threads waiting for a character, or for the end of
 // the text ($).
@@ -101,28 +115,34 @@ type progBuilder struct {
 	index  map[string]int
 	sets   [][]uint32
 	accept []bool
+	// visited[pc] == pass: closure pass has visited pc.
+	visited []uint32
+	pass    uint32
+	steps   int // instructions visited, for maxProgSteps
 }
 
 // closure adds to s, kept sorted, the threads reached from pc without
 // taking a character; atStart says whether ^ holds. A thread that reaches
 // the match stays on it.
 func (b *progBuilder) closure(s []uint32, pc uint32, atStart bool) []uint32 {
-	return b.follow(s, pc, atStart, make([]bool, len(b.prog.Inst)))
+	b.pass++
+	return b.follow(s, pc, atStart)
 }
 
 // follow is closure, visiting each instruction once: a loop that takes no
 // character ((a*)*) ends.
-func (b *progBuilder) follow(s []uint32, pc uint32, atStart bool, visited []bool) []uint32 {
-	if visited[pc] {
+func (b *progBuilder) follow(s []uint32, pc uint32, atStart bool) []uint32 {
+	if b.visited[pc] == b.pass {
 		return s
 	}
-	visited[pc] = true
+	b.visited[pc] = b.pass
+	b.steps++
 	in := &b.prog.Inst[pc]
 	switch in.Op {
 	case syntax.InstAlt, syntax.InstAltMatch:
-		return b.follow(b.follow(s, in.Out, atStart, visited), in.Arg, atStart, visited)
+		return b.follow(b.follow(s, in.Out, atStart), in.Arg, atStart)
 	case syntax.InstCapture, syntax.InstNop:
-		return b.follow(s, in.Out, atStart, visited)
+		return b.follow(s, in.Out, atStart)
 	case syntax.InstFail:
 		return s
 	case syntax.InstEmptyWidth:
@@ -131,7 +151,7 @@ func (b *progBuilder) follow(s []uint32, pc uint32, atStart bool, visited []bool
 			return s
 		}
 		if op&syntax.EmptyEndText == 0 {
-			return b.follow(s, in.Out, atStart, visited)
+			return b.follow(s, in.Out, atStart)
 		}
 	}
 	if i, found := slices.BinarySearch(s, pc); !found {

@@ -76,6 +76,25 @@ func fastMatchers(expr string) map[string]Matcher {
 	return out
 }
 
+// TestProgDFAWorkIsBounded: building the table of a pattern with groups
+// stops after its budget of instructions visited, and the pattern keeps
+// regexp; a hostile tool file's pattern cannot hold up the start of the
+// program whose package declares it.
+func TestProgDFAWorkIsBounded(t *testing.T) {
+	const expr = `^((([1-9]|[1-9][0-9]|[1-2][0-9][0-9]|3[0-5][0-9]|36[0-4])d(control)?)|(([1-9]|[1-4][0-9]|5[0-2])w(control)?))$`
+	if _, ok := progDFAWithin(expr, maxProgSteps); !ok {
+		t.Fatalf("%s: no table within %d steps", expr, maxProgSteps)
+	}
+	if _, ok := progDFAWithin(expr, 100); ok {
+		t.Errorf("%s: a table within 100 steps, want none", expr)
+	}
+	for _, hostile := range []string{`([!-~]{1,50}|[a-z]{1,50}){1,20}Z`, `([a-z]{1,1000})+!`} {
+		if _, ok := MustPattern(hostile).(*regexp.Regexp); !ok {
+			t.Errorf("%s: %T, want regexp", hostile, MustPattern(hostile))
+		}
+	}
+}
+
 func TestPatternMatchesLikeRegexp(t *testing.T) {
 	alphabet := []rune("aAbBcCdxyz019- é\n\t😀")
 	rng := rand.New(rand.NewPCG(1, 2))
