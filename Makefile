@@ -84,7 +84,7 @@ bench:
 		status=$$?; cat bench-sidebyside.txt; exit $$status
 	$(GO) test ./generated -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) | tee bench-generated.txt
 
-# The same table for real tool schemas (generated/internal/benchside/realset):
+# The same table for real tool schemas (gen/internal/realset):
 # functions of the Berkeley function-calling leaderboard with a call built
 # from the corpus's ground truth, and MCP tools with runtime/contract's
 # valid base instance, all read from $(SHARED_CORPORA). realprep writes their
@@ -97,9 +97,9 @@ BENCH_REAL_PKG := generated/internal/benchside/testdata/real
 bench-real:
 	@test -d $(SHARED_CORPORA) || { echo "bench-real: $(SHARED_CORPORA) is missing"; exit 1; }
 	rm -rf $(BENCH_REAL_TOOLS) && mkdir -p $(BENCH_REAL_TOOLS)
-	$(GO) run ./generated/internal/benchside/testdata/realprep -corpora $(SHARED_CORPORA) -tools $(BENCH_REAL_TOOLS) -pkg $(BENCH_REAL_PKG)
+	$(GO) run ./gen/internal/realset/realprep -corpora $(SHARED_CORPORA) -tools $(BENCH_REAL_TOOLS) -pkg $(BENCH_REAL_PKG)
 	$(GO) run ./cmd/toolgate generate --schemas $(BENCH_REAL_TOOLS) --out $(BENCH_REAL_PKG) --package real
-	$(GO) run ./generated/internal/benchside/testdata/realside -corpora $(SHARED_CORPORA) -rounds $(BENCH_ROUNDS) > bench-real.txt; \
+	$(GO) run ./generated/internal/benchside/testdata/realside -rounds $(BENCH_ROUNDS) > bench-real.txt; \
 		status=$$?; cat bench-real.txt; exit $$status
 
 # The gate's cost beyond the bare decoder (generated BenchmarkDispatch). The

@@ -14,55 +14,8 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/gen/internal/realset"
 )
-
-// bfclType translates BFCL's type names (a JSON-Schema-like dialect, with
-// Java's names in the Java category) into JSON Schema's; "" means no type
-// (any value).
-var bfclType = map[string]string{
-	"dict": "object", "HashMap": "object",
-	"float": "number", "double": "number",
-	"tuple": "array", "Array": "array", "ArrayList": "array",
-	"String": "string", "char": "string",
-	"long": "integer", "Boolean": "boolean",
-	"any": "", "": "",
-}
-
-// bfclSchema translates one BFCL parameter schema into JSON Schema, in
-// place: type names as bfclType says; a dict without properties is a
-// free-form object (additionalProperties: true); "default": null on a type
-// that does not allow null is BFCL's "optional, no default" and is dropped,
-// and so is the non-standard "optional" flag.
-func bfclSchema(s map[string]any) {
-	if t, ok := s["type"].(string); ok {
-		if to, ok := bfclType[t]; ok {
-			if to == "" {
-				delete(s, "type")
-			} else {
-				s["type"] = to
-			}
-		}
-	}
-	if d, ok := s["default"]; ok && d == nil && s["type"] != nil {
-		delete(s, "default")
-	}
-	delete(s, "optional")
-	if s["type"] == "object" {
-		if _, ok := s["properties"]; !ok {
-			s["additionalProperties"] = true
-		}
-	}
-	if ps, ok := s["properties"].(map[string]any); ok {
-		for _, p := range ps {
-			if m, ok := p.(map[string]any); ok {
-				bfclSchema(m)
-			}
-		}
-	}
-	if it, ok := s["items"].(map[string]any); ok {
-		bfclSchema(it)
-	}
-}
 
 // bfclTools reads every distinct function definition of the BFCL corpus
 // (JSON Lines: questions with a "function" list, and multi-turn function
@@ -111,7 +64,7 @@ func bfclTools(t *testing.T, root string) [][]byte {
 				seen[string(canon)] = true
 				delete(fn, "response") // multi-turn docs: the result, not the arguments
 				if p, ok := fn["parameters"].(map[string]any); ok {
-					bfclSchema(p)
+					realset.BFCLSchema(p)
 				}
 				tool, _ := json.Marshal(fn)
 				out = append(out, tool)

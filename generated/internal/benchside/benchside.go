@@ -176,6 +176,20 @@ func MedianRatio(a, b []float64) float64 {
 	return Median(rs)
 }
 
+// Report checks cases, measures them and writes their table to w, under a
+// line naming the rounds, Go and the machine, and legend.
+func Report(w io.Writer, cases []Case, opts Options, legend string) error {
+	if err := Check(cases); err != nil {
+		return err
+	}
+	results := Run(cases, opts)
+	fmt.Fprintf(w, "Medians of %d interleaved rounds of per-round CPU-time ratios; %s, %s/%s, %d CPUs (GOMAXPROCS %d).\n",
+		opts.Rounds, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "%s\n\n", legend)
+	Print(w, results, cases)
+	return nil
+}
+
 // Print writes the results as one Markdown table: per case, the subject's
 // CPU time and allocations per call, then its median ratio to each other
 // contender (a column per contender name, in order of first appearance;

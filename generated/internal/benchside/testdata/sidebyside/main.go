@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -93,18 +92,12 @@ func main() {
 	flag.Parse()
 	cases, err := buildCases(*sharedDir, *demoDir)
 	if err == nil {
-		err = benchside.Check(cases)
+		err = benchside.Report(os.Stdout, cases, benchside.Options{Rounds: *rounds, Batch: *batch}, "A ratio is toolgate's time over the column's; \"valid call\" is the valid payload of the same tool.")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sidebyside:", err)
 		os.Exit(1)
 	}
-	results := benchside.Run(cases, benchside.Options{Rounds: *rounds, Batch: *batch})
-	fmt.Printf("Medians of %d interleaved rounds of per-round CPU-time ratios; %s, %s/%s, %d CPUs (GOMAXPROCS %d).\n",
-		*rounds, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
-	fmt.Println("A ratio is toolgate's time over the column's; \"valid call\" is the valid payload of the same tool.")
-	fmt.Println()
-	benchside.Print(os.Stdout, results, cases)
 }
 
 func buildCases(sharedDir, demoDir string) ([]benchside.Case, error) {

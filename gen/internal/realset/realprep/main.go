@@ -1,9 +1,9 @@
 // Realprep is the first step of `make bench-real`: it writes the tool file
 // of each tool of the real set (package realset, read from -corpora) into
 // -tools, for toolgate to generate package real from, and writes into
-// -pkg, that package's folder, real_tools.go: the decoder and effective
-// schema of each tool by tool name, which realside measures. Run it from
-// the repository root.
+// -pkg, that package's folder, real_tools.go: each tool's name, decoder,
+// effective schema, valid call and where they come from, in the set's
+// order, which realside measures. Run it from the repository root.
 package main
 
 import (
@@ -14,7 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toolgate/toolgate/generated/internal/benchside/realset"
+	"github.com/toolgate/toolgate/gen/internal/realset"
 )
 
 func main() {
@@ -34,8 +34,20 @@ func run(corpora, tools, pkg string) error {
 		return err
 	}
 	var b bytes.Buffer
-	b.WriteString("// Written by realprep for make bench-real (not by toolgate, not committed).\n\npackage real\n\n")
-	b.WriteString("// Decoders are the decoders of the real set's tools, by tool name.\nvar Decoders = map[string]func([]byte) error{\n")
+	b.WriteString(`// Written by realprep for make bench-real (not by toolgate, not committed).
+
+package real
+
+// A Tool is one tool of the real set: its decoder, effective schema and
+// valid call, and where the schema and the call come from.
+type Tool struct {
+	Name, Source, CallSource, Call, Schema string
+	Decode                                 func([]byte) error
+}
+
+// Tools are the real set's tools, in its order.
+var Tools = []Tool{
+`)
 	for _, t := range set {
 		file, err := t.File()
 		if err != nil {
@@ -44,11 +56,8 @@ func run(corpora, tools, pkg string) error {
 		if err := os.WriteFile(filepath.Join(tools, t.Name+".json"), file, 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "%sToolName: func(b []byte) error { _, err := Decode%sArgs(b); return err },\n", t.GoName, t.GoName)
-	}
-	b.WriteString("}\n\n// Schemas are their effective schemas, by tool name.\nvar Schemas = map[string]string{\n")
-	for _, t := range set {
-		fmt.Fprintf(&b, "%sToolName: %sSchema,\n", t.GoName, t.GoName)
+		fmt.Fprintf(&b, "{Name: %sToolName, Source: %q, CallSource: %q, Call: %q, Schema: %sSchema, Decode: func(b []byte) error { _, err := Decode%sArgs(b); return err }},\n",
+			t.GoName, t.Source, t.CallSource, t.Call, t.GoName, t.GoName)
 	}
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())

@@ -111,7 +111,7 @@ func bfclTool(id, file string, question, answer []byte) (Tool, error) {
 		if fn.Name != call.Key {
 			continue
 		}
-		bfclSchema(fn.Parameters)
+		BFCLSchema(fn.Parameters)
 		params, err := json.Marshal(fn.Parameters)
 		if err != nil {
 			return Tool{}, err
@@ -172,18 +172,24 @@ func optionLists(v *jsonval.Value) bool {
 	return len(v.Members) > 0
 }
 
-// bfclType translates BFCL's type names into JSON Schema's; "" means no
-// type (any value). The same translation as gen's BFCL corpus test.
+// bfclType translates BFCL's type names (a JSON-Schema-like dialect, with
+// Java's names in the Java category) into JSON Schema's; "" means no type
+// (any value).
 var bfclType = map[string]string{
-	"dict": "object", "float": "number", "tuple": "array", "any": "",
+	"dict": "object", "HashMap": "object",
+	"float": "number", "double": "number",
+	"tuple": "array", "Array": "array", "ArrayList": "array",
+	"String": "string", "char": "string",
+	"long": "integer", "Boolean": "boolean",
+	"any": "", "": "",
 }
 
-// bfclSchema translates one BFCL parameter schema into JSON Schema, in
-// place: type names as bfclType says; a dict without properties is a
+// BFCLSchema translates one BFCL parameter schema into JSON Schema, in
+// place (the corpus conformance test of gen translates with it too): type names as bfclType says; a dict without properties is a
 // free-form object; "default": null on a type that does not allow null is
 // BFCL's "optional, no default" and is dropped, and so is the non-standard
 // "optional" flag.
-func bfclSchema(s map[string]any) {
+func BFCLSchema(s map[string]any) {
 	if t, ok := s["type"].(string); ok {
 		if to, ok := bfclType[t]; ok {
 			if to == "" {
@@ -205,11 +211,11 @@ func bfclSchema(s map[string]any) {
 	if ps, ok := s["properties"].(map[string]any); ok {
 		for _, p := range ps {
 			if m, ok := p.(map[string]any); ok {
-				bfclSchema(m)
+				BFCLSchema(m)
 			}
 		}
 	}
 	if it, ok := s["items"].(map[string]any); ok {
-		bfclSchema(it)
+		BFCLSchema(it)
 	}
 }

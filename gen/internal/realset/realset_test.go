@@ -2,19 +2,20 @@ package realset
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/toolgate/toolgate/generated/internal/benchside"
+	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 )
 
 // corpora returns ../shared/corpora from the module root, or skips (fails
 // under CI=true) when it is missing.
 func corpora(t *testing.T) string {
-	dir := filepath.Join("..", "..", "..", "..", "..", "shared", "corpora")
+	dir := filepath.Join("..", "..", "..", "..", "shared", "corpora")
 	if _, err := os.Stat(dir); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("the test corpora %s are missing (required under CI=true): %v", dir, err)
@@ -50,18 +51,33 @@ func TestLoad(t *testing.T) {
 		if !bytes.Equal(tool.Call, again[i].Call) || !bytes.Equal(tool.Parameters, again[i].Parameters) {
 			t.Errorf("%s differs from one load to the next", tool.Name)
 		}
-		s, err := benchside.Compile(tool.Name, string(tool.Parameters))
-		if err != nil {
-			t.Errorf("%s: %v", tool.Name, err)
-			continue
-		}
-		if err := benchside.Validate(s, tool.Call); err != nil {
+		if err := validate(tool); err != nil {
 			t.Errorf("%s: the call %s is not valid: %v", tool.Name, tool.Call, err)
 		}
 		if _, err := tool.File(); err != nil {
 			t.Errorf("%s: %v", tool.Name, err)
 		}
 	}
+}
+
+// validate checks t.Call against t.Parameters with formats asserted.
+func validate(t Tool) error {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat = true
+	if err := c.AddResource("realset:///"+t.Name, bytes.NewReader(t.Parameters)); err != nil {
+		return err
+	}
+	s, err := c.Compile("realset:///" + t.Name)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(t.Call))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return err
+	}
+	return s.Validate(doc)
 }
 
 // TestGroundTruth: BFCL's lists of acceptable values become one value: the

@@ -22,7 +22,7 @@ type Tool struct {
 	GoName string // its Go name (x-toolgate goName), e.g. "GithubIssueWrite"
 	Source string // where it comes from: corpus file and entry
 	// Parameters is the JSON Schema of the arguments (BFCL's dialect
-	// translated, see bfclSchema).
+	// translated, see BFCLSchema).
 	Parameters  json.RawMessage
 	Description string
 	// Call is a valid call; CallSource says how it was made
