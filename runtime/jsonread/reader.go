@@ -76,13 +76,12 @@ func (r *Reader) Reset(data []byte, lim Limits) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultLimits.MaxDepth
 	}
-	*r = Reader{
-		data:     data,
-		maxDepth: maxDepth,
-		str:      r.str[:0],
-		name:     r.name[:0],
-		arena:    r.arena[:0],
-	}
+	// Field by field, every field: a composite literal that reads r's
+	// scratch is built in a temporary and then copied over r, which cost
+	// more than the rest of a short decode (a trial's in particular).
+	r.data, r.pos, r.depth, r.maxDepth, r.nameOff = data, 0, 0, maxDepth, 0
+	r.first, r.err = false, nil
+	r.str, r.name, r.arena = r.str[:0], r.name[:0], r.arena[:0]
 	if len(data) > maxBytes {
 		r.fail(0, "input exceeds "+strconv.Itoa(maxBytes)+" bytes")
 	}
