@@ -83,25 +83,34 @@ func (e *emitter) declareComposition(n *node) {
 	for i, b := range c.allOf {
 		body = append(body, jen.If(jen.Op("!").Add(e.trial(b.n))).Block(d().Dot("AllOf").Call(jen.Lit(b.sp), jen.Lit(i))))
 	}
-	// The unevaluated checks need every anyOf and oneOf branch tried: the
-	// outcomes are kept for them rather than tried twice.
-	var tried [2][]jen.Code
-	keep := func(i int, tries []jen.Code) []jen.Code {
+	// The unevaluated checks need the anyOf and oneOf branches tried, and
+	// if: the outcomes are kept for them rather than tried twice. An anyOf
+	// branch after one that holds and evaluates everything they look at
+	// (evaluatesAll) is not tried: it would add nothing.
+	var tried kept
+	keep := func(i int, list []branch, tries []jen.Code) []jen.Code {
 		if !c.unevaluatedChecks() {
 			return tries
 		}
+		var covered []jen.Code
 		for j, t := range tries {
 			v := fmt.Sprintf("%s%d", []string{"anyOf", "oneOf"}[i], j)
+			for _, g := range covered {
+				t = jen.Op("!").Add(g).Op("&&").Add(t)
+			}
 			body = append(body, jen.Id(v).Op(":=").Add(t))
 			tries[j] = jen.Id(v)
+			if i == 0 && evaluatesAll(c, list[j].n) {
+				covered = append(covered, jen.Id(v))
+			}
 		}
-		tried[i] = tries
+		tried.tries[i] = tries
 		return tries
 	}
 	if len(c.anyOf) > 0 {
 		mask, tries := e.tries(c.anyOf, "anyOfMask")
 		body = append(body, mask...)
-		tries = keep(0, tries)
+		tries = keep(0, c.anyOf, tries)
 		var any jen.Code
 		for i, t := range tries {
 			if i == 0 {
@@ -115,7 +124,7 @@ func (e *emitter) declareComposition(n *node) {
 	if len(c.oneOf) > 0 {
 		mask, args := e.tries(c.oneOf, "oneOfMask")
 		body = append(body, mask...)
-		args = keep(1, args)
+		args = keep(1, c.oneOf, args)
 		body = append(body, jen.If(
 			jen.List(jen.Id("first"), jen.Id("second")).Op(":=").Qual(pkgTgimpl, "FirstTwo").Call(args...),
 			jen.Id("first").Op("<").Lit(0).Op("||").Id("second").Op(">=").Lit(0),
@@ -125,7 +134,13 @@ func (e *emitter) declareComposition(n *node) {
 		body = append(body, jen.If(e.trial(c.not.n)).Block(d().Dot("Not").Call(jen.Lit(c.not.sp))))
 	}
 	if c.ifB != nil && (c.thenB != nil || c.elseB != nil) {
-		st := jen.If(e.trial(c.ifB.n))
+		cond := e.trial(c.ifB.n)
+		if c.unevaluatedChecks() {
+			body = append(body, jen.Id("ifOK").Op(":=").Add(cond))
+			cond = jen.Id("ifOK")
+			tried.ifOK = cond
+		}
+		st := jen.If(cond)
 		if c.thenB != nil {
 			st.Block(jen.If(jen.Op("!").Add(e.trial(c.thenB.n))).Block(d().Dot("IfThenElse").Call(jen.Lit(c.thenB.sp), jen.Lit("then"))))
 		} else {
@@ -264,45 +279,63 @@ func (e *emitter) trialName(n *node) string {
 
 func seenFunc(n *node) string { return "seen" + n.name }
 
+// kept holds the outcomes of the trials that a check keeps for its
+// unevaluated checks (see declareComposition): of its anyOf and oneOf
+// branches, and of its if.
+type kept struct {
+	tries [2][]jen.Code
+	ifOK  jen.Code
+}
+
+// evaluatesAll reports whether branch b, where it holds, evaluates every
+// member and item that the unevaluated checks of c look at.
+func evaluatesAll(c *composition, b *node) bool {
+	bc := b.comp
+	if !bc.evaluates() {
+		return false
+	}
+	names := bc.unevalProps != nil || bc.seen.allNames || c.unevalProps == nil || c.unevalProps.n.kind == kindAny
+	items := bc.unevalItems != nil || bc.seen.allItems || c.unevalItems == nil || c.unevalItems.n.kind == kindAny
+	return names && items
+}
+
 // unevaluatedChecks checks unevaluatedProperties and unevaluatedItems of
 // n: what n and the branches that hold evaluate is collected first (see
-// seenName; with the outcomes of its anyOf and oneOf trials when the check
-// kept them, tried, seenBody inline), then every other member or item must
-// match the schema.
-func (e *emitter) unevaluatedChecks(n *node, tried [2][]jen.Code) []jen.Code {
+// seenName; with the outcomes the check kept, tried, seenBody inline),
+// then every other member or item must match the schema.
+func (e *emitter) unevaluatedChecks(n *node, tried kept) []jen.Code {
 	c := n.comp
 	var out []jen.Code
 	collect := func() []jen.Code {
-		if tried[0] == nil && tried[1] == nil {
+		if tried.tries[0] == nil && tried.tries[1] == nil && tried.ifOK == nil {
 			return []jen.Code{jen.Var().Id("s").Qual(pkgTgimpl, "Seen"), jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Op("&").Id("s"))}
 		}
 		return append([]jen.Code{jen.Id("s").Op(":=").Op("&").Qual(pkgTgimpl, "Seen").Values()}, e.seenBody(n, tried)...)
 	}
-	unevaluated := func(has string, u *branch, x, at jen.Code) *jen.Statement {
-		cond := jen.Op("!").Id("s").Dot(has).Call(at)
-		if u.n.kind != kindNever {
-			cond = cond.Op("&&").Op("!").Id(e.trialName(u.n)).Call(x)
+	// A member or item the collected branches leave unevaluated must match
+	// the schema (never, for false: the check records it without a trial).
+	unevaluated := func(u *branch, x jen.Code, record jen.Code) jen.Code {
+		if u.n.kind == kindNever {
+			return record
 		}
-		return cond
+		return jen.If(jen.Op("!").Id(e.trialName(u.n)).Call(x)).Block(record)
 	}
 	if u := c.unevalProps; u != nil && u.n.kind != kindAny {
 		vars := jen.List(jen.Id("name"), jen.Id("value"))
 		if u.n.kind == kindNever {
 			vars = jen.Id("name")
 		}
-		body := append(collect(), jen.For(vars.Op(":=").Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))).Block(
-			jen.If(unevaluated("HasName", u, jen.Id("value"), jen.Id("name"))).Block(
-				d().Dot("Unevaluated").Call(jen.Lit(u.sp), jen.Id("name")))))
+		body := append(collect(), jen.For(vars.Op(":=").Range().Id("s").Dot("UnevaluatedMembers").Call(jen.Id("raw"))).Block(
+			unevaluated(u, jen.Id("value"), d().Dot("Unevaluated").Call(jen.Lit(u.sp), jen.Id("name")))))
 		out = append(out, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Object"))).Block(body...))
 	}
 	if u := c.unevalItems; u != nil && u.n.kind != kindAny {
 		vars := jen.List(jen.Id("i"), jen.Id("item"))
 		if u.n.kind == kindNever {
-			vars = jen.List(jen.Id("i"), jen.Id("_"))
+			vars = jen.Id("i")
 		}
-		body := append(collect(), jen.For(vars.Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
-			jen.If(unevaluated("HasItem", u, jen.Id("item"), jen.Id("i"))).Block(
-				d().Dot("UnevaluatedItem").Call(jen.Lit(u.sp), jen.Id("i")))))
+		body := append(collect(), jen.For(vars.Op(":=").Range().Id("s").Dot("UnevaluatedItems").Call(jen.Id("raw"))).Block(
+			unevaluated(u, jen.Id("item"), d().Dot("UnevaluatedItem").Call(jen.Lit(u.sp), jen.Id("i")))))
 		out = append(out, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Array"))).Block(body...))
 	}
 	return out
@@ -320,7 +353,7 @@ func (e *emitter) seenName(n *node) string {
 		return name
 	}
 	e.seens[n] = true
-	body := e.seenBody(n, [2][]jen.Code{})
+	body := e.seenBody(n, kept{})
 	e.claim(name, "the evaluated members and items of "+e.where(n))
 	e.doc(fmt.Sprintf("%s notes in s the members and items of raw that %s evaluates, for unevaluatedProperties and unevaluatedItems.", name, e.where(n)))
 	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte(), jen.Id("s").Op("*").Qual(pkgTgimpl, "Seen")).Block(body...)
@@ -330,12 +363,13 @@ func (e *emitter) seenName(n *node) string {
 
 // seenBody is the code that notes in s, a *tgimpl.Seen, what n evaluates
 // of raw. tried holds, when the caller has computed them, the outcomes of
-// the trials of n's anyOf and oneOf branches (see declareComposition);
-// otherwise the branches are tried here.
-func (e *emitter) seenBody(n *node, tried [2][]jen.Code) []jen.Code {
+// the trials of n's anyOf and oneOf branches and of its if (see
+// declareComposition); otherwise they are tried here.
+func (e *emitter) seenBody(n *node, tried kept) []jen.Code {
 	c := n.comp
 	var body []jen.Code
-	if len(c.seen.names) > 0 {
+	// Everything evaluated makes the names and the prefix no matter.
+	if len(c.seen.names) > 0 && !c.seen.allNames {
 		var names []jen.Code
 		for _, nm := range c.seen.names {
 			names = append(names, jen.Lit(nm))
@@ -349,7 +383,7 @@ func (e *emitter) seenBody(n *node, tried [2][]jen.Code) []jen.Code {
 		body = append(body, jen.For(jen.Id("name").Op(":=").Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))).Block(
 			jen.If(jen.Id(namesFunc(n)).Call(jen.Index().Byte().Parens(jen.Id("name")))).Block(jen.Id("s").Dot("Name").Call(jen.Id("name")))))
 	}
-	if c.seen.prefix > 0 {
+	if c.seen.prefix > 0 && !c.seen.allItems {
 		body = append(body, jen.Id("s").Dot("Items").Call(jen.Lit(c.seen.prefix)))
 	}
 	if c.seen.allItems {
@@ -366,7 +400,7 @@ func (e *emitter) seenBody(n *node, tried [2][]jen.Code) []jen.Code {
 		body = append(body, e.seenCall(b.n)...)
 	}
 	for i, list := range [][]branch{c.anyOf, c.oneOf} {
-		mask, tries := []jen.Code(nil), tried[i]
+		mask, tries := []jen.Code(nil), tried.tries[i]
 		if tries == nil {
 			mask, tries = e.tries(list, []string{"anyOfMask", "oneOfMask"}[i])
 		}
@@ -382,7 +416,11 @@ func (e *emitter) seenBody(n *node, tried [2][]jen.Code) []jen.Code {
 		}
 	}
 	if c.ifB != nil {
-		st := jen.If(e.trial(c.ifB.n)).Block(append(e.seenCall(c.ifB.n), e.seenCallOf(c.thenB)...)...)
+		cond := tried.ifOK
+		if cond == nil {
+			cond = e.trial(c.ifB.n)
+		}
+		st := jen.If(cond).Block(append(e.seenCall(c.ifB.n), e.seenCallOf(c.thenB)...)...)
 		if c.elseB != nil {
 			st.Else().Block(e.seenCall(c.elseB.n)...)
 		}

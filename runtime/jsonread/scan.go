@@ -66,6 +66,16 @@ func (r *Reader) literal(i int, lit string) bool {
 	}
 }
 
+// KindOf is the kind of the value that data starts with, after
+// whitespace: what Peek reports on a Reader reset to data, without the
+// Reader. It is Invalid when no value can start there.
+func KindOf(data []byte) Kind {
+	if i := skipWS(data, 0); i < len(data) {
+		return kindOf[data[i]]
+	}
+	return Invalid
+}
+
 // kindOf classifies a value by its first byte.
 var kindOf = [256]Kind{
 	'n': Null, 't': Bool, 'f': Bool, '"': String, '[': Array, '{': Object,

@@ -38,11 +38,7 @@ func (d *Decoder) Valid() bool {
 }
 
 // KindOf is the JSON kind of the raw value.
-func KindOf(raw []byte) jsonread.Kind {
-	var r jsonread.Reader
-	r.Reset(raw, jsonread.DefaultLimits)
-	return r.Peek()
-}
+func KindOf(raw []byte) jsonread.Kind { return jsonread.KindOf(raw) }
 
 // Members yields the name (unescaped) and raw bytes of each member of the
 // raw object, in document order. raw must be a valid object.
@@ -246,14 +242,52 @@ func (s *Seen) Items(n int) { s.items = max(s.items, n) }
 // Item notes that item i is evaluated (contains).
 func (s *Seen) Item(i int) { s.idx = append(s.idx, i) }
 
-// HasName reports whether the member is evaluated.
+// HasName reports whether the member is evaluated (generated code before
+// version 5; later code ranges over UnevaluatedMembers).
 func (s *Seen) HasName(name string) bool {
 	return s.allNames || slices.Contains(s.names, name)
 }
 
-// HasItem reports whether item i is evaluated.
+// HasItem reports whether item i is evaluated (generated code before
+// version 5; later code ranges over UnevaluatedItems).
 func (s *Seen) HasItem(i int) bool {
 	return s.allItems || i < s.items || slices.Contains(s.idx, i)
+}
+
+// UnevaluatedMembers yields the name and raw bytes of each member of the
+// raw object that is not evaluated, in document order: none, without
+// reading raw, when every member is.
+func (s *Seen) UnevaluatedMembers(raw []byte) iter.Seq2[string, []byte] {
+	// The iterator keeps copies of the fields, not s: s can stay on the
+	// caller's stack.
+	all, names := s.allNames, s.names
+	return func(yield func(string, []byte) bool) {
+		if all {
+			return
+		}
+		for name, value := range Members(raw) {
+			if !slices.Contains(names, name) && !yield(name, value) {
+				return
+			}
+		}
+	}
+}
+
+// UnevaluatedItems yields the index and raw bytes of each item of the raw
+// array that is not evaluated: none, without reading raw, when every item
+// is. Like UnevaluatedMembers, it keeps copies of s's fields.
+func (s *Seen) UnevaluatedItems(raw []byte) iter.Seq2[int, []byte] {
+	all, prefix, idx := s.allItems, s.items, s.idx
+	return func(yield func(int, []byte) bool) {
+		if all {
+			return
+		}
+		for i, item := range Items(raw) {
+			if i >= prefix && !slices.Contains(idx, i) && !yield(i, item) {
+				return
+			}
+		}
+	}
 }
 
 // Unevaluated records a member that no schema holding for the object
