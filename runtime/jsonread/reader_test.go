@@ -2,6 +2,7 @@ package jsonread
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -312,5 +313,26 @@ func TestKindString(t *testing.T) {
 		if k.String() != s {
 			t.Errorf("Kind(%d).String() = %q, want %q", k, k.String(), s)
 		}
+	}
+}
+
+// TestResetClearsEveryField: Reset, which assigns the fields one by one,
+// leaves a used Reader as a fresh one pointed at the new data, its scratch
+// buffers kept empty. A field added to Reader fails the count until Reset
+// (and this test) clear it.
+func TestResetClearsEveryField(t *testing.T) {
+	if n := reflect.TypeFor[Reader]().NumField(); n != 10 {
+		t.Fatalf("Reader has %d fields; Reset clears 10: update it and this test", n)
+	}
+	var r Reader
+	r.Reset([]byte(`{"a\u0062":[1,{"c":"\u0064"}]}`), DefaultLimits)
+	r.Skip()
+	r.Fail(3, "used")
+	r.first, r.depth, r.nameOff = true, 2, 7
+	data := []byte(`[]`)
+	r.Reset(data, Limits{MaxDepth: 8})
+	want := Reader{data: data, maxDepth: 8, str: r.str[:0], name: r.name[:0], arena: r.arena[:0]}
+	if !reflect.DeepEqual(r, want) || len(r.str)+len(r.name)+len(r.arena) != 0 {
+		t.Errorf("after Reset: %+v, want %+v", r, want)
 	}
 }
