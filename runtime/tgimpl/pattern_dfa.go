@@ -204,13 +204,19 @@ func compileDFA(seq *sequence) (*dfa, bool) {
 // classes groups the bytes that every step takes or refuses alike, sets
 // m.class, and returns one byte of each class.
 func (m *dfa) classes(steps []step) []byte {
+	return m.classesBy(len(steps), func(k int, b byte) bool { return steps[k].ascii[b] })
+}
+
+// classesBy groups the bytes that each of n tests (takes(k, b), k < n)
+// passes or fails alike, sets m.class, and returns one byte of each class.
+func (m *dfa) classesBy(n int, takes func(k int, b byte) bool) []byte {
 	var reps []byte
 	seen := map[string]uint8{}
-	sig := make([]byte, len(steps))
+	sig := make([]byte, n)
 	for b := range 256 {
-		for k := range steps {
+		for k := range n {
 			sig[k] = 0
-			if steps[k].ascii[b] {
+			if takes(k, byte(b)) {
 				sig[k] = 1
 			}
 		}

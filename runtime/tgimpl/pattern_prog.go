@@ -233,25 +233,7 @@ func (b *progBuilder) classes(m *dfa) []byte {
 			runes = append(runes, &b.prog.Inst[i])
 		}
 	}
-	var reps []byte
-	seen := map[string]uint8{}
-	sig := make([]byte, len(runes))
-	for c := range 256 {
-		for k, in := range runes {
-			sig[k] = 0
-			if c < utf8.RuneSelf && in.MatchRune(rune(c)) {
-				sig[k] = 1
-			}
-		}
-		n, ok := seen[string(sig)]
-		if !ok {
-			n = uint8(len(reps))
-			seen[string(sig)] = n
-			reps = append(reps, byte(c))
-		}
-		m.class[c] = n
-	}
-	return reps
+	return m.classesBy(len(runes), func(k int, c byte) bool { return c < utf8.RuneSelf && runes[k].MatchRune(rune(c)) })
 }
 
 // union returns the sorted set of the threads of s and t.
