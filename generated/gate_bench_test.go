@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -223,7 +224,10 @@ func TestRefusedDispatchAllocations(t *testing.T) {
 						if audited {
 							opts, want = append(opts, discard), want+render+1
 						}
-						reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(spec, benchBinding)}, opts...)
+						var ran atomic.Int64
+						bind := benchBinding
+						bind.Execute = func(context.Context, generated.RefundOrderArgs) (any, error) { ran.Add(1); return nil, nil }
+						reg, err := gate.NewRegistry([]*gate.Tool{gate.Bind(spec, bind)}, opts...)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -235,6 +239,9 @@ func TestRefusedDispatchAllocations(t *testing.T) {
 						})
 						if got != want {
 							t.Errorf("%v allocations per refused dispatch, want %v (the decoder's refusal %v, rendering its violations %v)", got, want, decode, render)
+						}
+						if n := ran.Load(); n != 0 {
+							t.Errorf("the executor ran %d times for refused calls", n)
 						}
 					})
 				}

@@ -67,6 +67,9 @@ func TestRefusalLeavesTheDecodersErrorAlone(t *testing.T) {
 				if !reflect.DeepEqual(shared, want) {
 					t.Errorf("the decoder's error was changed: %+v, was %+v", shared, want)
 				}
+				if n := c.execs.Load(); n != 0 {
+					t.Errorf("the executor ran %d times for refused calls", n)
+				}
 			})
 		}
 	}
@@ -94,5 +97,8 @@ func TestRefusalOfAPlainDecoderError(t *testing.T) {
 	te = wantCode(t, err, toolerr.Unauthorized, toolerr.Permission)
 	if want := (toolerr.Error{Code: toolerr.Unauthorized, Tool: "pay", CallID: "a", Reason: "the caller may not run pay with these arguments", Err: denied}); !reflect.DeepEqual(*te, want) {
 		t.Errorf("error %+v, want %+v", *te, want)
+	}
+	if n := c.execs.Load(); n != 0 {
+		t.Errorf("the executor ran %d times for refused calls", n)
 	}
 }
