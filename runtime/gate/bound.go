@@ -99,15 +99,10 @@ func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prep
 	a, err := decode(call.Args)
 	out.tm.decode = out.tm.lap()
 	if err != nil {
-		c := new(toolErrCopy)
-		if !c.find(err) {
-			// A hand-written decoder's plain error: still a refusal of
-			// the arguments, but its text may quote them, so it is kept
-			// for the logs only.
-			c.err = toolerr.Error{Code: toolerr.InvalidArguments, Reason: "the arguments were refused by the tool's decoder", Err: err}
-		}
-		c.err.Tool, c.err.CallID = d.spec.Name, call.ID
-		return &c.err
+		// A hand-written decoder's plain error is still a refusal of the
+		// arguments, but its text may quote them: it is kept for the logs
+		// only.
+		return ownToolErr(err, toolerr.InvalidArguments, "the arguments were refused by the tool's decoder", d.spec.Name, call.ID)
 	}
 	// The copies of p (the gate's, the policy's, NeedsApproval's) are
 	// made before any of them runs, next to the executor's context when

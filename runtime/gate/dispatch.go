@@ -103,9 +103,16 @@ func replayUnavailable(tool, id string, err error) *toolerr.Error {
 
 // asToolErr returns err as a *toolerr.Error for the named tool and call.
 func asToolErr(err error, tool, callID string) *toolerr.Error {
+	return ownToolErr(err, toolerr.ExecutionFailed, "the tool failed", tool, callID)
+}
+
+// ownToolErr returns the gate's own copy, for tool and callID, of the
+// *toolerr.Error in err; an error without one becomes a code error with
+// reason, err kept for the logs.
+func ownToolErr(err error, code toolerr.Code, reason, tool, callID string) *toolerr.Error {
 	c := new(toolErrCopy)
 	if !c.find(err) {
-		c.err = toolerr.Error{Code: toolerr.ExecutionFailed, Reason: "the tool failed", Err: err}
+		c.err = toolerr.Error{Code: code, Reason: reason, Err: err}
 	}
 	c.err.Tool, c.err.CallID = tool, callID
 	return &c.err
