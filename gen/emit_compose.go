@@ -262,6 +262,16 @@ func (e *emitter) trialName(n *node) string {
 		return name
 	}
 	e.trials[n] = true
+	if str, others, ok := stringTrial(n); ok {
+		e.claim(name, "the trial of "+e.where(n))
+		e.doc(fmt.Sprintf("%s reports whether raw, a JSON value already read, satisfies %s.", name, e.where(n)))
+		e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte()).Bool().Block(
+			jen.Return(jen.Qual(pkgTgimpl, "StringTrial").Call(jen.Id("raw"), jen.Id(e.tm.ruleVars[str]), jen.Lit(others))),
+		)
+		e.f.Line()
+		e.declareRule(str)
+		return name
+	}
 	e.declare(n)
 	e.claim(name, "the trial of "+e.where(n))
 	e.doc(fmt.Sprintf("%s reports whether raw, a JSON value already read, satisfies %s.", name, e.where(n)))
@@ -275,6 +285,24 @@ func (e *emitter) trialName(n *node) string {
 	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte()).Bool().Block(body...)
 	e.f.Line()
 	return name
+}
+
+// stringTrial returns, for a branch n whose keywords apply to strings
+// only, the string schema whose rule tries it (tgimpl.StringTrial) and
+// whether a value of another type satisfies n; ok is false for any other
+// branch, tried with a Decoder.
+func stringTrial(n *node) (str *node, others, ok bool) {
+	switch {
+	case n.kind == kindString && hasScalarRule(n) && n.enum == nil:
+		return n, false, true
+	case n.kind == kindUnion && n.onlyStrings && !n.nullable && !n.comp.checks() && taggedSite(n) == nil:
+		for _, v := range n.variants {
+			if v.kind == kindString && hasScalarRule(v) && v.enum == nil {
+				return v, true, true
+			}
+		}
+	}
+	return nil, false, false
 }
 
 func seenFunc(n *node) string { return "seen" + n.name }

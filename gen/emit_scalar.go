@@ -189,6 +189,19 @@ func (e *emitter) collectScalars(n *node, body func()) {
 	e.f.Line()
 }
 
+// declareRule declares the package variable holding n's rule, unless a
+// decode method has (collectScalars).
+func (e *emitter) declareRule(n *node) {
+	if e.ruleDone[n] {
+		return
+	}
+	e.ruleDone[n] = true
+	name := e.tm.ruleVars[n]
+	e.claim(name, "the rules of "+e.where(n))
+	e.f.Var().Id(name).Op("=").Add(e.scalarRule(n))
+	e.f.Line()
+}
+
 // scalarRule is the tgimpl.Scalar of n.
 func (e *emitter) scalarRule(n *node) jen.Code {
 	args := []jen.Code{jen.Lit(n.ptr)}

@@ -98,6 +98,9 @@ type node struct {
 
 	// unions
 	variants []*node
+	// onlyStrings: a union of every type whose keywords all apply to
+	// strings (stringKeywords), so that a value of another type is valid.
+	onlyStrings bool
 
 	// recursion: a struct reached again through struct fields is held by pointer
 	onCycle bool
@@ -358,6 +361,22 @@ func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
 		}
 		n.variants = append(n.variants, v)
 	}
+	n.onlyStrings = types|tInt == tAll && onlyStringKeywords(s)
+}
+
+// stringKeywords are the keywords that apply to strings only and that a
+// tgimpl.Scalar checks.
+var stringKeywords = map[string]bool{"format": true, "pattern": true, "minLength": true, "maxLength": true}
+
+// onlyStringKeywords reports whether every keyword of s is an annotation,
+// an extension or one of stringKeywords.
+func onlyStringKeywords(s *jsonval.Value) bool {
+	for _, m := range s.Members {
+		if !annotations[m.Key] && !stringKeywords[m.Key] && !strings.HasPrefix(m.Key, "x-") {
+			return false
+		}
+	}
+	return true
 }
 
 func onlyAnnotations(s *jsonval.Value) bool {

@@ -8,12 +8,12 @@ import (
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
-// The generated code of this package is written for version 5 of the toolgate
+// The generated code of this package is written for version 6 of the toolgate
 // runtime; these constants overflow, and the package does not compile, against
 // a runtime that does not support it.
 const (
-	_ = tgimpl.EnforceVersion(5 - tgimpl.MinVersion)
-	_ = tgimpl.EnforceVersion(tgimpl.MaxVersion - 5)
+	_ = tgimpl.EnforceVersion(6 - tgimpl.MinVersion)
+	_ = tgimpl.EnforceVersion(tgimpl.MaxVersion - 6)
 )
 
 // Each object type of this package has a decode method, which reads it from a

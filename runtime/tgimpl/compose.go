@@ -31,6 +31,41 @@ func (d *Decoder) Trial(raw []byte) {
 	d.trial = true
 }
 
+// StringTrial reports whether raw, the bytes of a value already accepted
+// by the decoder that read it, satisfies a branch schema whose keywords
+// apply to strings only (format, pattern, minLength, maxLength), r being
+// those keywords: a string that keeps them, or, when others is true (the
+// branch names no type), a value of any other type. It is the trial of
+// such a branch without a Decoder (Trial): for a short string, making and
+// resetting a Decoder costs more than the checks.
+func StringTrial(raw []byte, r *Scalar, others bool) bool {
+	for len(raw) > 0 && isSpace(raw[0]) {
+		raw = raw[1:]
+	}
+	for len(raw) > 0 && isSpace(raw[len(raw)-1]) {
+		raw = raw[:len(raw)-1]
+	}
+	if len(raw) < 2 || raw[0] != '"' {
+		return others
+	}
+	s := raw[1 : len(raw)-1]
+	if bytes.IndexByte(s, '\\') >= 0 {
+		return escapedTrial(raw, r)
+	}
+	return r.holds(s)
+}
+
+// isSpace reports whether c is JSON whitespace.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// escapedTrial is StringTrial of a string with escapes, read with a
+// Reader of its own; apart, so that StringTrial keeps no Reader.
+func escapedTrial(raw []byte, r *Scalar) bool {
+	var rd jsonread.Reader
+	rd.Reset(raw, jsonread.DefaultLimits)
+	return r.holds(rd.String())
+}
+
 // Valid reports whether the trial read one value with no violation.
 func (d *Decoder) Valid() bool {
 	d.R.Finish()

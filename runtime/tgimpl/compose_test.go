@@ -180,3 +180,92 @@ func TestTag(t *testing.T) {
 		}
 	}
 }
+
+// stringTrialRules are the rules TestStringTrial and FuzzStringTrial try.
+var stringTrialRules = []*Scalar{
+	NewString("/a"),
+	NewString("/b", Format("ipv4")),
+	NewString("/c", Format("ipv6")),
+	NewString("/d", MinLength(2), MaxLength(3)),
+	NewString("/e", Pattern(`^[a-z]+$`)),
+	NewString("/f", MinLength(1), Pattern(`b$`), Format("hostname")),
+}
+
+// decoderTrial is the trial StringTrial stands for: a Decoder that reads
+// raw with the rule, a value of another type satisfying it when others.
+func decoderTrial(raw []byte, r *Scalar, others bool) bool {
+	var d Decoder
+	d.Trial(raw)
+	if others && d.R.Peek() != jsonread.String {
+		d.R.Skip()
+		return d.Valid()
+	}
+	d.ReadString(r)
+	return d.Valid()
+}
+
+// TestStringTrial: the trial without a Decoder gives the Decoder's
+// verdict, for strings plain and escaped, values of other types (which
+// satisfy a branch without a type, and not one of type string) and
+// whitespace around the value.
+func TestStringTrial(t *testing.T) {
+	cases := []struct {
+		raw  string
+		want []bool // per rule, typed; others only changes non-strings
+	}{
+		{`"192.0.2.1"`, []bool{true, true, false, false, false, false}},
+		{`"::1"`, []bool{true, false, true, true, false, false}},
+		{`"192\u002e0.2.1"`, []bool{true, true, false, false, false, false}},
+		{`"ab"`, []bool{true, false, false, true, true, true}},
+		{`"\u00e9\u00e9"`, []bool{true, false, false, true, false, false}},
+		{`"éééé"`, []bool{true, false, false, false, false, false}},
+		{`""`, []bool{true, false, false, false, false, false}},
+		{" \t\"ab\"\n", []bool{true, false, false, true, true, true}},
+		{`"a\nb"`, []bool{true, false, false, true, false, false}},
+	}
+	for _, c := range cases {
+		for i, r := range stringTrialRules {
+			for _, others := range []bool{false, true} {
+				got := StringTrial([]byte(c.raw), r, others)
+				if got != c.want[i] {
+					t.Errorf("StringTrial(%s, rule %s, %v) = %v, want %v", c.raw, r.ptr, others, got, c.want[i])
+				}
+				if d := decoderTrial([]byte(c.raw), r, others); d != got {
+					t.Errorf("StringTrial(%s, rule %s, %v) = %v, the Decoder's trial %v", c.raw, r.ptr, others, got, d)
+				}
+			}
+		}
+	}
+	for _, raw := range []string{`12`, `null`, `true`, `{"a":"b"}`, `["x"]`, ` -1.5e3 `} {
+		for _, r := range stringTrialRules {
+			for _, others := range []bool{false, true} {
+				if got := StringTrial([]byte(raw), r, others); got != others {
+					t.Errorf("StringTrial(%s, rule %s, %v) = %v, want %v", raw, r.ptr, others, got, others)
+				}
+			}
+		}
+	}
+}
+
+// FuzzStringTrial holds StringTrial to the Decoder's trial on any JSON
+// value the reader accepts.
+func FuzzStringTrial(f *testing.F) {
+	for _, s := range []string{`"192.0.2.1"`, `"\u00e9b"`, `"ab"`, ` "x" `, `7`, `{"a":1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var r jsonread.Reader
+		r.Reset(raw, jsonread.DefaultLimits)
+		r.Skip()
+		if r.Finish(); r.Err() != nil {
+			return
+		}
+		for _, rule := range stringTrialRules {
+			for _, others := range []bool{false, true} {
+				if got, want := StringTrial(raw, rule, others), decoderTrial(raw, rule, others); got != want {
+					t.Fatalf("StringTrial(%q, rule %s, %v) = %v, the Decoder's trial %v", raw, rule.ptr, others, got, want)
+				}
+			}
+		}
+	})
+}

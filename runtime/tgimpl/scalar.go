@@ -232,10 +232,7 @@ func (d *Decoder) ReadStringBytes(r *Scalar) (s []byte, ok bool) {
 
 // checkString checks s against the keywords of r but enum.
 func (d *Decoder) checkString(r *Scalar, s []byte) {
-	// A string of b bytes has between b/4 and b code points (UTF-8): they
-	// are counted only when b alone does not keep both bounds.
-	if b := len(s); (r.minLen >= 0 && (b+3)/4 < r.minLen) || (r.maxLen >= 0 && b > r.maxLen) {
-		n := RuneCount(s)
+	if n, counted := r.runes(s); counted {
 		if n < r.minLen {
 			d.MinLength(r.minLenPtr, r.minLen, n)
 		}
@@ -249,6 +246,26 @@ func (d *Decoder) checkString(r *Scalar, s []byte) {
 	if r.format != nil && !r.format(View(s)) {
 		d.Format(r.formatPtr, r.formatWhat, r.quote(d, s))
 	}
+}
+
+// runes returns the length of s in code points when minLength or
+// maxLength needs it. A string of b bytes has between b/4 and b code
+// points (UTF-8): they are counted only when b alone does not keep both
+// bounds (counted is false when it does).
+func (r *Scalar) runes(s []byte) (n int, counted bool) {
+	if b := len(s); (r.minLen >= 0 && (b+3)/4 < r.minLen) || (r.maxLen >= 0 && b > r.maxLen) {
+		return RuneCount(s), true
+	}
+	return 0, false
+}
+
+// holds reports whether s keeps every keyword of r but enum: checkString
+// for a trial, which only needs the verdict.
+func (r *Scalar) holds(s []byte) bool {
+	if n, counted := r.runes(s); counted && (n < r.minLen || r.maxLen >= 0 && n > r.maxLen) {
+		return false
+	}
+	return (r.pattern == nil || r.pattern.Match(s)) && (r.format == nil || r.format(View(s)))
 }
 
 // ReadEnum reads a string, checks it against r and returns the enum value
