@@ -1,9 +1,11 @@
 package tgimpl
 
+import "sync"
+
 // DecodeObject decodes data, the arguments of the named tool or a part of
 // them, into *v with decode, a generated decode method, as strictly as the
-// tool's decoder: the UnmarshalJSON of a nested type. *v is set only when
-// the value is accepted.
+// tool's decoder: the UnmarshalJSON of a nested type. On an error *v is
+// left as it was; while the call runs it holds the value being decoded.
 func DecodeObject[T any](tool string, data []byte, v *T, decode func(*T, *Decoder)) error {
 	return decodeObject(tool, data, v, decode, false)
 }
@@ -15,21 +17,40 @@ func DecodeSensitiveObject[T any](tool string, data []byte, v *T, decode func(*T
 	return decodeObject(tool, data, v, decode, true)
 }
 
-func decodeObject[T any](tool string, data []byte, v *T, decode func(*T, *Decoder), sensitive bool) error {
-	var x T
-	var d Decoder
+// objectDecoders holds the Decoders of nested decodes. decode is called
+// through a func value, so a Decoder on decodeObject's stack would escape
+// and be allocated per call; a pooled one is allocated once per P. It is
+// zeroed before it is put back, so the pool keeps no view of a caller's
+// input.
+var objectDecoders = sync.Pool{New: func() any { return new(Decoder) }}
+
+// decodeObject decodes into *v itself, which the caller's UnmarshalJSON
+// already holds on the heap, and restores the copy kept on its own stack
+// when the value is refused or decode panics: a value decoded elsewhere
+// and copied in would be one more allocation per call.
+func decodeObject[T any](tool string, data []byte, v *T, decode func(*T, *Decoder), sensitive bool) (err error) {
+	d := objectDecoders.Get().(*Decoder)
+	old := *v
+	accepted := false
+	defer func() {
+		if !accepted {
+			*v = old
+		}
+		*d = Decoder{}
+		objectDecoders.Put(d)
+	}()
 	d.Reset(tool, data)
 	if sensitive {
 		d.BeginSensitive()
 	}
+	var zero T
+	*v = zero
 	if d.Object() {
-		decode(&x, &d)
+		decode(v, d)
 	}
-	if err := d.Finish(); err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	err = d.Finish()
+	accepted = err == nil
+	return err
 }
 
 // Unmarshal sets *v to what decode, a tool's generated Decode function,
