@@ -3,7 +3,7 @@ package main
 import "testing"
 
 // TestGCPercent: the heap goal live × (1 + percent/100) is the floor while
-// twice the live heap is below it, and Go's default (100) above.
+// 2.5 times the live heap is below it, and 2.5 times the live heap above.
 func TestGCPercent(t *testing.T) {
 	const mib = 1 << 20
 	for _, tc := range []struct {
@@ -14,8 +14,9 @@ func TestGCPercent(t *testing.T) {
 		{512 * mib, 4 * mib, 12700},  // goal 4 × 128 = 512 MiB
 		{512 * mib, 64 * mib, 700},   // goal 64 × 8 = 512 MiB
 		{512 * mib, 200 * mib, 156},  // goal ≈ 512 MiB
-		{512 * mib, 256 * mib, 100},  // twice the live heap is the floor
-		{512 * mib, 1024 * mib, 100}, // above the floor: the default
+		{512 * mib, 204 * mib, 150},  // 2.5 times the live heap is about the floor
+		{512 * mib, 256 * mib, 150},  // above the floor: 2.5 times the live heap
+		{512 * mib, 1024 * mib, 150}, // far above it
 	} {
 		if got := gcPercent(tc.floor, tc.live); got != tc.want {
 			t.Errorf("gcPercent(%d MiB, %d MiB) = %d, want %d", tc.floor/mib, tc.live/mib, got, tc.want)
