@@ -73,8 +73,16 @@ func Int64(raw []byte) (v int64, ok bool, isInt bool) {
 
 // Float64 returns the nearest float64, as strconv.ParseFloat does, without
 // allocating for values in range. Values beyond the float64 range give ±Inf
-// (or ±0 when they underflow); the caller decides what that means.
+// (or ±0 when they underflow); the caller decides what that means. An
+// integer of at most 15 characters, the common case, is converted
+// directly: below 2^53 every integer is a float64, so the conversion is
+// exact (but for -0, which ParseFloat keeps negative).
 func Float64(raw []byte) float64 {
+	if len(raw) <= 15 {
+		if v, ok := smallInt(raw); ok && (v != 0 || raw[0] != '-') {
+			return float64(v)
+		}
+	}
 	if len(raw) == 0 {
 		return 0
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -74,6 +75,9 @@ func TestFloat64(t *testing.T) {
 		{"-1e99999999999999999999", math.Inf(-1)},
 		{"1e-400", 0},
 		{"4.9e-324", 5e-324},
+		{"42", 42},
+		{"-123456789012345", -123456789012345},
+		{"9007199254740993", 9007199254740992},
 		{"", 0},
 	}
 	for _, tt := range tests {
@@ -263,6 +267,25 @@ var fuzzSeeds = []string{
 }
 
 // FuzzCompare checks Compare against math/big.Rat.
+// FuzzFloat64 checks Float64 against strconv.ParseFloat.
+func FuzzFloat64(f *testing.F) {
+	for _, a := range fuzzSeeds {
+		f.Add(a)
+	}
+	for _, a := range []string{"-0", "999999999999999", "-999999999999999", "9007199254740993", "1234567890123456", "-00"} {
+		f.Add(a)
+	}
+	f.Fuzz(func(t *testing.T, a string) {
+		if !numberRE.MatchString(a) {
+			t.Skip()
+		}
+		want, _ := strconv.ParseFloat(a, 64)
+		if got := Float64([]byte(a)); got != want || math.Signbit(got) != math.Signbit(want) {
+			t.Fatalf("Float64(%s) = %v, want %v", a, got, want)
+		}
+	})
+}
+
 func FuzzCompare(f *testing.F) {
 	for i, a := range fuzzSeeds {
 		f.Add(a, fuzzSeeds[(i+1)%len(fuzzSeeds)])
