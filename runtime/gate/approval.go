@@ -78,16 +78,12 @@ func checkApproval(tool string, a Approval, approvers []string, hasFunc bool) er
 	return nil
 }
 
-// needsApproval decides whether a call of a tool with approval a waits. f
-// gets its own copy of p, in spare when it has room.
-func needsApproval[A any](ctx context.Context, a Approval, f NeedsApprovalFunc[A], p Principal, spare []string, args A) approvalNeed {
-	switch a {
-	case ApprovalRequired:
+// fixedNeed is whether a call of a tool with approval a waits, for every a
+// but ApprovalPolicy, where the binding's NeedsApproval decides per call
+// (see binder.check).
+func fixedNeed(a Approval) approvalNeed {
+	if a == ApprovalRequired {
 		return approvalNeed{needed: true, reason: "every call of this tool needs approval"}
-	case ApprovalPolicy:
-		mine, _ := p.cloneFrom(spare)
-		ok, why := f(ctx, mine, args)
-		return approvalNeed{needed: ok, reason: why}
 	}
 	return approvalNeed{}
 }

@@ -86,12 +86,13 @@ func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Ca
 // succeeds, so that a refusal of the arguments allocates none. A refusal
 // is the gate's own *toolerr.Error for call.ID, naming the spec's tool: its
 // caller names the tool as registered (see named).
+//
+// Its body is instantiated for every tool's argument type, so what does
+// not need A and is not on the way of an accepted call is left to
+// non-generic helpers (recoverCheck, refusedArgs, unauthorized, fixedNeed):
+// a catalog of thousands of tools builds that much less code.
 func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prepared, resuming, aside bool, args *A) (te *toolerr.Error) {
-	defer func() {
-		if v := recover(); v != nil {
-			*out, te = prepared{tm: out.tm}, checkPanicked(d.spec.Name, call.ID, v)
-		}
-	}()
+	defer recoverCheck(out, &te, d.spec.Name, call.ID)
 	decode := d.spec.Decode
 	if d.spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
 		decode = d.spec.DecodeNullAsAbsent
@@ -99,19 +100,16 @@ func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prep
 	a, err := decode(call.Args)
 	out.tm.decode = out.tm.lap()
 	if err != nil {
-		// A hand-written decoder's plain error is still a refusal of the
-		// arguments, but its text may quote them: it is kept for the logs
-		// only.
-		return ownToolErr(err, toolerr.InvalidArguments, "the arguments were refused by the tool's decoder", d.spec.Name, call.ID)
+		return refusedArgs(err, d.spec.Name, call.ID)
 	}
 	// The copies of p (the gate's, the policy's, NeedsApproval's) are
 	// made before any of them runs, next to the executor's context when
 	// they fit.
-	copies := 2
-	if d.asks && !resuming {
-		copies++
+	asks := d.asks && !resuming
+	n := len(p.Roles) * 2
+	if asks {
+		n += len(p.Roles)
 	}
-	n := len(p.Roles) * copies
 	var pctx *principalCtx
 	var spare []string
 	switch {
@@ -133,13 +131,42 @@ func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prep
 	err = d.b.Policy(ctx, mine, a)
 	out.tm.policy = out.tm.lap()
 	if err != nil {
-		return &toolerr.Error{Code: toolerr.Unauthorized, Tool: d.spec.Name, CallID: call.ID, Reason: "the caller may not run " + d.spec.Name + " with these arguments", Err: err}
+		return unauthorized(d.spec.Name, call.ID, err)
 	}
 	out.pctx = pctx
-	if !resuming {
-		out.need = needsApproval(ctx, d.spec.Approval, d.b.NeedsApproval, p, spare, a)
+	switch {
+	case asks:
+		approver, _ := p.cloneFrom(spare)
+		ok, why := d.b.NeedsApproval(ctx, approver, a)
+		out.need = approvalNeed{needed: ok, reason: why}
+	case !resuming:
+		out.need = fixedNeed(d.spec.Approval)
 	}
 	return nil
+}
+
+// recoverCheck, deferred by binder.check, turns a panic of the decoder,
+// the policy or NeedsApproval into the refusal checkPanicked, keeping
+// out's timings.
+func recoverCheck(out *prepared, te **toolerr.Error, tool, callID string) {
+	if v := recover(); v != nil {
+		*out, *te = prepared{tm: out.tm}, checkPanicked(tool, callID, v)
+	}
+}
+
+// refusedArgs is binder.check's refusal of a call its decoder refused. A
+// hand-written decoder's plain error is still a refusal of the arguments,
+// but its text may quote them: it is kept for the logs only.
+func refusedArgs(err error, tool, callID string) *toolerr.Error {
+	return ownToolErr(err, toolerr.InvalidArguments, "the arguments were refused by the tool's decoder", tool, callID)
+}
+
+// unauthorized is binder.check's refusal of a call its policy denied. It
+// is not inlined: it would be pasted into every tool's check.
+//
+//go:noinline
+func unauthorized(tool, callID string, err error) *toolerr.Error {
+	return &toolerr.Error{Code: toolerr.Unauthorized, Tool: tool, CallID: callID, Reason: "the caller may not run " + tool + " with these arguments", Err: err}
 }
 
 // dispatchFunc returns Tool.inline, steps 4 to 7 of dispatchOne for a

@@ -284,27 +284,35 @@ func (t *Tool) clone() *Tool {
 // Bind ties a tool's spec to its binding. A nil policy or executor is
 // reported by NewRegistry, naming the tool.
 func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
-	t := &Tool{
+	t := newTool(Tool{
 		Name: spec.Name, Description: spec.Description, Schema: spec.Schema,
-		Version: spec.Version, Roles: slices.Clone(spec.Roles),
-		Destructive: spec.Destructive, Timeout: spec.Timeout,
-		Definitions: slices.Clone(spec.Definitions),
-		Approval:    spec.Approval, Approvers: slices.Clone(spec.Approvers), SelfApproval: spec.SelfApproval,
-	}
-	switch {
-	case spec.Decode == nil:
-		t.bindErr = fmt.Errorf("gate: tool %q has no decoder", spec.Name)
-	case b.Policy == nil && b.Execute == nil:
-		t.bindErr = fmt.Errorf("gate: tool %q is not bound: its policy and executor are nil", spec.Name)
-	case b.Policy == nil:
-		t.bindErr = fmt.Errorf("gate: tool %q has no policy (use AllowAll explicitly to allow every principal)", spec.Name)
-	case b.Execute == nil:
-		t.bindErr = fmt.Errorf("gate: tool %q has no executor", spec.Name)
-	default:
-		t.bindErr = checkApproval(spec.Name, spec.Approval, spec.Approvers, b.NeedsApproval != nil)
-	}
+		Version: spec.Version, Roles: spec.Roles,
+		Destructive: spec.Destructive, Timeout: spec.Timeout, Definitions: spec.Definitions,
+		Approval: spec.Approval, Approvers: spec.Approvers, SelfApproval: spec.SelfApproval,
+	}, spec.Decode != nil, b.Policy != nil, b.Execute != nil, b.NeedsApproval != nil)
 	d := &binder[A]{spec: spec, b: b, asks: spec.Approval == ApprovalPolicy}
 	t.prepare, t.inline = d.prepareFunc(), d.dispatchFunc()
+	return t
+}
+
+// newTool is what Bind does that does not need the argument type (Bind is
+// instantiated for every tool): it returns a copy of spec that shares no
+// slice with it, with the error NewRegistry reports when the decoder,
+// policy or executor is missing or the approval settings are wrong.
+func newTool(spec Tool, decodes, authorizes, executes, hasNeedsApproval bool) *Tool {
+	t := spec.clone()
+	switch {
+	case !decodes:
+		t.bindErr = fmt.Errorf("gate: tool %q has no decoder", spec.Name)
+	case !authorizes && !executes:
+		t.bindErr = fmt.Errorf("gate: tool %q is not bound: its policy and executor are nil", spec.Name)
+	case !authorizes:
+		t.bindErr = fmt.Errorf("gate: tool %q has no policy (use AllowAll explicitly to allow every principal)", spec.Name)
+	case !executes:
+		t.bindErr = fmt.Errorf("gate: tool %q has no executor", spec.Name)
+	default:
+		t.bindErr = checkApproval(spec.Name, spec.Approval, spec.Approvers, hasNeedsApproval)
+	}
 	return t
 }
 
