@@ -102,3 +102,43 @@ func TestNestedUnmarshalJSONConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// FuzzNestedUnmarshalJSON: whatever the bytes, a nested UnmarshalJSON
+// into a filled receiver either replaces it with what a zero receiver gets
+// or refuses and leaves it as it was, and a pooled Decoder carries nothing
+// from one call to the next: the same bytes get the same outcome before
+// and after a decode of other bytes.
+func FuzzNestedUnmarshalJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"Ada","line1":"2 New Rd","city":"Leeds","postcode":"LS1 4AP","country":"GB"}`,
+		`{"name":"Ada","line1":"2 New Rd","line2":"Flat \u0032","city":"Leeds","postcode":"LS1 4AP","country":"GB"}`,
+		`{"name":"","line1":"x","city":"y","postcode":"z","country":"gb","a":1,"b":2,"c":3,"d":4,"e":5}`,
+		`{"name":"Ada","name":"Bo"}`, `[]`, `{`, `null`,
+	} {
+		f.Add([]byte(s), []byte(`{"name":"Zed","line1":"9 Far Lane","line3":[1,2,{"x":"y"}],"city":"Oslo","postcode":"0150","country":"NO"}`))
+	}
+	before := generated.CreateShipmentAddress{Name: "Old", Line1: "1 Old St", Line2: tgopt.Some("Flat 2"), City: "Oldtown", Postcode: "OL1", Country: "FR"}
+	f.Fuzz(func(t *testing.T, data, other []byte) {
+		outcome := func() (generated.CreateShipmentAddress, string) {
+			got := before
+			if err := got.UnmarshalJSON(data); err != nil {
+				if got != before {
+					t.Fatalf("refused %q (%v) but changed the receiver to %+v", data, err, got)
+				}
+				return got, err.Error()
+			}
+			var fresh generated.CreateShipmentAddress
+			if err := fresh.UnmarshalJSON(data); err != nil || fresh != got {
+				t.Fatalf("%q: filled receiver got %+v, zero receiver %+v (%v)", data, got, fresh, err)
+			}
+			return got, ""
+		}
+		v1, e1 := outcome()
+		var scratch generated.CreateShipmentAddress
+		_ = scratch.UnmarshalJSON(other)
+		v2, e2 := outcome()
+		if v1 != v2 || e1 != e2 {
+			t.Fatalf("%q decoded as %+v (%s), then after %q as %+v (%s)", data, v1, e1, other, v2, e2)
+		}
+	})
+}
