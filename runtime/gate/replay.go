@@ -151,9 +151,9 @@ type replayID struct {
 
 // own returns a copy of key k (at most maxKeyLen bytes) kept in e's own
 // buffer, so that a claim allocates nothing when it reuses a forgotten
-// entry. The string aliases e.buf, which is written only here and when
-// remove clears a forgotten entry, both after the map's key and e.id, the
-// only uses of the previous copy, are gone. k is a key (see key): a longer
+// entry. The string aliases e.buf, which is written only here, after the
+// map's key and e.id, the only uses of the previous copy, are gone (remove
+// deletes the one and clears the other). k is a key (see key): a longer
 // one would be cut, and two IDs could share an entry, so it panics.
 func (e *replayID) own(k string) string {
 	if len(k) > maxKeyLen {
@@ -211,7 +211,11 @@ func (s *MemoryReplayStore) remove(e *replayID) {
 		}
 	}
 	if s.nfree < maxFreeIDs {
-		*e = replayID{next: s.free}
+		// Field by field: clearing the whole entry, buf included, would
+		// take the collector's bulk write barrier for its pointers. buf
+		// needs no clearing: own writes it before e.id views it again.
+		e.prev, e.scope, e.id, e.at = nil, nil, "", 0
+		e.next = s.free
 		s.free = e
 		s.nfree++
 	}
@@ -237,9 +241,17 @@ const maxKeyLen = 64
 // two forms never meet. Claim keeps copies of keys, never a slice of the
 // caller's buffer.
 func key(s string) string {
-	if len(s) <= maxKeyLen && !strings.HasPrefix(s, "\x00") {
+	if len(s) <= maxKeyLen && (s == "" || s[0] != 0) {
 		return s
 	}
+	return hashedKey(s)
+}
+
+// hashedKey is key of a long string, apart (and not inlined into it) so
+// that key is inlined.
+//
+//go:noinline
+func hashedKey(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return "\x00" + string(sum[:])
 }
