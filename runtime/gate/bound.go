@@ -87,10 +87,11 @@ func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Ca
 // is the gate's own *toolerr.Error for call.ID, naming the spec's tool: its
 // caller names the tool as registered (see named).
 //
-// Its body is instantiated for every tool's argument type, so what does
-// not need A and is not on the way of an accepted call is left to
-// non-generic helpers (recoverCheck, refusedArgs, unauthorized, fixedNeed):
-// a catalog of thousands of tools builds that much less code.
+// Its body is instantiated for every tool's argument type, so the steps
+// that do not need A are non-generic helpers (recoverCheck, refusedArgs,
+// unauthorized, fixedNeed), and a catalog of thousands of tools builds
+// that much less code. The principal's copies stay inline: as a helper
+// they cost an accepted call 3 % more instructions.
 func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prepared, resuming, aside bool, args *A) (te *toolerr.Error) {
 	defer recoverCheck(out, &te, d.spec.Name, call.ID)
 	decode := d.spec.Decode
