@@ -69,7 +69,11 @@ func (c *asideCall[A]) execution() *execution { return &c.x }
 // prepareFunc returns Tool.prepare: the prepared call holds its arguments
 // on the heap, to run later or in another goroutine. The steps are in
 // closures, not methods: a method value of a generic type is called
-// through a wrapper that copies every argument once more.
+// through a wrapper that copies every argument once more. It is not
+// inlined into Bind, where the compiler would build its closure a second
+// time for every tool.
+//
+//go:noinline
 func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, *toolerr.Error) {
 	return func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (out prepared, err *toolerr.Error) {
 		out.tm = t0
@@ -175,7 +179,9 @@ func unauthorized(tool, callID string, err error) *toolerr.Error {
 // tool has no timeout and ctx can never end): the typed arguments stay on
 // this goroutine's stack, and only the executor's context and the
 // principal's copies are allocated. It decides exactly as dispatchOne
-// does.
+// does. Like prepareFunc, it is not inlined into Bind.
+//
+//go:noinline
 func (d *binder[A]) dispatchFunc() func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result {
 	return func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result {
 		p := prepared{tm: tm}
