@@ -26,30 +26,41 @@ var objectDecoders = sync.Pool{New: func() any { return new(Decoder) }}
 
 // decodeObject decodes into *v itself, which the caller's UnmarshalJSON
 // already holds on the heap, and restores the copy kept on its own stack
-// when the value is refused or decode panics: a value decoded elsewhere
-// and copied in would be one more allocation per call.
-func decodeObject[T any](tool string, data []byte, v *T, decode func(*T, *Decoder), sensitive bool) (err error) {
-	d := objectDecoders.Get().(*Decoder)
+// when the value is refused: a value decoded elsewhere and copied in would
+// be one more allocation per call. It is instantiated for every nested
+// type, so what does not need T is in beginObject and endObject.
+func decodeObject[T any](tool string, data []byte, v *T, decode func(*T, *Decoder), sensitive bool) error {
+	d := beginObject(tool, data, sensitive)
 	old := *v
-	accepted := false
-	defer func() {
-		if !accepted {
-			*v = old
-		}
-		*d = Decoder{}
-		objectDecoders.Put(d)
-	}()
-	d.Reset(tool, data)
-	if sensitive {
-		d.BeginSensitive()
-	}
 	var zero T
 	*v = zero
 	if d.Object() {
 		decode(v, d)
 	}
-	err = d.Finish()
-	accepted = err == nil
+	err := endObject(d)
+	if err != nil {
+		*v = old
+	}
+	return err
+}
+
+// beginObject returns a pooled Decoder reset to decode data for the named
+// tool, sensitive or not.
+func beginObject(tool string, data []byte, sensitive bool) *Decoder {
+	d := objectDecoders.Get().(*Decoder)
+	d.Reset(tool, data)
+	if sensitive {
+		d.BeginSensitive()
+	}
+	return d
+}
+
+// endObject returns the outcome of d's decode and puts d back in the pool,
+// zeroed. (A Decoder whose decode panicked is not put back.)
+func endObject(d *Decoder) error {
+	err := d.Finish()
+	*d = Decoder{}
+	objectDecoders.Put(d)
 	return err
 }
 
