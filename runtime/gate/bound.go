@@ -74,15 +74,15 @@ func (c *asideCall[A]) execution() *execution { return &c.x }
 // time for every tool.
 //
 //go:noinline
-func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, *toolerr.Error) {
+func prepareFunc[A any](d *binder[A]) func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, *toolerr.Error) {
 	return func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (out prepared, err *toolerr.Error) {
 		out.tm = t0
-		err = d.check(ctx, p, call, &out, resuming, aside, nil)
+		err = checkCall(d, ctx, p, call, &out, resuming, aside, nil)
 		return out, err
 	}
 }
 
-// check is steps 4 and 5 of a call into out, timing decode and policy on
+// checkCall is steps 4 and 5 of a call into out, timing decode and policy on
 // out.tm, which holds their timings also when it refuses the call. With
 // args nil, the arguments go into out.exec (an asideCall when aside, else
 // a boundCall); else into *args, and out.exec stays nil. It never panics
@@ -96,7 +96,7 @@ func (d *binder[A]) prepareFunc() func(ctx context.Context, p Principal, call Ca
 // unauthorized, fixedNeed), and a catalog of thousands of tools builds
 // that much less code. The principal's copies stay inline: as a helper
 // they cost an accepted call 3 % more instructions.
-func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prepared, resuming, aside bool, args *A) (te *toolerr.Error) {
+func checkCall[A any](d *binder[A], ctx context.Context, p Principal, call Call, out *prepared, resuming, aside bool, args *A) (te *toolerr.Error) {
 	defer recoverCheck(out, &te, d.spec.Name, call.ID)
 	decode := d.spec.Decode
 	if d.spec.DecodeNullAsAbsent != nil && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses) {
@@ -150,7 +150,7 @@ func (d *binder[A]) check(ctx context.Context, p Principal, call Call, out *prep
 	return nil
 }
 
-// recoverCheck, deferred by binder.check, turns a panic of the decoder,
+// recoverCheck, deferred by checkCall, turns a panic of the decoder,
 // the policy or NeedsApproval into the refusal checkPanicked, keeping
 // out's timings.
 func recoverCheck(out *prepared, te **toolerr.Error, tool, callID string) {
@@ -159,14 +159,14 @@ func recoverCheck(out *prepared, te **toolerr.Error, tool, callID string) {
 	}
 }
 
-// refusedArgs is binder.check's refusal of a call its decoder refused. A
+// refusedArgs is checkCall's refusal of a call its decoder refused. A
 // hand-written decoder's plain error is still a refusal of the arguments,
 // but its text may quote them: it is kept for the logs only.
 func refusedArgs(err error, tool, callID string) *toolerr.Error {
 	return ownToolErr(err, toolerr.InvalidArguments, "the arguments were refused by the tool's decoder", tool, callID)
 }
 
-// unauthorized is binder.check's refusal of a call its policy denied. It
+// unauthorized is checkCall's refusal of a call its policy denied. It
 // is not inlined: it would be pasted into every tool's check.
 //
 //go:noinline
@@ -182,11 +182,11 @@ func unauthorized(tool, callID string, err error) *toolerr.Error {
 // does. Like prepareFunc, it is not inlined into Bind.
 //
 //go:noinline
-func (d *binder[A]) dispatchFunc() func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result {
+func dispatchFunc[A any](d *binder[A]) func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result {
 	return func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result {
 		p := prepared{tm: tm}
 		var args A
-		if err := d.check(ctx, c.Principal, call, &p, false, false, &args); err != nil {
+		if err := checkCall(d, ctx, c.Principal, call, &p, false, false, &args); err != nil {
 			return r.refuse(ctx, c, call, named(err, t.Name), start, attempt, p.tm)
 		}
 		p.call, p.tool = call, t

@@ -14,7 +14,7 @@ import (
 // arguments, the executor's context and the execution that runs it in a
 // goroutine of its own are allocated, together (asideCall), or, when the
 // executor runs in the dispatching goroutine, only the executor's context
-// (see binder.dispatchFunc).
+// (see dispatchFunc).
 type prepared struct {
 	call Call
 	tool *Tool

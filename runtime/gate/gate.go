@@ -262,10 +262,10 @@ type Tool struct {
 	// panics (see checkPanicked). The prepared call holds the gate's own
 	// copy of p, made before the policy runs, for the executor.
 	// With aside, the prepared call has room for its execution (see
-	// runner). A refusal is the gate's own (see binder.check).
+	// runner). A refusal is the gate's own (see checkCall).
 	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, *toolerr.Error)
 	// inline is steps 4 to 7 of Dispatch for a call whose executor runs
-	// in the dispatching goroutine (see binder.dispatchFunc).
+	// in the dispatching goroutine (see dispatchFunc).
 	inline  func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result
 	bindErr error
 }
@@ -291,7 +291,7 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		Approval: spec.Approval, Approvers: spec.Approvers, SelfApproval: spec.SelfApproval,
 	}, spec.Decode != nil, b.Policy != nil, b.Execute != nil, b.NeedsApproval != nil)
 	d := &binder[A]{spec: spec, b: b, asks: spec.Approval == ApprovalPolicy}
-	t.prepare, t.inline = d.prepareFunc(), d.dispatchFunc()
+	t.prepare, t.inline = prepareFunc(d), dispatchFunc(d)
 	return t
 }
 
