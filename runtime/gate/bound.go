@@ -195,6 +195,7 @@ func dispatchFunc[A any](d *binder[A]) func(r *Registry, ctx context.Context, c 
 			return res
 		}
 		p.pctx.Context = ctx
-		return r.executed(ctx, c, &p, guarded(r, p.pctx, d.b.Execute, args), attempt)
+		run := func(ctx context.Context) (any, error) { return d.b.Execute(ctx, args) }
+		return r.executed(ctx, c, &p, guarded(r, p.pctx, run), attempt)
 	}
 }

@@ -81,7 +81,7 @@ func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt i
 	if x == nil {
 		// The call was prepared to run here: the context can never end
 		// and the tool has no timeout (see Tool.runsAside).
-		return r.executed(ctx, c, p, guarded(r, p.pctx, runPrepared, p.exec), attempt)
+		return r.executed(ctx, c, p, guarded(r, p.pctx, p.exec.run), attempt)
 	}
 	// p may live on the dispatcher's stack: the goroutine gets a copy, in
 	// the prepared call's allocation.
@@ -156,7 +156,7 @@ func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
 // wakes it by ending the executor's context, or, when the gate stopped
 // waiting, audits the outcome as a late event.
 func (x *execution) run() {
-	o := guarded(x.r, x.xctx, runPrepared, x.prep.exec)
+	o := guarded(x.r, x.xctx, x.prep.exec.run)
 	x.mu.Lock()
 	late := x.abandoned
 	if !late {
@@ -178,13 +178,14 @@ func (x *execution) late(o outcome) {
 	x.r.emit(context.WithoutCancel(p.pctx.Context), x.caller(), p.call, p, own(p, o), d, x.attempt, p.tm.executed(d), true)
 }
 
-// guarded runs an executor, execute(ctx, x), turning a panic into an
-// outcome, and reads the clock when it ends. recover is called only when
-// the executor did not return: in a fresh goroutine its frames would
-// otherwise grow (copy) the stack on every call. x is the typed arguments
-// on the inline path (execute is the binding's Executor, so they stay on
-// the stack) and the prepared call's runner on the others.
-func guarded[X any](r *Registry, ctx context.Context, execute func(context.Context, X) (any, error), x X) (o outcome) {
+// guarded runs an executor, run(ctx), turning a panic into an outcome, and
+// reads the clock when it ends. recover is called only when the executor
+// did not return: in a fresh goroutine its frames would otherwise grow
+// (copy) the stack on every call. run is, on the inline path, a closure
+// over the typed arguments, which stay on the dispatching goroutine's
+// stack (run does not escape), and the prepared call's runner on the
+// others. It is not generic: one copy serves every tool.
+func guarded(r *Registry, ctx context.Context, run func(context.Context) (any, error)) (o outcome) {
 	returned := false
 	defer func() {
 		if !returned {
@@ -194,13 +195,10 @@ func guarded[X any](r *Registry, ctx context.Context, execute func(context.Conte
 		}
 		o.end = r.clock()
 	}()
-	v, err := execute(ctx, x)
+	v, err := run(ctx)
 	returned = true
 	return outcome{value: v, err: err}
 }
-
-// runPrepared runs a prepared call's executor, for guarded.
-func runPrepared(ctx context.Context, exec runner) (any, error) { return exec.run(ctx) }
 
 // own is the result of an executor's own outcome: its value, or its error
 // as conflict or execution_failed.
