@@ -17,10 +17,10 @@ import (
 // MiB collected more.
 const heapFloor = 128 << 20
 
-// keepHeapFloor makes the collector's heap goal max(floor, liveGoal × live
-// heap), as cmd/compile does for its starting heap: after every collection
-// it sets the GC percentage from the live heap just measured. A GOGC set in
-// the environment is left alone.
+// keepHeapFloor makes the collector's heap goal max(floor, live heap × (1 +
+// liveGoalPercent/100)), as cmd/compile does for its starting heap: after
+// every collection it sets the GC percentage from the live heap just
+// measured. A GOGC set in the environment is left alone.
 func keepHeapFloor(floor uint64) {
 	if os.Getenv("GOGC") != "" {
 		return

@@ -106,14 +106,9 @@ func checkCall[A any](d *binder[A], ctx context.Context, p Principal, call Call,
 	if err != nil {
 		return refusedArgs(err, d.spec.Name, call.ID)
 	}
-	// The copies of p (the gate's, the policy's, NeedsApproval's) are
-	// made before any of them runs, next to the executor's context when
-	// they fit.
+	// The copies of p are made before any of them runs, next to the
+	// executor's context when they fit (see Principal.copies).
 	asks := d.asks && !resuming
-	n := len(p.Roles) * 2
-	if asks {
-		n += len(p.Roles)
-	}
 	var pctx *principalCtx
 	var spare []string
 	switch {
@@ -124,11 +119,11 @@ func checkCall[A any](d *binder[A], ctx context.Context, p Principal, call Call,
 		bc := &boundCall[A]{args: a, execute: d.b.Execute}
 		pctx, spare, out.exec = &bc.pctx, bc.roles[:], bc
 	default:
-		pctx, spare = newCallCtx(n)
+		pctx, spare = newCallCtx(p.copiedRoles(asks))
 		*args = a
 	}
 	var mine, approver Principal
-	p.copies(spare, n, &pctx.p, &mine, &approver, asks)
+	p.copies(spare, &pctx.p, &mine, &approver, asks)
 	err = d.b.Policy(ctx, mine, a)
 	out.tm.policy = out.tm.lap()
 	if err != nil {
@@ -145,17 +140,26 @@ func checkCall[A any](d *binder[A], ctx context.Context, p Principal, call Call,
 	return nil
 }
 
+// copiedRoles is how many roles the copies of p that checkCall makes hold
+// in all: the gate's and the policy's, and NeedsApproval's when asks.
+func (p *Principal) copiedRoles(asks bool) int {
+	if asks {
+		return 3 * len(p.Roles)
+	}
+	return 2 * len(p.Roles)
+}
+
 // copies makes the copies of p that checkCall hands out before any of them
 // runs: the gate's into *gate, the policy's into *policy and, when asks,
-// NeedsApproval's into *approver. Their roles, n in all, go into spare
-// when it has room for them, else into one allocation of their own. It is
+// NeedsApproval's into *approver. Their roles go into spare when it has
+// room for them all, else into one allocation of their own. It is
 // not inlined: checkCall, which calls it, is built once per tool (the call
 // costs an accepted call about 45 instructions; inlined, the copies took
 // 2.3 KB of machine code per tool).
 //
 //go:noinline
-func (p *Principal) copies(spare []string, n int, gate, policy, approver *Principal, asks bool) {
-	if n > len(spare) {
+func (p *Principal) copies(spare []string, gate, policy, approver *Principal, asks bool) {
+	if n := p.copiedRoles(asks); n > len(spare) {
 		spare = make([]string, n)
 	}
 	*gate, spare = p.cloneFrom(spare)

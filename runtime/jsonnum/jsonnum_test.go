@@ -266,13 +266,12 @@ var fuzzSeeds = []string{
 	"1e308", "0.123456789", "0.0075", "0.0001", "1E+2", "100", "4.5", "1.5", "1e-999",
 }
 
-// FuzzCompare checks Compare against math/big.Rat.
 // FuzzFloat64 checks Float64 against strconv.ParseFloat.
 func FuzzFloat64(f *testing.F) {
 	for _, a := range fuzzSeeds {
 		f.Add(a)
 	}
-	for _, a := range []string{"-0", "999999999999999", "-999999999999999", "9007199254740993", "1234567890123456", "-00"} {
+	for _, a := range []string{"-0", "999999999999999", "-999999999999999", "9007199254740993", "1234567890123456"} {
 		f.Add(a)
 	}
 	f.Fuzz(func(t *testing.T, a string) {
@@ -286,6 +285,7 @@ func FuzzFloat64(f *testing.F) {
 	})
 }
 
+// FuzzCompare checks Compare against math/big.Rat.
 func FuzzCompare(f *testing.F) {
 	for i, a := range fuzzSeeds {
 		f.Add(a, fuzzSeeds[(i+1)%len(fuzzSeeds)])
