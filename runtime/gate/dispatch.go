@@ -11,14 +11,22 @@ import (
 
 // prepared is a call that passed every check and waits to run. It is a
 // value: the single-call path keeps it on its stack, and only the typed
-// arguments, the executor's context and the execution that runs it in a
-// goroutine of its own are allocated, together (asideCall), or, when the
-// executor runs in the dispatching goroutine, only the executor's context
-// (see dispatchFunc).
+// arguments, the executor's context and, when the executor runs in a
+// goroutine of its own, the execution that runs it are allocated,
+// together (see argType.hold).
 type prepared struct {
 	call Call
 	tool *Tool
-	exec runner
+	// args are the typed arguments (see argType), pctx the executor's
+	// context, next to them: pctx.p is the gate's own copy of the
+	// principal, from before the policy ran.
+	args any
+	pctx *principalCtx
+	// x is room for the execution that runs the executor in a goroutine
+	// of its own, in the arguments' allocation, or nil when the executor is
+	// to run in the dispatching goroutine (see Tool.runsAside): a prepared
+	// call runs once, where it was prepared to.
+	x *execution
 	// tm holds the decode and policy durations; tm.last is when the
 	// executor's step starts, unless its caller marks it afresh.
 	tm timings
@@ -26,20 +34,11 @@ type prepared struct {
 	need approvalNeed
 	// pending is the approved call Resume runs, nil for a dispatched call.
 	pending *PendingCall
-	// pctx is the executor's context when it runs in the dispatching
-	// goroutine; pctx.p is the gate's own copy of the principal, from
-	// before the policy ran.
-	pctx *principalCtx
 }
 
-// runner runs a prepared call's executor with its typed arguments.
-// execution is the room for the execution that runs it in a goroutine of
-// its own, in the runner's allocation, or nil when the executor is to run
-// in the dispatching goroutine (see Tool.runsAside): a prepared call runs
-// once, where it was prepared to.
-type runner interface {
-	run(ctx context.Context) (any, error)
-	execution() *execution
+// run runs the prepared call's executor.
+func (p *prepared) run(ctx context.Context) (any, error) {
+	return p.tool.checker.typ.use(execute, ctx, Principal{}, p.args)
 }
 
 // check runs steps 1 to 5 for one call into p, timing decode and policy
@@ -204,10 +203,7 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 	if err != nil {
 		return r.refuse(ctx, c, call, err, start, attempt, tm)
 	}
-	if !t.runsAside(ctx) {
-		return t.inline(r, ctx, c, call, t, attempt, tm, start)
-	}
-	p, perr := t.prepare(ctx, c.Principal, call, tm, false, true)
+	p, perr := t.prepare(ctx, c.Principal, call, tm, false, t.runsAside(ctx))
 	if perr != nil {
 		return r.refuse(ctx, c, call, named(perr, t.Name), start, attempt, p.tm)
 	}

@@ -22,7 +22,7 @@ type outcome struct {
 // gate may stop waiting for it, with a copy of its prepared call (whose
 // pctx, in the call's allocation, is the executor's context before the
 // tool's timeout). The executor's step started at prep.tm.last. It is in
-// the prepared call's allocation (asideCall), and holds nothing twice: the
+// the prepared call's allocation (see argType.hold), and holds nothing twice: the
 // caller's principal is prep's (see caller).
 type execution struct {
 	// xctx is the executor's context; the executor's goroutine cancels it
@@ -77,11 +77,11 @@ var errToolTimeout = errors.New("the tool's timeout expired")
 // p.tm.last.
 func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt int) Result {
 	p.pctx.Context = ctx
-	x := p.exec.execution()
+	x := p.x
 	if x == nil {
 		// The call was prepared to run here: the context can never end
 		// and the tool has no timeout (see Tool.runsAside).
-		return r.executed(ctx, c, p, guarded(r, p.pctx, p.exec.run), attempt)
+		return r.executed(ctx, c, p, guarded(r, p.pctx, p.run), attempt)
 	}
 	// p may live on the dispatcher's stack: the goroutine gets a copy, in
 	// the prepared call's allocation.
@@ -156,7 +156,7 @@ func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
 // wakes it by ending the executor's context, or, when the gate stopped
 // waiting, audits the outcome as a late event.
 func (x *execution) run() {
-	o := guarded(x.r, x.xctx, x.prep.exec.run)
+	o := guarded(x.r, x.xctx, x.prep.run)
 	x.mu.Lock()
 	late := x.abandoned
 	if !late {
@@ -181,10 +181,7 @@ func (x *execution) late(o outcome) {
 // guarded runs an executor, run(ctx), turning a panic into an outcome, and
 // reads the clock when it ends. recover is called only when the executor
 // did not return: in a fresh goroutine its frames would otherwise grow
-// (copy) the stack on every call. run is, on the inline path, a closure
-// over the typed arguments, which stay on the dispatching goroutine's
-// stack (run does not escape), and the prepared call's runner on the
-// others. It is not generic: one copy serves every tool.
+// (copy) the stack on every call.
 func guarded(r *Registry, ctx context.Context, run func(context.Context) (any, error)) (o outcome) {
 	returned := false
 	defer func() {

@@ -256,18 +256,22 @@ type Tool struct {
 	// for a tool without one (see BindTyped).
 	OutputSchema string
 
-	// prepare decodes, authorizes and, unless resuming, asks whether the
-	// call needs approval (steps 4 and 5), timing decode and policy in the
-	// prepared call's tm, which it returns also with an error; it never
-	// panics (see checkPanicked). The prepared call holds the gate's own
-	// copy of p, made before the policy runs, for the executor.
-	// With aside, the prepared call has room for its execution (see
-	// runner). A refusal is the gate's own (see checkCall).
-	prepare func(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (prepared, *toolerr.Error)
-	// inline is steps 4 to 7 of Dispatch for a call whose executor runs
-	// in the dispatching goroutine (see dispatchFunc).
-	inline  func(r *Registry, ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time) Result
+	// checker checks its calls (see Tool.prepare).
+	checker checker
 	bindErr error
+}
+
+// prepare decodes, authorizes and, unless resuming, asks whether the call
+// needs approval (steps 4 and 5), timing decode and policy in the prepared
+// call's tm, which it returns also with an error; it never panics (see
+// checkPanicked). The prepared call holds the gate's own copy of p, made
+// before the policy runs, for the executor. With aside, the prepared call
+// has room for its execution (prepared.x). A refusal is the gate's own
+// (see checker.check).
+func (t *Tool) prepare(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (out prepared, err *toolerr.Error) {
+	out.tm = t0
+	err = t.checker.check(ctx, p, call, &out, resuming, aside)
+	return out, err
 }
 
 // clone returns a copy of t that shares nothing mutable with it, so that a
@@ -290,8 +294,10 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		Destructive: spec.Destructive, Timeout: spec.Timeout, Definitions: spec.Definitions,
 		Approval: spec.Approval, Approvers: spec.Approvers, SelfApproval: spec.SelfApproval,
 	}, spec.Decode != nil, b.Policy != nil, b.Execute != nil, b.NeedsApproval != nil)
-	d := &binder[A]{spec: spec, b: b, asks: spec.Approval == ApprovalPolicy}
-	t.prepare, t.inline = prepareFunc(d), dispatchFunc(d)
+	t.checker = checker{
+		name: spec.Name, approval: spec.Approval, asks: spec.Approval == ApprovalPolicy,
+		nullAsAbsent: spec.DecodeNullAsAbsent != nil, typ: argTypeOf(spec, b),
+	}
 	return t
 }
 

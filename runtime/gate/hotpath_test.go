@@ -423,11 +423,11 @@ func TestGoroutinePathAllocations(t *testing.T) {
 				t.Fatalf("runsAside: the call should run in a goroutine of its own")
 			}
 			p, err := tool.prepare(tc.ctx, cl.Principal, call, timings{}, false, true)
-			if err != nil || p.exec.execution() == nil {
-				t.Fatalf("prepared to run aside: %v, execution %v", err, p.exec.execution())
+			if err != nil || p.x == nil {
+				t.Fatalf("prepared to run aside: %v, execution %v", err, p.x)
 			}
-			if p, err := tool.prepare(context.Background(), cl.Principal, call, timings{}, false, false); err != nil || p.exec.execution() != nil {
-				t.Fatalf("prepared to run here: %v, execution %v", err, p.exec.execution())
+			if p, err := tool.prepare(context.Background(), cl.Principal, call, timings{}, false, false); err != nil || p.x != nil {
+				t.Fatalf("prepared to run here: %v, execution %v", err, p.x)
 			}
 			parent := &principalCtx{Context: tc.ctx}
 			base := testing.AllocsPerRun(100, func() { tc.handoff(parent) })
