@@ -38,7 +38,8 @@ type prepared struct {
 
 // run runs the prepared call's executor.
 func (p *prepared) run(ctx context.Context) (any, error) {
-	return p.tool.checker.typ.use(execute, ctx, Principal{}, p.args)
+	v, _, err := p.tool.checker.typ.use(execute, ctx, Principal{}, p.args)
+	return v, err
 }
 
 // check runs steps 1 to 5 for one call into p, timing decode and policy
@@ -203,7 +204,10 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 	if err != nil {
 		return r.refuse(ctx, c, call, err, start, attempt, tm)
 	}
-	p, perr := t.prepare(ctx, c.Principal, call, tm, false, t.runsAside(ctx))
+	if !t.runsAside(ctx) {
+		return t.checker.typ.inline(r, ctx, c, call, t, attempt, tm, start)
+	}
+	p, perr := t.prepare(ctx, c.Principal, call, tm, false, true)
 	if perr != nil {
 		return r.refuse(ctx, c, call, named(perr, t.Name), start, attempt, p.tm)
 	}

@@ -270,7 +270,7 @@ type Tool struct {
 // (see checker.check).
 func (t *Tool) prepare(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (out prepared, err *toolerr.Error) {
 	out.tm = t0
-	err = t.checker.check(ctx, p, call, &out, resuming, aside)
+	err = t.checker.check(ctx, p, call, &out, resuming, aside, nil)
 	return out, err
 }
 
