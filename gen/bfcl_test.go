@@ -152,3 +152,47 @@ func TestBFCLCorpus(t *testing.T) {
 	t.Logf("BFCL: %d distinct definitions, %d generated; left out of some provider: %d for the name alone, %d for other limits (each of these was refused before providers were chosen); notices per provider: %v; refused (reason: tools): %v",
 		len(tools), generated, nameOnly, strictOnly, notices, refused)
 }
+
+// TestBFCLBuild compiles one package of the BFCL corpus's distinct
+// functions (the first of each generated file name, which folds names
+// that differ in case or punctuation; those the generator refuses are
+// left out, as TestBFCLCorpus expects) and logs the build's wall time and
+// peak memory per tool, as TestSynthBuild does. Real catalogs are mostly
+// small tools, so what is compiled per tool beyond its decoder (the gate's
+// generic code) weighs more there. It is a measurement, run on demand
+// only:
+//
+//	TOOLGATE_BFCL_BUILD=1 go test ./gen -run TestBFCLBuild -v -timeout 0
+func TestBFCLBuild(t *testing.T) {
+	if os.Getenv("TOOLGATE_BFCL_BUILD") == "" {
+		t.Skip("set TOOLGATE_BFCL_BUILD=1 to measure the build of the BFCL corpus's tools")
+	}
+	dir := t.TempDir()
+	taken := map[string]bool{}
+	var tools []*gen.Tool
+	for i, tool := range bfclTools(t, sharedDir(t, "corpora/bfcl")) {
+		path := filepath.Join(dir, fmt.Sprintf("f%04d.json", i))
+		if err := os.WriteFile(path, tool, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := gen.Load(path)
+		if err != nil {
+			continue
+		}
+		files, err := gen.Generate(loaded, gen.Options{Package: "bfcl"})
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f.Name, "_tool.go") && !taken[f.Name] {
+				taken[f.Name] = true
+				tools = append(tools, loaded...)
+			}
+		}
+	}
+	files, err := gen.Generate(tools, gen.Options{Package: "bfcl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	measureBuild(t, "bfclbuild", "bfcl", files, len(tools))
+}

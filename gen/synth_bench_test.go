@@ -96,21 +96,28 @@ func TestSynthBuild(t *testing.T) {
 	if err != nil || n <= 0 {
 		t.Skip("set TOOLGATE_SYNTH_BUILD to a number of tools to measure the build")
 	}
+	measureBuild(t, "synthbuild", "tools", synthFiles(t, n), n)
+}
+
+// measureBuild writes files as package pkg of a new module that uses this
+// repository's runtime, compiles it with a fresh build cache (filled with
+// the runtime first: the measurement is the package's own compilation,
+// never a cached one) and logs the build's wall time and peak memory (from
+// /usr/bin/time -v) per tool of its n.
+func measureBuild(t *testing.T, module, pkg string, files []gen.File, n int) {
+	t.Helper()
 	timeCmd, err := exec.LookPath("/usr/bin/time")
 	if err != nil {
 		t.Skip("/usr/bin/time is needed for the peak memory")
 	}
-	files := synthFiles(t, n)
-	mod := gobuild.Module(t, "synthbuild")
+	mod := gobuild.Module(t, module)
 	out := map[string][]byte{}
 	var size int
 	for _, f := range files {
 		out[f.Name] = f.Data
 		size += len(f.Data)
 	}
-	gobuild.WriteFiles(t, mod, "tools", out)
-	// A fresh build cache, filled with the runtime first: the measurement is
-	// the generated package's own compilation, never a cached one.
+	gobuild.WriteFiles(t, mod, pkg, out)
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOCACHE="+t.TempDir())
 	pre := exec.Command("go", "build", "github.com/toolgate/toolgate/runtime/...")
 	pre.Dir, pre.Env = mod, env
@@ -118,7 +125,7 @@ func TestSynthBuild(t *testing.T) {
 		t.Fatalf("%v\n%s", err, msg)
 	}
 	start := time.Now()
-	cmd := exec.Command(timeCmd, "-v", "go", "build", "./tools")
+	cmd := exec.Command(timeCmd, "-v", "go", "build", "./"+pkg)
 	cmd.Dir, cmd.Env = mod, env
 	msg, err := cmd.CombinedOutput()
 	wall := time.Since(start)

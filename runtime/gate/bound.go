@@ -139,7 +139,8 @@ type checker struct {
 	// nullAsAbsent is whether the tool has a decoder for the OpenAI
 	// dialects (Spec.DecodeNullAsAbsent).
 	nullAsAbsent bool
-	typ          *argType
+	// typ takes the steps that need the arguments' type.
+	typ *argType
 }
 
 // check is steps 4 and 5 of a call into out, timing decode and policy on
@@ -153,8 +154,6 @@ type checker struct {
 // registered (see named).
 func (k *checker) check(ctx context.Context, p Principal, call Call, out *prepared, resuming, aside bool, inline step) (te *toolerr.Error) {
 	defer recoverCheck(out, &te, k.name, call.ID)
-	// The copies of p are made before any of them runs, next to the
-	// executor's context when they fit (see Principal.copies).
 	asks := k.asks && !resuming
 	nullAsAbsent := k.nullAsAbsent && (call.Dialect == OpenAIChat || call.Dialect == OpenAIResponses)
 	var (
@@ -184,6 +183,8 @@ func (k *checker) check(ctx context.Context, p Principal, call Call, out *prepar
 	if inline != nil {
 		pctx, spare = newCallCtx(p.copiedRoles(asks))
 	}
+	// The copies of p are made before any of them runs, next to the
+	// executor's context when they fit (see Principal.copies).
 	var mine, approver Principal
 	p.copies(spare, &pctx.p, &mine, &approver, asks)
 	_, _, err = typed(authorize, ctx, mine, nil)
