@@ -22,8 +22,8 @@ type outcome struct {
 // gate may stop waiting for it, with a copy of its prepared call (whose
 // pctx, in the call's allocation, is the executor's context before the
 // tool's timeout). The executor's step started at prep.tm.last. It is in
-// the prepared call's allocation (see argType.hold), and holds nothing twice: the
-// caller's principal is prep's (see caller).
+// the prepared call's allocation (see argType.hold), and holds nothing
+// twice: the caller's principal is prep's (see caller).
 type execution struct {
 	// xctx is the executor's context; the executor's goroutine cancels it
 	// once the executor returns, so that the gate waits on xctx alone.

@@ -456,6 +456,8 @@ func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
 		switch {
 		case t == nil:
 			errs = append(errs, errors.New("gate: nil tool"))
+		case t.checker.typ == nil:
+			errs = append(errs, fmt.Errorf("gate: tool %q was not made by Bind or BindTyped", t.Name))
 		case t.bindErr != nil:
 			errs = append(errs, t.bindErr)
 		case r.tools[t.Name] != nil:

@@ -204,6 +204,7 @@ func TestNewRegistryRefusesUnbound(t *testing.T) {
 		{"nil decoder", []*Tool{Bind(Spec[payArgs]{Name: "pay"}, good)}, []string{`"pay"`, "no decoder"}},
 		{"bound twice", []*Tool{Bind(spec("pay"), good), Bind(spec("pay"), good)}, []string{`"pay"`, "bound twice"}},
 		{"nil tool", []*Tool{nil}, []string{"nil tool"}},
+		{"not made by Bind", []*Tool{{Name: "pay", Schema: `{"type":"object"}`}}, []string{`"pay"`, "not made by Bind"}},
 		{"every offender named", []*Tool{
 			Bind(spec("a"), good),
 			Bind(spec("b"), Binding[payArgs]{Execute: good.Execute}),
