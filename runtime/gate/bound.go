@@ -21,9 +21,10 @@ import (
 type argType struct {
 	// hold decodes data, with the OpenAI dialects' decoder when
 	// nullAsAbsent, and, when the decoder accepts it, returns the
-	// arguments (an any holding a *A) on the heap with the executor's
-	// context, room for roles of the principal's roles and, when aside,
-	// for the call's execution (else x is nil).
+	// arguments (an any holding a *A) on the heap, in one allocation with
+	// the executor's context, room for the principal's role copies (2
+	// when roles, how many they take, is at most 2, else 4) and, when
+	// aside, room for the call's execution (else x is nil).
 	hold func(data []byte, nullAsAbsent, aside bool, roles int) (args any, pctx *principalCtx, room []string, x *execution, err error)
 	// use is a typed step (authorize, askApproval or execute) on arguments
 	// that hold returned.
@@ -79,11 +80,11 @@ type asideCall[A any] struct {
 func argTypeOf[A any](spec Spec[A], b Binding[A]) *argType {
 	return &argType{
 		hold: func(data []byte, nullAsAbsent, aside bool, roles int) (any, *principalCtx, []string, *execution, error) {
-			decode := spec.Decode
+			dec := spec.Decode
 			if nullAsAbsent {
-				decode = spec.DecodeNullAsAbsent
+				dec = spec.DecodeNullAsAbsent
 			}
-			a, err := decode(data)
+			a, err := dec(data)
 			switch {
 			case err != nil:
 				return nil, nil, nil, nil, err
