@@ -148,7 +148,8 @@ type checker struct {
 // out.tm, which holds their timings also when it refuses the call. With
 // inline nil, the arguments go on the heap, into out.args, with room for
 // the call's execution when aside (out.x); else inline holds them and
-// takes the typed steps. It never panics (see checkPanicked). Nothing but
+// takes the typed steps. On both paths the decode's time includes the
+// allocation of the executor's context. It never panics (see checkPanicked). Nothing but
 // the decoder runs, and nothing more is allocated, before the decoder
 // accepts the arguments. A refusal is the gate's own *toolerr.Error for
 // call.ID, naming the spec's tool: its caller names the tool as
@@ -175,14 +176,13 @@ func (k *checker) check(ctx context.Context, p Principal, call Call, out *prepar
 		if nullAsAbsent {
 			u = decodeNullAsAbsent
 		}
-		_, _, err = inline(u, ctx, Principal{}, call.Args)
+		if _, _, err = inline(u, ctx, Principal{}, call.Args); err == nil {
+			pctx, spare = newCallCtx(p.copiedRoles(asks))
+		}
 	}
 	out.tm.decode = out.tm.lap()
 	if err != nil {
 		return refusedArgs(err, k.name, call.ID)
-	}
-	if inline != nil {
-		pctx, spare = newCallCtx(p.copiedRoles(asks))
 	}
 	// The copies of p are made before any of them runs, next to the
 	// executor's context when they fit (see Principal.copies).
