@@ -2,9 +2,12 @@ package adapter
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/jsonread"
+	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -81,77 +84,101 @@ func AnthropicResults(results []gate.Result) (json.RawMessage, error) {
 // GeminiResults returns the content that answers a turn's functionCall
 // parts: {"role":"user","parts":[{"functionResponse":{"id":...,"name":...,
 // "response":{"output":<value>}}}, ...]}, with {"error":<toolerr>} as the
-// response of an error result. The id is left out when the adapter
-// synthesized it (GeminiIDPrefix): Gemini did not send one.
+// response of an error result. The value is Content's bytes as they are
+// (for a typed result, the checked bytes, not encoded again). The id is
+// left out when the adapter synthesized it (GeminiIDPrefix): Gemini did not
+// send one.
 func GeminiResults(results []gate.Result) (json.RawMessage, error) {
-	type response struct {
-		Output json.RawMessage `json:"output,omitempty"`
-		Error  json.RawMessage `json:"error,omitempty"`
-	}
-	type functionResponse struct {
-		ID       string   `json:"id,omitempty"`
-		Name     string   `json:"name"`
-		Response response `json:"response"`
-	}
-	type part struct {
-		FunctionResponse functionResponse `json:"functionResponse"`
-	}
-	parts, err := each(results, func(r gate.Result, text []byte, isErr bool) any {
-		fr := functionResponse{ID: r.CallID, Name: r.Tool}
-		if strings.HasPrefix(fr.ID, GeminiIDPrefix) {
-			fr.ID = ""
+	b := []byte(`{"role":"user","parts":[`)
+	for i, r := range results {
+		text, isErr, err := embeddable(r)
+		if err != nil {
+			return nil, err
 		}
-		if isErr {
-			fr.Response.Error = text
-		} else {
-			fr.Response.Output = text
+		if i > 0 {
+			b = append(b, ',')
 		}
-		return part{fr}
-	})
-	if err != nil {
-		return nil, err
+		b = append(b, `{"functionResponse":{`...)
+		if r.CallID != "" && !strings.HasPrefix(r.CallID, GeminiIDPrefix) {
+			b = append(appendMember(b, "id", jsonString(r.CallID)), ',')
+		}
+		b = append(appendMember(b, "name", jsonString(r.Tool)), `,"response":{`...)
+		switch {
+		case len(text) == 0:
+		case isErr:
+			b = appendMember(b, "error", text)
+		default:
+			b = appendMember(b, "output", text)
+		}
+		b = append(b, "}}}"...)
 	}
-	return json.Marshal(struct {
-		Role  string            `json:"role"`
-		Parts []json.RawMessage `json:"parts"`
-	}{"user", parts})
+	return append(b, "]}"...), nil
 }
 
 // MCPResult returns the JSON-RPC response to a tools/call request read by
 // ParseMCP: {"jsonrpc":"2.0","id":<id>,"result":{"content":[{"type":"text",
 // "text":"<Content>"}],"isError":true}}, with structuredContent holding a
 // successful value that is a JSON object, or any typed result (checked
-// against the tool's outputSchema, Result.JSON). Every refusal, unknown_tool
-// included, is a tool result with isError rather than a JSON-RPC error, so
-// that the model sees the toolerr JSON and can correct its call. A call
-// that awaits approval is an isError result too, with the toolerr JSON
-// (code approval_required) also as structuredContent.
+// against the tool's outputSchema: Result.JSON, byte for byte). Every
+// refusal, unknown_tool included, is a tool result with isError rather than
+// a JSON-RPC error, so that the model sees the toolerr JSON and can correct
+// its call. A call that awaits approval is an isError result too, with the
+// toolerr JSON (code approval_required) also as structuredContent. It fails
+// when the executor's value cannot be marshalled or the call ID is not one
+// JSON value.
 func MCPResult(res gate.Result) (json.RawMessage, error) {
-	type text struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	type result struct {
-		Content           []text          `json:"content"`
-		StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-		IsError           bool            `json:"isError,omitempty"`
-	}
-	out, isErr, err := Content(res)
+	out, isErr, err := embeddable(res)
 	if err != nil {
 		return nil, err
 	}
-	r := result{Content: []text{{"text", string(out)}}, IsError: isErr}
+	id := []byte(res.CallID)
+	if len(id) == 0 {
+		id = []byte("null")
+	} else if err := jsonread.Valid(id, jsonread.DefaultLimits); err != nil {
+		return nil, fmt.Errorf("adapter: the MCP call ID %q is not one JSON value: %w", res.CallID, err)
+	}
+	var structured []byte
 	switch {
 	case awaitsApproval(res):
-		r.IsError, r.StructuredContent = true, out
+		isErr, structured = true, out
 	case !isErr && (res.JSON != nil || len(out) > 0 && out[0] == '{'):
-		r.StructuredContent = out
+		structured = out
 	}
-	return json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  result          `json:"result"`
-	}{"2.0", json.RawMessage(res.CallID), r})
+	b := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
+	b = append(b, `,"result":{"content":[{"type":"text","text":`...)
+	b = append(b, jsonString(string(out))...)
+	b = append(b, "}]"...)
+	if len(structured) > 0 {
+		b = appendMember(append(b, ','), "structuredContent", structured)
+	}
+	if isErr {
+		b = append(b, `,"isError":true`...)
+	}
+	return append(b, "}}"...), nil
+}
+
+// embeddable is Content for the envelopes that embed it as JSON rather
+// than as a string: it also fails when the text is not JSON (a Result
+// built by hand), which would break the envelope around it.
+func embeddable(res gate.Result) (text []byte, isError bool, err error) {
+	text, isError, err = Content(res)
+	if err == nil && len(text) > 0 && !json.Valid(text) {
+		err = fmt.Errorf("adapter: the result of call %q is not JSON", res.CallID)
+	}
+	return text, isError, err
+}
+
+// appendMember appends "name":value to b, where value is JSON.
+func appendMember(b []byte, name string, value []byte) []byte {
+	b = append(jsonval.AppendString(b, name), ':')
+	return append(b, value...)
+}
+
+// jsonString is s as a JSON string, escaped as encoding/json escapes it
+// (the other envelopes' strings are).
+func jsonString(s string) []byte {
+	b, _ := json.Marshal(s) // a string always marshals
+	return b
 }
 
 // awaitsApproval reports whether res is a call stored to await approval.

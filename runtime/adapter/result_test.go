@@ -115,3 +115,47 @@ func TestApprovalResults(t *testing.T) {
 		t.Error("Content flags a pending call as an error")
 	}
 }
+
+// TestCheckedBytesVerbatim: a typed result's checked bytes (Result.JSON)
+// reach the envelopes that embed JSON — MCP's structuredContent, Gemini's
+// response.output — byte for byte: not escaped again (<, > and & stay), not
+// compacted; a Result whose JSON is not JSON is an error, not a broken
+// envelope.
+func TestCheckedBytesVerbatim(t *testing.T) {
+	for _, checked := range []string{`{"note":"<a&b>"}`, `{"note": "<a&b>",  "n": [1, 2]}`, `["\u2028<a&b>"]`} {
+		typed := gate.Result{CallID: `"req-1"`, Tool: "get_order", Value: struct{}{}, JSON: []byte(checked), Executed: true}
+		mcp, err := MCPResult(typed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Result struct {
+				StructuredContent json.RawMessage `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(mcp, &m); err != nil || !json.Valid(mcp) {
+			t.Fatalf("MCPResult is not JSON: %s (%v)", mcp, err)
+		}
+		if want := `,"structuredContent":` + checked + `}}`; !strings.HasSuffix(string(mcp), want) {
+			t.Errorf("MCPResult %s does not end with the checked bytes %s", mcp, want)
+		}
+		typed.CallID = GeminiIDPrefix + "r:0:0"
+		gem, err := GeminiResults([]gate.Result{typed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `{"role":"user","parts":[{"functionResponse":{"name":"get_order","response":{"output":` + checked + `}}}]}`; string(gem) != want || !json.Valid(gem) {
+			t.Errorf("GeminiResults:\n got %s\nwant %s", gem, want)
+		}
+	}
+	broken := gate.Result{CallID: "1", Tool: "get_order", JSON: []byte(`{"a":1}x`), Executed: true}
+	if b, err := MCPResult(broken); err == nil {
+		t.Errorf("MCPResult embedded bytes that are not JSON: %s", b)
+	}
+	if b, err := GeminiResults([]gate.Result{broken}); err == nil {
+		t.Errorf("GeminiResults embedded bytes that are not JSON: %s", b)
+	}
+	if b, err := MCPResult(gate.Result{CallID: "1 2", Value: 1}); err == nil {
+		t.Errorf("MCPResult accepted a call ID that is not one JSON value: %s", b)
+	}
+}
