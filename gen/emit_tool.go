@@ -151,6 +151,13 @@ func (e *emitter) emitSpec() {
 		fields = append(fields, field("Timeout", durationCode(d)))
 	}
 	fields = append(fields, approvalFields(tm.t.Meta)...)
+	if sens := tm.sensitivePointers(); len(sens) > 0 {
+		var ptrs []jen.Code
+		for _, p := range sens {
+			ptrs = append(ptrs, jen.Lit(p))
+		}
+		fields = append(fields, field("Sensitive", jen.Index().String().Values(ptrs...)))
+	}
 	fields = append(fields, field("Decode", jen.Id("Decode"+tm.root.goName)))
 	if tm.nullAsAbsent() {
 		fields = append(fields, field("DecodeNullAsAbsent", jen.Id("Decode"+tm.root.goName+"NullAsAbsent")))

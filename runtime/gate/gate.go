@@ -223,6 +223,11 @@ type Spec[A any] struct {
 	Approval     Approval
 	Approvers    []string
 	SelfApproval bool
+	// Sensitive are the JSON pointers, into Schema, of the subschemas whose
+	// values are sensitive (writeOnly, or x-toolgate sensitive in the tool
+	// file, which Schema leaves out); [""] when the whole tool is. Nothing
+	// that records calls may keep such a value (see runtime/callrecord).
+	Sensitive []string
 	// Decode is the tool's generated strict decoder.
 	Decode func(data []byte) (A, error)
 	// DecodeNullAsAbsent, when not nil, is the decoder for calls in the
@@ -255,6 +260,8 @@ type Tool struct {
 	// OutputSchema is the effective JSON Schema of the tool's result, ""
 	// for a tool without one (see BindTyped).
 	OutputSchema string
+	// Sensitive is the spec's.
+	Sensitive []string
 
 	// checker checks its calls (see Tool.prepare).
 	checker checker
@@ -282,6 +289,7 @@ func (t *Tool) clone() *Tool {
 	cp.Roles = slices.Clone(t.Roles)
 	cp.Definitions = slices.Clone(t.Definitions)
 	cp.Approvers = slices.Clone(t.Approvers)
+	cp.Sensitive = slices.Clone(t.Sensitive)
 	return &cp
 }
 
@@ -293,6 +301,7 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		Version: spec.Version, Roles: spec.Roles,
 		Destructive: spec.Destructive, Timeout: spec.Timeout, Definitions: spec.Definitions,
 		Approval: spec.Approval, Approvers: spec.Approvers, SelfApproval: spec.SelfApproval,
+		Sensitive: spec.Sensitive,
 	}, spec.Decode != nil, b.Policy != nil, b.Execute != nil, b.NeedsApproval != nil)
 	t.checker = checker{
 		name: spec.Name, approval: spec.Approval, asks: spec.Approval == ApprovalPolicy,
