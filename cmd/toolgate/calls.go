@@ -20,7 +20,7 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	schemas := fl.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
 	open := fl.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: toolgate test --calls DIR [flags]\n\nReplays every recorded call against the tools in --schemas and exits 1 when\none is not decided as recorded (accepted, or refused for the same keywords).\n\nFlags:\n%s", fl.FlagUsages())
+		fmt.Fprintf(stderr, "Usage: toolgate test --calls DIR [flags]\n\nReplays every recorded call against the tools in --schemas and exits 1 when\none is not decided as recorded (accepted, or refused for the same keywords)\nor cannot be replayed (a record the masking could not make replayable\nwithout keeping a secret: delete it, or record the call again).\n\nFlags:\n%s", fl.FlagUsages())
 	}
 	if code, ok := parseFlags(fl, args, stderr); !ok {
 		return code
@@ -42,23 +42,23 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportLoad("test", err, stderr)
 	}
-	failed, inexact := 0, 0
+	failed, unreplayable := 0, 0
 	for _, e := range entries {
 		want, got := callreplay.Recorded(e.Record), set.Decide(e.Record)
 		name := filepath.Base(e.File)
 		switch {
+		case got.Code == callreplay.NotReplayable:
+			unreplayable++
+			fmt.Fprintf(stdout, "UNREPLAYABLE  %s: recorded %s; not replayable: %s\n", name, want, e.Record.Reason)
 		case callreplay.Agrees(want, got):
 			fmt.Fprintf(stdout, "ok    %s: %s\n", name, got)
-		case !e.Record.Exact:
-			inexact++
-			fmt.Fprintf(stdout, "skip  %s: recorded %s, now %s; the masking was not exact, so the record cannot decide\n", name, want, got)
 		default:
 			failed++
 			fmt.Fprintf(stdout, "FAIL  %s: recorded %s, now %s%s\n", name, want, got, versionNote(e.Record.Version, set.Version(e.Record.Tool)))
 		}
 	}
-	fmt.Fprintf(stdout, "%d call(s): %d as recorded, %d changed, %d inexact\n", len(entries), len(entries)-failed-inexact, failed, inexact)
-	if failed > 0 {
+	fmt.Fprintf(stdout, "%d call(s): %d as recorded, %d changed, %d not replayable\n", len(entries), len(entries)-failed-unreplayable, failed, unreplayable)
+	if failed > 0 || unreplayable > 0 {
 		return exitDrift
 	}
 	return exitOK
@@ -81,15 +81,19 @@ type callChange struct {
 
 // callsReport is the replay of recorded calls against OLD and NEW.
 type callsReport struct {
-	Replayed int          `json:"replayed"`
-	Breaking int          `json:"breaking"`
-	Widening int          `json:"widening"`
-	Changes  []callChange `json:"changes"`
+	Replayed int `json:"replayed"`
+	Breaking int `json:"breaking"`
+	Widening int `json:"widening"`
+	// Unreplayable counts the records without arguments to replay; each is
+	// a change of class "not replayable".
+	Unreplayable int          `json:"unreplayable"`
+	Changes      []callChange `json:"changes"`
 }
 
 // replayDiff decides the recorded calls in dir against old and new and
 // reports each call whose outcome changes: accepted → refused is breaking
-// (for queued calls), refused → accepted widening.
+// (for queued calls), refused → accepted widening; and each record that
+// cannot be replayed, which is neither and not unchanged.
 func replayDiff(dir string, oldTools, newTools []*gen.Tool, opts gen.Options, stderr io.Writer) (*callsReport, int) {
 	entries, err := callreplay.LoadDir(dir)
 	if err != nil {
@@ -108,6 +112,10 @@ func replayDiff(dir string, oldTools, newTools []*gen.Tool, opts gen.Options, st
 		a, b := o.Decide(e.Record), n.Decide(e.Record)
 		class := ""
 		switch {
+		case a.Code == callreplay.NotReplayable:
+			class = "not replayable"
+			r.Unreplayable++
+			a, b = callreplay.Recorded(e.Record), callreplay.Outcome{Code: e.Record.Reason}
 		case a.Accepted() && !b.Accepted():
 			class = "breaking"
 			r.Breaking++
@@ -124,7 +132,7 @@ func replayDiff(dir string, oldTools, newTools []*gen.Tool, opts gen.Options, st
 
 // write renders r for people (human) or a pull request (markdown).
 func (r *callsReport) write(w io.Writer, format string) error {
-	summary := fmt.Sprintf("%d recorded call(s) replayed: %d accepted → refused (breaking for queued calls), %d refused → accepted (widening), %d unchanged", r.Replayed, r.Breaking, r.Widening, r.Replayed-r.Breaking-r.Widening)
+	summary := fmt.Sprintf("%d recorded call(s) replayed: %d accepted → refused (breaking for queued calls), %d refused → accepted (widening), %d not replayable, %d unchanged", r.Replayed, r.Breaking, r.Widening, r.Unreplayable, r.Replayed-r.Breaking-r.Widening-r.Unreplayable)
 	if format == "markdown" {
 		fmt.Fprintf(w, "### Recorded calls: %s\n\n", summary)
 		if len(r.Changes) > 0 {
@@ -138,6 +146,10 @@ func (r *callsReport) write(w io.Writer, format string) error {
 	}
 	fmt.Fprintln(w, "recorded calls:")
 	for _, c := range r.Changes {
+		if c.Class == "not replayable" {
+			fmt.Fprintf(w, "  %s %s: recorded %s; %s\n", c.Class, c.File, c.Old, c.New)
+			continue
+		}
 		fmt.Fprintf(w, "  %-10s %s: %s → %s\n", c.Class, c.File, c.Old, c.New)
 	}
 	_, err := fmt.Fprintln(w, summary)

@@ -1,17 +1,17 @@
 // Package callreplay decides recorded calls (runtime/callrecord fixtures)
 // against a set of tool schemas, for `toolgate test --calls` and
-// `toolgate diff --calls`. The decision is santhosh-tekuri/jsonschema's on
-// the tool's effective schema, with formats asserted: the validator the
-// generated contract tests hold the decoders to. It decides acceptance and
-// the violated keywords; it does not see what only the strict reader
-// refuses (duplicate member names, which a recorded, re-marshalled
-// argument object cannot hold anyway).
+// `toolgate diff --calls`. The decision is callrecord.Checker's:
+// santhosh-tekuri/jsonschema on the tool's effective schema, with formats
+// asserted, the validator the generated contract tests hold the decoders
+// to and the recorder checked the masked arguments with. It decides
+// acceptance and the violated keywords; it does not see what only the
+// strict reader refuses (duplicate member names, which a recorded,
+// re-marshalled argument object cannot hold anyway). A record that is not
+// replayable has no arguments to decide: its outcome is NotReplayable,
+// which agrees with nothing.
 package callreplay
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,18 +19,26 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/runtime/callrecord"
 )
 
-// UnknownTool is the outcome code of a call to a tool the set lacks.
-const UnknownTool = "unknown_tool"
+// Outcome codes besides callrecord.Accepted and invalid_arguments.
+const (
+	// UnknownTool is the outcome of a call to a tool the set lacks.
+	UnknownTool = "unknown_tool"
+	// NotReplayable is the outcome of a record that holds no arguments
+	// (callrecord.Record.Replayable is false).
+	NotReplayable = "not_replayable"
+	// Unjudged is the outcome of arguments the validator cannot judge (a
+	// number past its limits, in a record written by hand).
+	Unjudged = "unjudged"
+)
 
 // Outcome is how a set of schemas decides a call.
 type Outcome struct {
-	// Code is callrecord.Accepted, invalid_arguments or UnknownTool.
+	// Code is callrecord.Accepted, invalid_arguments, UnknownTool,
+	// NotReplayable or Unjudged.
 	Code string
 	// Keywords are the violated keywords, sorted and distinct.
 	Keywords []string
@@ -53,7 +61,7 @@ type Schemas struct {
 
 type compiled struct {
 	version string
-	schema  *jsonschema.Schema
+	check   *callrecord.Checker
 }
 
 // Compile compiles the effective schema of every tool. err is an invalid
@@ -67,18 +75,11 @@ func Compile(tools []*gen.Tool, opts gen.Options) (*Schemas, error) {
 			errs = append(errs, err)
 			continue
 		}
-		c := jsonschema.NewCompiler()
-		c.Draft = jsonschema.Draft2020
-		c.AssertFormat = !opts.FormatAnnotation
-		url := "toolgate-replay:///" + t.Name + ".json"
-		if err := c.AddResource(url, bytes.NewReader(eff.Marshal())); err != nil {
-			return nil, err
-		}
-		cs, err := c.Compile(url)
+		c, err := callrecord.NewChecker(t.Name, string(eff.Marshal()), !opts.FormatAnnotation)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		s.tools[t.Name] = compiled{version, cs}
+		s.tools[t.Name] = compiled{version, c}
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -91,42 +92,21 @@ func (s *Schemas) Version(tool string) string { return s.tools[tool].version }
 
 // Decide decides a recorded call.
 func (s *Schemas) Decide(r *callrecord.Record) Outcome {
+	if !r.Replayable {
+		return Outcome{Code: NotReplayable}
+	}
 	c, ok := s.tools[r.Tool]
 	if !ok {
 		return Outcome{Code: UnknownTool}
 	}
-	dec := json.NewDecoder(bytes.NewReader(r.Args.Marshal()))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return Outcome{Code: "invalid_json"}
-	}
-	err := c.schema.Validate(v)
-	if err == nil {
+	d, err := c.check.Decide(r.Args)
+	switch {
+	case err != nil:
+		return Outcome{Code: Unjudged}
+	case d.Valid:
 		return Outcome{Code: callrecord.Accepted}
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return Outcome{Code: "invalid_arguments"}
-	}
-	set := map[string]bool{}
-	var leaves func(e *jsonschema.ValidationError)
-	leaves = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			loc := e.KeywordLocation
-			set[loc[strings.LastIndex(loc, "/")+1:]] = true
-		}
-		for _, c := range e.Causes {
-			leaves(c)
-		}
-	}
-	leaves(ve)
-	o := Outcome{Code: "invalid_arguments"}
-	for k := range set {
-		o.Keywords = append(o.Keywords, k)
-	}
-	sort.Strings(o.Keywords)
-	return o
+	return Outcome{Code: "invalid_arguments", Keywords: d.Keywords()}
 }
 
 // Recorded is a record's own outcome, in Outcome form.
@@ -145,7 +125,7 @@ func Recorded(r *callrecord.Record) Outcome {
 // code, and every recorded keyword among the decided ones (the gate may
 // stop at the first violation; the validator reports them all).
 func Agrees(recorded, decided Outcome) bool {
-	if recorded.Code != decided.Code {
+	if recorded.Code != decided.Code || decided.Code == NotReplayable {
 		return false
 	}
 	for _, k := range recorded.Keywords {

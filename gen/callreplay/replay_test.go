@@ -31,6 +31,8 @@ func TestDecide(t *testing.T) {
 		code       string
 		keywords   []string
 	}{
+		{"refund_order", ``, NotReplayable, nil},
+		{"refund_order", `{"n": 1e99999}`, Unjudged, nil},
 		{"refund_order", `{"n": 5, "r": "a"}`, callrecord.Accepted, nil},
 		{"refund_order", `{"n": 6, "r": "c"}`, "invalid_arguments", []string{"enum", "maximum"}},
 		{"refund_order", `{"r": "a"}`, "invalid_arguments", []string{"required"}},
@@ -40,11 +42,15 @@ func TestDecide(t *testing.T) {
 		{"gone", `{}`, UnknownTool, nil},
 	}
 	for _, tt := range tests {
-		args, err := jsonval.Parse([]byte(tt.args))
-		if err != nil {
-			t.Fatal(err)
+		r := &callrecord.Record{Tool: tt.tool, Replayable: tt.args != "", Reason: "no stand-in"}
+		if r.Replayable {
+			args, err := jsonval.Parse([]byte(tt.args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Args = args
 		}
-		got := s.Decide(&callrecord.Record{Tool: tt.tool, Args: args})
+		got := s.Decide(r)
 		if got.Code != tt.code || !slices.Equal(got.Keywords, tt.keywords) {
 			t.Errorf("Decide(%s %s) = %v, want %s %v", tt.tool, tt.args, got, tt.code, tt.keywords)
 		}
@@ -67,6 +73,7 @@ func TestAgrees(t *testing.T) {
 		{Outcome{"invalid_arguments", []string{"enum", "maximum"}}, true},
 		{Outcome{"invalid_arguments", []string{"enum"}}, false},
 		{Outcome{callrecord.Accepted, nil}, false},
+		{Outcome{NotReplayable, nil}, false},
 	} {
 		if got := Agrees(rec, tt.decided); got != tt.want {
 			t.Errorf("Agrees(%v, %v) = %v", rec, tt.decided, got)
@@ -89,5 +96,15 @@ func TestLoadDir(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"tool": "x"}`), 0o644)
 	if _, err := LoadDir(dir); err == nil {
 		t.Error("a bad record loaded")
+	}
+}
+
+// TestNotReplayableAgreesWithNothing: a record without arguments never
+// passes, whatever its recorded code says.
+func TestNotReplayableAgreesWithNothing(t *testing.T) {
+	for _, code := range []string{callrecord.Accepted, "invalid_arguments", NotReplayable} {
+		if Agrees(Outcome{Code: code}, Outcome{Code: NotReplayable}) {
+			t.Errorf("a record recorded as %s agrees with %s", code, NotReplayable)
+		}
 	}
 }

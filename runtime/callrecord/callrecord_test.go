@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -17,53 +18,115 @@ import (
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
+// maskSchema has a member for each thing masking must keep: a pattern's
+// literal parts, formats, enum values, lengths; and sensitive members:
+// writeOnly (pin, cvv) and, through the pointers maskSensitive lists as
+// x-toolgate sensitive does, card and vault.
+const maskSchema = `{"type": "object", "properties": {
+  "orderId": {"type": "string", "pattern": "^ORD-[0-9]{6}$"},
+  "id": {"type": "string", "pattern": "^[A-Z][A-Z0-9-]{2,31}$"},
+  "reason": {"type": "string", "enum": ["duplicate", "fraudulent"]},
+  "day": {"type": "string", "format": "date"},
+  "email": {"type": "string", "format": "email"},
+  "ref": {"type": "string", "format": "uuid"},
+  "note": {"type": "string", "maxLength": 40},
+  "first": {"type": "string", "pattern": "^B"},
+  "n": {"type": "integer", "maximum": 5},
+  "tags": {"type": "array", "items": {"type": "string", "enum": ["x"]}},
+  "pin": {"type": "string", "pattern": "^[0-9]{4}$", "writeOnly": true},
+  "cvv": {"type": "integer", "minimum": 100, "maximum": 999, "writeOnly": true},
+  "card": {"type": "string", "minLength": 12, "maxLength": 19, "pattern": "^[0-9]+$"},
+  "vault": {"type": "object", "properties": {"label": {"type": "string"}}, "additionalProperties": {"type": "string"}},
+  "contact": {"anyOf": [
+    {"type": "object", "properties": {"kind": {"const": "email"}, "email": {"type": "string", "format": "email"}}, "required": ["kind", "email"], "additionalProperties": false},
+    {"type": "object", "properties": {"kind": {"const": "phone"}, "phone": {"type": "string", "pattern": "^\\+[1-9][0-9]{6,14}$"}}, "required": ["kind", "phone"], "additionalProperties": false}]}
+}, "additionalProperties": false}`
+
+var maskSensitive = []string{"/properties/card", "/properties/vault"}
+
 func TestMask(t *testing.T) {
-	schema := `{"type": "object", "properties": {
-	  "id": {"type": "string", "pattern": "^[A-Z][A-Z0-9-]{2,31}$"},
-	  "kind": {"type": "string", "enum": ["Gold", "silver"]},
-	  "day": {"type": "string", "format": "date"},
-	  "note": {"type": "string"},
-	  "pin": {"type": "integer"},
-	  "n": {"type": "integer", "maximum": 5},
-	  "tags": {"type": "array", "items": {"type": "string", "enum": ["x"]}},
-	  "first": {"type": "string", "pattern": "^[1-9]"},
-	  "exact": {"type": "string", "pattern": "^B"}
-	}}`
 	tests := []struct {
-		name, args, want string
-		sensitive        string
-		exact            bool
+		name, args string
+		want       string // the masked arguments, or "" when not replayable
+		why        string // part of the reason it is not replayable
+		sensitive  []string
 	}{
-		{"pattern classes", `{"id": "B-77x"}`, `{"id":"A-11a"}`, "", true},
-		{"enum kept", `{"kind": "Gold"}`, `{"kind":"Gold"}`, "", true},
-		{"not an enum value", `{"kind": "GOLD "}`, `{"kind":"AAAA "}`, "", true},
-		{"valid format", `{"day": "2026-12-01"}`, `{"day":"2000-01-01"}`, "", true},
-		{"invalid format made valid", `{"day": "2026-13-01"}`, `{"day":"1111-11-11"}`, "", false},
-		{"invalid format stays invalid", `{"day": "26-1-1"}`, `{"day":"11-1-1"}`, "", true},
-		{"free text, unicode, controls", `{"note": "Héllo wörld 42!\u0007"}`, `{"note":"Aaaaa aaaaa 11!\u0007"}`, "", true},
-		{"numbers kept", `{"n": 6, "pin": 1234}`, `{"n":6,"pin":1234}`, "", true},
-		{"sensitive number", `{"n": 6, "pin": 1234}`, `{"n":6,"pin":null}`, "/pin", false},
-		{"sensitive enum value", `{"kind": "Gold"}`, `{"kind":"Aaaa"}`, "/kind", true},
-		{"undeclared member kept by name", `{"extra": "Secret"}`, `{"extra":"Aaaaaa"}`, "", true},
-		{"array items", `{"tags": ["x", "y"]}`, `{"tags":["x","a"]}`, "", true},
-		{"digit class kept for [1-9]", `{"first": "9z"}`, `{"first":"1a"}`, "", true},
-		{"pattern outcome changed", `{"exact": "Bob"}`, `{"exact":"Aaa"}`, "", false},
-	}
-	s, err := jsonval.Parse([]byte(schema))
-	if err != nil {
-		t.Fatal(err)
+		{"a pattern's literal parts kept", `{"orderId": "ORD-123456"}`, `{"orderId":"ORD-111111"}`, "", nil},
+		{"a pattern broken stays broken", `{"orderId": "ord-12"}`, `{"orderId":"aaa-11"}`, "", nil},
+		{"pattern classes", `{"id": "B-77x"}`, `{"id":"A-11a"}`, "", nil},
+		{"a character the pattern fixes", `{"first": "Bob"}`, `{"first":"Baa"}`, "", nil},
+		{"enum kept", `{"reason": "duplicate"}`, `{"reason":"duplicate"}`, "", nil},
+		{"not an enum value", `{"reason": "GOLD "}`, `{"reason":"AAAA "}`, "", nil},
+		{"a date stays a date", `{"day": "2026-12-01"}`, `{"day":"2000-01-01"}`, "", nil},
+		{"an invalid date stays invalid", `{"day": "2026-13-01"}`, `{"day":"1111-13-11"}`, "", nil},
+		{"an email stays an email", `{"email": "Ann.Lee@Example.org"}`, `{"email":"a@example.com"}`, "", nil},
+		{"a uuid stays a uuid", `{"ref": "9b2e6c1a-3f4d-4e5f-8a9b-0c1d2e3f4a5b"}`, `{"ref":"00000000-0000-4000-8000-000000000000"}`, "", nil},
+		{"free text, unicode, controls", `{"note": "Héllo wörld 42!\u0007"}`, `{"note":"Aaaaa aaaaa 11!\u0007"}`, "", nil},
+		{"a length past maxLength kept", `{"note": "` + strings.Repeat("q", 41) + `"}`, `{"note":"` + strings.Repeat("a", 41) + `"}`, "", nil},
+		{"numbers kept", `{"n": 6}`, `{"n":6}`, "", nil},
+		{"array items", `{"tags": ["x", "y"]}`, `{"tags":["x","a"]}`, "", nil},
+		{"anyOf branch's pattern", `{"contact": {"kind": "phone", "phone": "+447700900123"}}`, `{"contact":{"kind":"phone","phone":"+111111111111"}}`, "", nil},
+		{"anyOf branch's format", `{"contact": {"kind": "email", "email": "ann@example.org"}}`, `{"contact":{"kind":"email","email":"a@example.com"}}`, "", nil},
+		{"writeOnly string: built from its pattern", `{"pin": "4821"}`, `{"pin":"1111"}`, "", nil},
+		{"writeOnly string refused: a refused placeholder", `{"pin": "48213"}`, `{"pin":""}`, "", nil},
+		{"writeOnly number: a bound", `{"cvv": 737}`, `{"cvv":100}`, "", nil},
+		{"writeOnly number refused", `{"cvv": 7370}`, `{"cvv":1000}`, "", nil},
+		{"sensitive member: lengths and pattern", `{"card": "4929123456781234"}`, `{"card":"11111111111111111"}`, "", maskSensitive},
+		{"sensitive enum value kept", `{"reason": "fraudulent"}`, `{"reason":"fraudulent"}`, "", []string{"/properties/reason"}},
+		{"sensitive object: declared names kept", `{"vault": {"label": "Hunter2"}}`, `{"vault":{"label":""}}`, "", maskSensitive},
+		{"sensitive object: an undeclared name is a secret", `{"vault": {"Hunter2": "x"}}`, "", "not declared", maskSensitive},
+		{"sensitive tool", `{"orderId": "ORD-654321", "note": "Hunter2", "n": 4, "reason": "duplicate"}`, `{"orderId":"ORD-111111","note":"","n":0,"reason":"duplicate"}`, "", []string{""}},
+		{"a number the validator cannot judge", `{"n": 1e999999}`, "", "cannot judge", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			m, err := callrecord.NewMasker("t", maskSchema, tt.sensitive)
+			if err != nil {
+				t.Fatal(err)
+			}
 			args, err := jsonval.Parse([]byte(tt.args))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, exact := callrecord.Mask(s, args, func(p string) bool { return p == tt.sensitive })
-			if string(got.Marshal()) != tt.want || exact != tt.exact {
-				t.Errorf("Mask(%s) = %s (exact %v), want %s (exact %v)", tt.args, got.Marshal(), exact, tt.want, tt.exact)
+			got, why, _ := m.Mask(args, nil)
+			switch {
+			case tt.want == "" && (got != nil || !strings.Contains(why, tt.why)):
+				t.Errorf("Mask(%s) = %v (%q), want not replayable: %q", tt.args, got, why, tt.why)
+			case tt.want != "" && (got == nil || string(got.Marshal()) != tt.want):
+				t.Errorf("Mask(%s) = %v (%q), want %s", tt.args, got, why, tt.want)
 			}
 		})
+	}
+}
+
+// TestMaskKeepsTheDecision: whatever Mask returns is decided by the schema
+// exactly as the original (valid, or the same violations at the same
+// paths), on every case of TestMask's kind and on whole documents.
+func TestMaskKeepsTheDecision(t *testing.T) {
+	check, err := callrecord.NewChecker("t", maskSchema, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := callrecord.NewMasker("t", maskSchema, maskSensitive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{
+		`{"orderId": "ORD-123456", "reason": "duplicate", "day": "2026-12-01", "pin": "4821", "cvv": 737, "card": "4929123456781234", "n": 5}`,
+		`{"orderId": "ORD-12345", "reason": "dup", "day": "2026-02-30", "pin": "482", "cvv": 73, "card": "4929 1234 5678 1234", "n": 6, "extra": true}`,
+		`{"contact": {"kind": "phone", "phone": "+0447700900123"}, "email": "not an email", "ref": "not-a-uuid"}`,
+	} {
+		v, _ := jsonval.Parse([]byte(args))
+		got, why, _ := m.Mask(v, nil)
+		if got == nil {
+			t.Errorf("Mask(%s): not replayable: %s", args, why)
+			continue
+		}
+		want, err1 := check.Decide(v)
+		have, err2 := check.Decide(got)
+		if err1 != nil || err2 != nil || !have.Equal(want) {
+			t.Errorf("Mask(%s) = %s: decided %+v, the original %+v (%v, %v)", args, got.Marshal(), have, want, err1, err2)
+		}
 	}
 }
 
@@ -125,8 +188,8 @@ func TestRecorder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Version != generated.RefundOrderSpec.Version || !r.Exact {
-				t.Errorf("record %s: version %q exact %v", data, r.Version, r.Exact)
+			if r.Version != generated.RefundOrderSpec.Version || !r.Replayable {
+				t.Errorf("record %s: version %q replayable %v", data, r.Version, r.Replayable)
 			}
 			if r.Code == string(toolerr.InvalidArguments) {
 				sawRefusal = true

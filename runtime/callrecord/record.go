@@ -6,8 +6,11 @@
 //
 // A record holds the tool, the schema version the call was decided
 // against, the outcome (code, and the keyword and instance path of each
-// violation) and the arguments, masked (see Mask): what a pattern, a
-// format, an enum or a bound needs is kept, the text is not.
+// violation) and the arguments, masked (see Masker): what a pattern, a
+// format, an enum or a bound needs is kept, the text is not, and no
+// sensitive value at all. A call that cannot be masked into arguments the
+// schema decides exactly as it decided the original ones is recorded as
+// not replayable, with no arguments: the replay counts and reports it.
 //
 // The gate's audit events never carry argument values, so a Recorder is
 // two things: an Auditor (gate.WithAuditor) that learns each call's outcome,
@@ -41,12 +44,12 @@ type Record struct {
 	// Code is Accepted or the refusal's code (invalid_arguments).
 	Code       string
 	Violations []Violation
-	// Args are the masked arguments.
+	// Args are the masked arguments; nil when the call is not replayable.
 	Args *jsonval.Value
-	// Exact is false when masking may have changed the outcome: a sensitive
-	// number or boolean was replaced by null, or a masked string no longer
-	// matches a pattern the original matched (or the reverse).
-	Exact bool
+	// Replayable is false when no masking of the arguments keeps both the
+	// outcome and every secret; Reason then says why.
+	Replayable bool
+	Reason     string
 }
 
 // Marshal renders r as indented JSON, the fixture file format.
@@ -61,9 +64,13 @@ func (r *Record) Marshal() []byte {
 		{Key: "version", Value: str(r.Version)},
 		{Key: "code", Value: str(r.Code)},
 		{Key: "violations", Value: viols},
-		{Key: "exact", Value: &jsonval.Value{Kind: jsonval.Bool, Bool: r.Exact}},
-		{Key: "args", Value: r.Args},
+		{Key: "replayable", Value: &jsonval.Value{Kind: jsonval.Bool, Bool: r.Replayable}},
 	}}
+	if r.Replayable {
+		doc.Members = append(doc.Members, jsonval.Member{Key: "args", Value: r.Args})
+	} else {
+		doc.Members = append(doc.Members, jsonval.Member{Key: "reason", Value: str(r.Reason)})
+	}
 	return append(doc.MarshalIndent(), '\n')
 }
 
@@ -88,7 +95,7 @@ func Parse(data []byte) (*Record, error) {
 	for _, m := range doc.Members {
 		seen[m.Key] = true
 		switch m.Key {
-		case "tool", "version", "code":
+		case "tool", "version", "code", "reason":
 			if m.Value.Kind != jsonval.String {
 				return nil, fmt.Errorf("%s must be a string", m.Key)
 			}
@@ -97,14 +104,18 @@ func Parse(data []byte) (*Record, error) {
 				r.Tool = m.Value.Str
 			case "version":
 				r.Version = m.Value.Str
+			case "reason":
+				r.Reason = m.Value.Str
 			default:
 				r.Code = m.Value.Str
 			}
-		case "exact":
+		case "replayable":
 			if m.Value.Kind != jsonval.Bool {
-				return nil, fmt.Errorf("exact must be a boolean")
+				return nil, fmt.Errorf("replayable must be a boolean")
 			}
-			r.Exact = m.Value.Bool
+			r.Replayable = m.Value.Bool
+		case "exact":
+			return nil, fmt.Errorf("a record with \"exact\" was written by an earlier toolgate, whose masking kept sensitive values and broke patterns; delete it and record the call again")
 		case "args":
 			r.Args = m.Value
 		case "violations":
@@ -119,17 +130,24 @@ func Parse(data []byte) (*Record, error) {
 				r.Violations = append(r.Violations, Violation{kw.Str, path.Str})
 			}
 		default:
-			return nil, fmt.Errorf("unknown member %q (want tool, version, code, violations, exact, args)", m.Key)
+			return nil, fmt.Errorf("unknown member %q (want tool, version, code, violations, replayable, and args or reason)", m.Key)
 		}
 	}
+	want := []string{"tool", "version", "code", "violations", "replayable", "reason"}
+	if r.Replayable {
+		want[len(want)-1] = "args"
+	}
 	var missing []string
-	for _, k := range []string{"tool", "version", "code", "violations", "exact", "args"} {
+	for _, k := range want {
 		if !seen[k] {
 			missing = append(missing, k)
 		}
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("missing %s", strings.Join(missing, ", "))
+	}
+	if r.Replayable == seen["reason"] || !r.Replayable && seen["args"] {
+		return nil, fmt.Errorf("a replayable record has args and no reason; one that is not has a reason and no args")
 	}
 	return r, nil
 }

@@ -20,8 +20,9 @@ type Options struct {
 	// executor ran, whatever it returned).
 	Accepted bool
 	// Sensitive lists, per tool, the instance pointers of members whose
-	// values are masked whatever the schema says ("" masks every value of
-	// the tool).
+	// values are sensitive whatever the schema says ("" makes every value
+	// of the tool sensitive); the tool's own marks (gate.Tool.Sensitive:
+	// writeOnly, x-toolgate sensitive) always hold.
 	Sensitive map[string][]string
 	// MaxPending bounds the calls remembered and not yet audited (default
 	// 1024); beyond it the oldest are forgotten.
@@ -31,7 +32,7 @@ type Options struct {
 // Recorder records calls as fixture files. It is safe for concurrent use.
 type Recorder struct {
 	opts    Options
-	schemas map[string]*jsonval.Value
+	maskers map[string]*Masker
 
 	mu      sync.Mutex
 	pending map[string][]byte
@@ -40,19 +41,20 @@ type Recorder struct {
 	err     error
 }
 
-// New returns a Recorder for the tools of a registry (their effective
-// schemas guide the masking).
+// New returns a Recorder for the tools of a registry: their effective
+// schemas and sensitive pointers guide the masking, and every masked value
+// is checked against the schema before it is written.
 func New(tools []*gate.Tool, opts Options) (*Recorder, error) {
 	if opts.MaxPending <= 0 {
 		opts.MaxPending = 1024
 	}
-	r := &Recorder{opts: opts, schemas: map[string]*jsonval.Value{}, pending: map[string][]byte{}}
+	r := &Recorder{opts: opts, maskers: map[string]*Masker{}, pending: map[string][]byte{}}
 	for _, t := range tools {
-		s, err := jsonval.Parse([]byte(t.Schema))
+		m, err := NewMasker(t.Name, t.Schema, t.Sensitive)
 		if err != nil {
-			return nil, errors.New("callrecord: tool " + t.Name + ": the schema is not JSON: " + err.Error())
+			return nil, errors.New("callrecord: tool " + t.Name + ": " + err.Error())
 		}
-		r.schemas[t.Name] = s
+		r.maskers[t.Name] = m
 	}
 	return r, nil
 }
@@ -102,7 +104,7 @@ func (r *Recorder) Audit(_ context.Context, e gate.Event) {
 	if !(e.Code == toolerr.InvalidArguments || (accepted && r.opts.Accepted)) {
 		return
 	}
-	schema, known := r.schemas[e.Tool]
+	masker, known := r.maskers[e.Tool]
 	parsed, err := jsonval.Parse(args)
 	if !known || err != nil {
 		return
@@ -111,11 +113,8 @@ func (r *Recorder) Audit(_ context.Context, e gate.Event) {
 	if accepted {
 		rec.Code = Accepted
 	}
-	for _, v := range e.Violations {
-		rec.Violations = append(rec.Violations, Violation{v.Keyword, v.InstancePath})
-	}
 	sens := r.opts.Sensitive[e.Tool]
-	rec.Args, rec.Exact = Mask(schema, parsed, func(ptr string) bool {
+	masked, why, hidden := masker.Mask(parsed, func(ptr string) bool {
 		for _, p := range sens {
 			if p == "" || p == ptr || (len(ptr) > len(p) && ptr[:len(p)] == p && ptr[len(p)] == '/') {
 				return true
@@ -123,6 +122,10 @@ func (r *Recorder) Audit(_ context.Context, e gate.Event) {
 		}
 		return false
 	})
+	rec.Args, rec.Replayable, rec.Reason = masked, why == "", why
+	for _, v := range e.Violations {
+		rec.Violations = append(rec.Violations, Violation{v.Keyword, hidePath(v.InstancePath, hidden)})
+	}
 	r.write(rec)
 }
 
