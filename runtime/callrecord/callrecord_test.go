@@ -88,7 +88,8 @@ func TestMask(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, why, _ := m.Mask(args, nil)
+			res := m.Mask(args, nil)
+			got, why := res.Args, res.Why
 			switch {
 			case tt.want == "" && (got != nil || !strings.Contains(why, tt.why)):
 				t.Errorf("Mask(%s) = %v (%q), want not replayable: %q", tt.args, got, why, tt.why)
@@ -117,7 +118,8 @@ func TestMaskKeepsTheDecision(t *testing.T) {
 		`{"contact": {"kind": "phone", "phone": "+0447700900123"}, "email": "not an email", "ref": "not-a-uuid"}`,
 	} {
 		v, _ := jsonval.Parse([]byte(args))
-		got, why, _ := m.Mask(v, nil)
+		res := m.Mask(v, nil)
+		got, why := res.Args, res.Why
 		if got == nil {
 			t.Errorf("Mask(%s): not replayable: %s", args, why)
 			continue
@@ -280,6 +282,77 @@ func TestFixtures(t *testing.T) {
 		b, _ := os.ReadFile(want[i])
 		if filepath.Base(got[i]) != filepath.Base(want[i]) || string(a) != string(b) {
 			t.Errorf("%s differs from testdata; run go test ./runtime/callrecord -run Fixtures -update and review", filepath.Base(got[i]))
+		}
+	}
+}
+
+// TestMaskWhereTheSchemaIsLessPlain: a value reached through a reference
+// the masker cannot follow is treated as sensitive (here no placeholder
+// built from what it can see passes, so the call is not replayable, and
+// the class mask that would keep the digits' count is not used); draft-07 tuples,
+// sensitive property names and the bound on validations hold.
+func TestMaskWhereTheSchemaIsLessPlain(t *testing.T) {
+	many := `"abc"` + strings.Repeat(`, "abc"`, 2999)
+	tests := []struct {
+		name, schema, args string
+		want, why          string
+	}{
+		{"a reference to an anchor", `{"type": "object", "properties": {"card": {"$ref": "#card"}}, "$defs": {"c": {"$anchor": "card", "type": "string", "pattern": "^[0-9]+$"}}}`,
+			`{"card": "4929817263545"}`, "", "no stand-in"},
+		{"a draft-07 tuple with a writeOnly item", `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"type": "string", "writeOnly": true}]}}}`,
+			`{"pair": ["Ann", "Hunter2"]}`, `{"pair":["Aaa",""]}`, ""},
+		{"sensitive property names", `{"type": "object", "properties": {"m": {"type": "object", "propertyNames": {"writeOnly": true, "maxLength": 20}}}}`,
+			`{"m": {"Hunter2": 1}}`, "", "not declared"},
+		{"too many values to check", `{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string", "maxLength": 3}}}}`,
+			`{"tags": [` + many + `]}`, "", "bound of validations"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := callrecord.NewMasker("t", tt.schema, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args, err := jsonval.Parse([]byte(tt.args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := m.Mask(args, nil)
+			if tt.want == "" && (res.Args != nil || !strings.Contains(res.Why, tt.why)) || tt.want != "" && (res.Args == nil || string(res.Args.Marshal()) != tt.want) {
+				t.Errorf("Mask(%.80s) = %v (%q), want %q (%q)", tt.args, res.Args, res.Why, tt.want, tt.why)
+			}
+			if strings.Contains(tt.args, "Hunter2") && res.Args != nil && strings.Contains(string(res.Args.Marshal()), "Hunter2") {
+				t.Errorf("the secret was kept: %s", res.Args.Marshal())
+			}
+		})
+	}
+}
+
+// TestRecorderGateDiffers: a call the replay's validator decides otherwise
+// than the gate did is recorded as not replayable, since its record could
+// never pass.
+func TestRecorderGateDiffers(t *testing.T) {
+	dir := t.TempDir()
+	rec, err := callrecord.New([]*gate.Tool{{Name: "t", Schema: maskSchema, Version: "v1"}}, callrecord.Options{Dir: dir, Accepted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range []gate.Event{
+		{Code: "ok", Executed: true}, // the validator refuses n = 6
+		{Code: toolerr.InvalidArguments, Violations: []gate.ViolationRef{{Keyword: "pattern", InstancePath: "/n"}}}, // refused, but not for a pattern
+	} {
+		e.Scope, e.CallID, e.Tool, e.Version = "s", fmt.Sprint("c", i), "t", "v1"
+		rec.Remember(gate.Caller{Scope: "s"}, gate.Call{ID: e.CallID, Name: "t", Args: []byte(`{"n": 6}`), Complete: true})
+		rec.Audit(context.Background(), e)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != 2 {
+		t.Fatalf("%d records, want 2", len(files))
+	}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		r, err := callrecord.Parse(data)
+		if err != nil || r.Replayable || r.Args != nil || !strings.Contains(r.Reason, "otherwise than the gate") {
+			t.Errorf("record %s (%v), want one that is not replayable", data, err)
 		}
 	}
 }

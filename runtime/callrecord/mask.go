@@ -67,28 +67,50 @@ const (
 	whyNoStandIn   = "no stand-in for a value at %s is decided as the value is"
 	whyHiddenName  = "a member name inside a sensitive value is not declared by the schema"
 	whyDecidedElse = "the masked arguments are decided otherwise than the original ones"
+	whyTooMuch     = "masking the arguments would take more than the recorder's bound of validations"
 )
 
-// Mask returns the masked copy of args, or nil and why args cannot be
-// masked into a replayable call. sensitive reports instance pointers
-// ("/card/number") whose values are sensitive whatever the schema says.
-// hidden are the member names Mask did not keep (a record's violation
-// paths must not show them either).
-func (m *Masker) Mask(args *jsonval.Value, sensitive func(ptr string) bool) (masked *jsonval.Value, why string, hidden map[string]bool) {
-	w := &maskWalk{Masker: m, sensitiveArg: sensitive, hidden: map[string]bool{}, patterns: map[string]*regexp.Regexp{}}
+// maxChecks bounds the validations one Mask call runs: arguments of up to
+// 1 MiB may hold many thousands of strings, and the recorder runs on the
+// gate's path.
+const maxChecks = 2048
+
+// Masked is what Mask makes of one call's arguments.
+type Masked struct {
+	// Args are the masked arguments, nil when the call is not replayable.
+	Args *jsonval.Value
+	// Why says why the call is not replayable ("" when it is).
+	Why string
+	// Original is how the schema decides the original arguments.
+	Original Decision
+	// Hidden are the member names Mask did not keep: a record's violation
+	// paths must not show them either (see HidePath).
+	Hidden map[string]bool
+}
+
+// Mask masks args. sensitive reports instance pointers ("/card/number")
+// whose values are sensitive whatever the schema says.
+func (m *Masker) Mask(args *jsonval.Value, sensitive func(ptr string) bool) Masked {
+	w := &maskWalk{Masker: m, sensitiveArg: sensitive, hidden: map[string]bool{}, patterns: map[string]*regexp.Regexp{}, checks: maxChecks}
+	out := Masked{Hidden: w.hidden}
 	want, err := m.check.Decide(args)
 	if err != nil {
-		return nil, whyUnjudged, w.hidden
+		out.Why = whyUnjudged
+		return out
 	}
-	masked = w.value(args, w.expand([]loc{{m.root, ""}}), "", false)
+	out.Original = want
+	root, opaque := w.expand([]loc{{m.root, ""}})
+	masked := w.value(args, root, "", opaque)
 	if w.why != "" {
-		return nil, w.why, w.hidden
+		out.Why = w.why
+		return out
 	}
-	got, err := m.check.Decide(masked)
-	if err != nil || !got.Equal(want) {
-		return nil, whyDecidedElse, w.hidden
+	if got, err := m.check.Decide(masked); err != nil || !got.Equal(want) {
+		out.Why = whyDecidedElse
+		return out
 	}
-	return masked, "", w.hidden
+	out.Args = masked
+	return out
 }
 
 // loc is a subschema that applies to a value, and its pointer in the
@@ -112,6 +134,7 @@ type maskWalk struct {
 	sensitiveArg func(string) bool
 	hidden       map[string]bool
 	patterns     map[string]*regexp.Regexp
+	checks       int // validations left
 	why          string
 }
 
@@ -122,10 +145,12 @@ func (w *maskWalk) fail(why string) {
 }
 
 // expand adds to locs the subschemas that apply to the same value: the
-// targets of $ref and the branches of allOf, anyOf, oneOf, if, then and
-// else, each once.
-func (w *maskWalk) expand(locs []loc) []loc {
-	out := []loc{}
+// targets of $ref and the branches of allOf, anyOf, oneOf, dependentSchemas,
+// if, then, else and not, each once. opaque reports a reference that is not a JSON pointer
+// into the schema ($dynamicRef, an anchor, another resource): what it
+// applies is unknown here, a sensitive mark included, so the value is
+// treated as sensitive.
+func (w *maskWalk) expand(locs []loc) (out []loc, opaque bool) {
 	seen := map[string]bool{}
 	for len(locs) > 0 && len(out) < maxLocs {
 		l := locs[0]
@@ -141,29 +166,32 @@ func (w *maskWalk) expand(locs []loc) []loc {
 		for _, mem := range l.s.Members {
 			at := l.ptr + "/" + jsonval.EscapeToken(mem.Key)
 			switch mem.Key {
-			case "$ref":
-				if mem.Value.Kind == jsonval.String {
-					if t, ptr, ok := jsonval.ResolveRef(w.root, mem.Value.Str); ok {
-						locs = append(locs, loc{t, ptr})
-					}
+			case "$ref", "$dynamicRef":
+				t, ptr, ok := jsonval.ResolveRef(w.root, mem.Value.Str)
+				if mem.Key == "$dynamicRef" || mem.Value.Kind != jsonval.String || !ok {
+					opaque = true
+					continue
 				}
+				locs = append(locs, loc{t, ptr})
 			case "allOf", "anyOf", "oneOf":
 				for i, it := range mem.Value.Items {
 					locs = append(locs, loc{it, at + "/" + strconv.Itoa(i)})
 				}
-			case "if", "then", "else":
+			case "dependentSchemas":
+				for _, c := range mem.Value.Members {
+					locs = append(locs, loc{c.Value, at + "/" + jsonval.EscapeToken(c.Key)})
+				}
+			case "if", "then", "else", "not":
 				locs = append(locs, loc{mem.Value, at})
 			}
 		}
 	}
-	return out
+	return out, opaque || len(locs) > 0
 }
 
-// secret reports whether a value at ptr under locs is sensitive.
-func (w *maskWalk) secret(locs []loc, ptr string) bool {
-	if w.sensitiveArg != nil && w.sensitiveArg(ptr) {
-		return true
-	}
+// marked reports whether a schema in locs marks its value sensitive:
+// writeOnly, or a pointer of the tool's Sensitive at or above it.
+func (w *maskWalk) marked(locs []loc) bool {
 	for _, l := range locs {
 		if wo := l.s.Get("writeOnly"); wo != nil && wo.Kind == jsonval.Bool && wo.Bool {
 			return true
@@ -178,8 +206,11 @@ func (w *maskWalk) secret(locs []loc, ptr string) bool {
 }
 
 // member returns the subschemas that apply to the member key of an object
-// under locs, and whether one of them declares it.
-func (w *maskWalk) member(locs []loc, key string) (out []loc, declared bool) {
+// under locs (properties, patternProperties, additionalProperties, and
+// unevaluatedProperties for a name no properties declare), whether one
+// declares it, and whether expand found them opaque.
+func (w *maskWalk) member(locs []loc, key string) (out []loc, declared, opaque bool) {
+	var unevaluated []loc
 	for _, l := range locs {
 		matched := false
 		if p := l.s.Get("properties"); p != nil {
@@ -197,18 +228,52 @@ func (w *maskWalk) member(locs []loc, key string) (out []loc, declared bool) {
 		if a := l.s.Get("additionalProperties"); a != nil && !matched {
 			out = append(out, loc{a, l.ptr + "/additionalProperties"})
 		}
+		if u := l.s.Get("unevaluatedProperties"); u != nil {
+			unevaluated = append(unevaluated, loc{u, l.ptr + "/unevaluatedProperties"})
+		}
 	}
-	return w.expand(out), declared
+	if !declared {
+		out = append(out, unevaluated...)
+	}
+	out, opaque = w.expand(out)
+	return out, declared, opaque
 }
 
-// item returns the subschemas that apply to item i of an array under locs.
-func (w *maskWalk) item(locs []loc, i int) []loc {
-	var out []loc
+// secretNames reports whether a propertyNames schema under locs is
+// sensitive: then every member name of the object is a secret.
+func (w *maskWalk) secretNames(locs []loc) bool {
 	for _, l := range locs {
-		if pre := l.s.Get("prefixItems"); pre != nil && pre.Kind == jsonval.Array && i < len(pre.Items) {
-			out = append(out, loc{pre.Items[i], l.ptr + "/prefixItems/" + strconv.Itoa(i)})
-		} else if it := l.s.Get("items"); it != nil && it.Kind != jsonval.Array {
-			out = append(out, loc{it, l.ptr + "/items"})
+		if pn := l.s.Get("propertyNames"); pn != nil && w.marked([]loc{{pn, l.ptr + "/propertyNames"}}) {
+			return true
+		}
+	}
+	return false
+}
+
+// item returns the subschemas that apply to item i of an array under locs
+// (prefixItems or items, draft-07's items list or additionalItems, contains
+// and unevaluatedItems), and whether expand found them opaque.
+func (w *maskWalk) item(locs []loc, i int) ([]loc, bool) {
+	var out []loc
+	at := func(l loc, kw string) string { return l.ptr + "/" + kw }
+	for _, l := range locs {
+		pre, it := l.s.Get("prefixItems"), l.s.Get("items")
+		switch {
+		case pre != nil && pre.Kind == jsonval.Array && i < len(pre.Items):
+			out = append(out, loc{pre.Items[i], at(l, "prefixItems/"+strconv.Itoa(i))})
+		case it != nil && it.Kind == jsonval.Array && i < len(it.Items):
+			out = append(out, loc{it.Items[i], at(l, "items/"+strconv.Itoa(i))})
+		case it != nil && it.Kind == jsonval.Array:
+			if a := l.s.Get("additionalItems"); a != nil {
+				out = append(out, loc{a, at(l, "additionalItems")})
+			}
+		case it != nil:
+			out = append(out, loc{it, at(l, "items")})
+		}
+		for _, kw := range []string{"contains", "unevaluatedItems"} {
+			if c := l.s.Get(kw); c != nil {
+				out = append(out, loc{c, at(l, kw)})
+			}
 		}
 	}
 	return w.expand(out)
@@ -223,25 +288,28 @@ func (w *maskWalk) pattern(p string) *regexp.Regexp {
 	return re
 }
 
+// value masks v, which locs apply to, at the instance pointer ptr; secret
+// is set below a sensitive value.
 func (w *maskWalk) value(v *jsonval.Value, locs []loc, ptr string, secret bool) *jsonval.Value {
-	secret = secret || w.secret(locs, ptr)
+	secret = secret || w.sensitiveArg != nil && w.sensitiveArg(ptr) || w.marked(locs)
 	switch v.Kind {
 	case jsonval.Object:
 		out := &jsonval.Value{Kind: jsonval.Object, Members: []jsonval.Member{}}
 		for _, mem := range v.Members {
-			child, declared := w.member(locs, mem.Key)
-			if secret && !declared {
+			child, declared, opaque := w.member(locs, mem.Key)
+			if secret && !declared || w.secretNames(locs) {
 				w.hidden[mem.Key] = true
 				w.fail(whyHiddenName)
 				continue
 			}
-			out.Members = append(out.Members, jsonval.Member{Key: mem.Key, Value: w.value(mem.Value, child, ptr+"/"+jsonval.EscapeToken(mem.Key), secret)})
+			out.Members = append(out.Members, jsonval.Member{Key: mem.Key, Value: w.value(mem.Value, child, ptr+"/"+jsonval.EscapeToken(mem.Key), secret || opaque)})
 		}
 		return out
 	case jsonval.Array:
 		out := &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{}}
 		for i, it := range v.Items {
-			out.Items = append(out.Items, w.value(it, w.item(locs, i), ptr+"/"+strconv.Itoa(i), secret))
+			child, opaque := w.item(locs, i)
+			out.Items = append(out.Items, w.value(it, child, ptr+"/"+strconv.Itoa(i), secret || opaque))
 		}
 		return out
 	case jsonval.Null:
@@ -260,14 +328,11 @@ func (w *maskWalk) value(v *jsonval.Value, locs []loc, ptr string, secret bool) 
 		got = w.pick(v, locs, []*jsonval.Value{{Kind: jsonval.Bool}, {Kind: jsonval.Bool, Bool: true}})
 	}
 	if got == nil {
-		w.fail(fmt.Sprintf(whyNoStandIn, strconv.Quote(w.shown(ptr))))
+		w.fail(fmt.Sprintf(whyNoStandIn, strconv.Quote(HidePath(ptr, w.hidden))))
 		return &jsonval.Value{Kind: jsonval.Null}
 	}
 	return got
 }
-
-// shown is ptr with the names Mask did not keep replaced by *.
-func (w *maskWalk) shown(ptr string) string { return hidePath(ptr, w.hidden) }
 
 // str returns the stand-in of the string v, or nil.
 func (w *maskWalk) str(v *jsonval.Value, locs []loc, secret bool) *jsonval.Value {
@@ -356,7 +421,14 @@ func (w *maskWalk) pick(v *jsonval.Value, locs []loc, cands []*jsonval.Value) *j
 // decided returns how each of locs decides v (valid, or which keywords
 // fail where); ok is false when the validator cannot tell.
 func (w *maskWalk) decided(v *jsonval.Value, locs []loc) (ds []Decision, ok bool) {
+	if w.why != "" {
+		return nil, false // the call is not replayable already
+	}
 	for _, l := range locs {
+		if w.checks--; w.checks < 0 {
+			w.fail(whyTooMuch)
+			return nil, false
+		}
 		d, err := w.check.decideAt(l.ptr, v)
 		if err != nil {
 			return nil, false
@@ -392,9 +464,9 @@ func numbers(texts []string) []*jsonval.Value {
 	return out
 }
 
-// hidePath replaces each token of the JSON pointer ptr that names a hidden
-// member by *.
-func hidePath(ptr string, hidden map[string]bool) string {
+// HidePath replaces by * each token of the JSON pointer ptr that names a
+// member in hidden (Masked.Hidden).
+func HidePath(ptr string, hidden map[string]bool) string {
 	if len(hidden) == 0 || ptr == "" {
 		return ptr
 	}

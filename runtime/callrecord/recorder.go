@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/toolgate/toolgate/runtime/gate"
@@ -114,7 +115,7 @@ func (r *Recorder) Audit(_ context.Context, e gate.Event) {
 		rec.Code = Accepted
 	}
 	sens := r.opts.Sensitive[e.Tool]
-	masked, why, hidden := masker.Mask(parsed, func(ptr string) bool {
+	m := masker.Mask(parsed, func(ptr string) bool {
 		for _, p := range sens {
 			if p == "" || p == ptr || (len(ptr) > len(p) && ptr[:len(p)] == p && ptr[len(p)] == '/') {
 				return true
@@ -122,11 +123,35 @@ func (r *Recorder) Audit(_ context.Context, e gate.Event) {
 		}
 		return false
 	})
-	rec.Args, rec.Replayable, rec.Reason = masked, why == "", why
 	for _, v := range e.Violations {
-		rec.Violations = append(rec.Violations, Violation{v.Keyword, hidePath(v.InstancePath, hidden)})
+		rec.Violations = append(rec.Violations, Violation{v.Keyword, HidePath(v.InstancePath, m.Hidden)})
 	}
+	if m.Why == "" && !decidedAsRecorded(m.Original, rec) {
+		m.Args, m.Why = nil, whyGateDiffers
+	}
+	rec.Args, rec.Replayable, rec.Reason = m.Args, m.Why == "", m.Why
 	r.write(rec)
+}
+
+// whyGateDiffers is the reason of a call the replay's validator decides
+// otherwise than the gate did (a rule only the strict decoder sees, or a
+// known difference of the validator's): its record could never pass.
+const whyGateDiffers = "the replay's validator decides the call otherwise than the gate did"
+
+// decidedAsRecorded reports whether d, the validator's decision on a
+// call's original arguments, is the outcome rec records: accepted, or
+// refused for at least the recorded keywords (the gate may stop early).
+func decidedAsRecorded(d Decision, rec *Record) bool {
+	if d.Valid != (rec.Code == Accepted) {
+		return false
+	}
+	kws := d.Keywords()
+	for _, v := range rec.Violations {
+		if !slices.Contains(kws, v.Keyword) {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Recorder) write(rec *Record) {
