@@ -36,6 +36,7 @@ const maskSchema = `{"type": "object", "properties": {
   "pin": {"type": "string", "pattern": "^[0-9]{4}$", "writeOnly": true},
   "cvv": {"type": "integer", "minimum": 100, "maximum": 999, "writeOnly": true},
   "card": {"type": "string", "minLength": 12, "maxLength": 19, "pattern": "^[0-9]+$"},
+  "mode": {"type": "object", "enum": [{"level": "Max"}]},
   "vault": {"type": "object", "properties": {"label": {"type": "string"}}, "additionalProperties": {"type": "string"}},
   "contact": {"anyOf": [
     {"type": "object", "properties": {"kind": {"const": "email"}, "email": {"type": "string", "format": "email"}}, "required": ["kind", "email"], "additionalProperties": false},
@@ -73,6 +74,7 @@ func TestMask(t *testing.T) {
 		{"writeOnly number refused", `{"cvv": 7370}`, `{"cvv":1000}`, "", nil},
 		{"sensitive member: lengths and pattern", `{"card": "4929123456781234"}`, `{"card":"11111111111111111"}`, "", maskSensitive},
 		{"sensitive enum value kept", `{"reason": "fraudulent"}`, `{"reason":"fraudulent"}`, "", []string{"/properties/reason"}},
+		{"an object equal to an enum value kept", `{"mode": {"level": "Max"}}`, `{"mode":{"level":"Max"}}`, "", nil},
 		{"sensitive object: declared names kept", `{"vault": {"label": "Hunter2"}}`, `{"vault":{"label":""}}`, "", maskSensitive},
 		{"sensitive object: an undeclared name is a secret", `{"vault": {"Hunter2": "x"}}`, "", "not declared", maskSensitive},
 		{"sensitive tool", `{"orderId": "ORD-654321", "note": "Hunter2", "n": 4, "reason": "duplicate"}`, `{"orderId":"ORD-111111","note":"","n":0,"reason":"duplicate"}`, "", []string{""}},

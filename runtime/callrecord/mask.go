@@ -292,6 +292,9 @@ func (w *maskWalk) pattern(p string) *regexp.Regexp {
 // is set below a sensitive value.
 func (w *maskWalk) value(v *jsonval.Value, locs []loc, ptr string, secret bool) *jsonval.Value {
 	secret = secret || w.sensitiveArg != nil && w.sensitiveArg(ptr) || w.marked(locs)
+	if enumHas(locs, v) {
+		return v.Clone()
+	}
 	switch v.Kind {
 	case jsonval.Object:
 		out := &jsonval.Value{Kind: jsonval.Object, Members: []jsonval.Member{}}
@@ -315,7 +318,7 @@ func (w *maskWalk) value(v *jsonval.Value, locs []loc, ptr string, secret bool) 
 	case jsonval.Null:
 		return v.Clone()
 	}
-	if enumHas(locs, v) || !secret && v.Kind != jsonval.String {
+	if !secret && v.Kind != jsonval.String {
 		return v.Clone()
 	}
 	var got *jsonval.Value
