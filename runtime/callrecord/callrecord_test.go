@@ -358,3 +358,45 @@ func TestRecorderGateDiffers(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskDemoTools: calls of the demo tools — a $ref'd address, a
+// multipleOf number, an anyOf of objects under unevaluatedProperties, a
+// date, a nullable note — mask into replayable arguments the schema
+// decides as it decides the originals, accepted or refused.
+func TestMaskDemoTools(t *testing.T) {
+	tests := []struct {
+		name, schema, args string
+		valid              bool
+	}{
+		{"create_shipment", generated.CreateShipmentSchema, `{"order_id": "Q-2026-0042", "address": {"name": "Ann Lee", "line1": "1 High St", "city": "York", "postcode": "YO1 7HH", "country": "GB"}, "line_items": [{"sku": "SKU12345", "quantity": 2}, {"sku": "AB12", "quantity": 99}], "service": "express", "insured_value": 125.5}`, true},
+		{"create_shipment refused", generated.CreateShipmentSchema, `{"order_id": "q-1", "address": {"name": "", "line1": "1 High St", "city": "York", "postcode": "yo1", "country": "GBR"}, "line_items": [], "insured_value": 0.001}`, false},
+		{"update_delivery_contact by phone", generated.UpdateDeliveryContactSchema, `{"order_id": "A-19", "contact": {"kind": "phone", "phone": "+447700900123"}, "instructions": null}`, true},
+		{"update_delivery_contact by email", generated.UpdateDeliveryContactSchema, `{"order_id": "A-19", "contact": {"kind": "email", "email": "ann.lee@example.org"}, "instructions": "Leave it with No. 12"}`, true},
+		{"update_delivery_contact refused", generated.UpdateDeliveryContactSchema, `{"order_id": "A-19", "contact": {"kind": "email", "phone": "+447700900123"}, "instructions": "x"}`, false},
+		{"schedule_order_dispatch", generated.ScheduleOrderDispatchSchema, `{"order_id": "B-77", "dispatch_date": "2026-03-02", "amount_pence": 4500, "currency": "GBP", "note": "Fragile: glass"}`, true},
+		{"schedule_order_dispatch refused", generated.ScheduleOrderDispatchSchema, `{"order_id": "B-77", "dispatch_date": "2026-02-30", "amount_pence": 50001, "currency": "USD", "note": null}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := callrecord.NewMasker(tt.name, tt.schema, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check, _ := callrecord.NewChecker(tt.name, tt.schema, true)
+			args, _ := jsonval.Parse([]byte(tt.args))
+			res := m.Mask(args, nil)
+			if res.Args == nil {
+				t.Fatalf("not replayable: %s", res.Why)
+			}
+			got, err := check.Decide(res.Args)
+			if err != nil || got.Valid != tt.valid || !got.Equal(res.Original) {
+				t.Errorf("masked %s decided %+v, the original %+v", res.Args.Marshal(), got, res.Original)
+			}
+			for _, text := range []string{"Ann", "Lee", "High", "York", "Fragile", "glass", "7700900123"} {
+				if strings.Contains(string(res.Args.Marshal()), text) {
+					t.Errorf("masked %s keeps %q", res.Args.Marshal(), text)
+				}
+			}
+		})
+	}
+}
