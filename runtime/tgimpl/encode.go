@@ -53,19 +53,19 @@ func AppendFloat(b []byte, f float64) []byte { return strconv.AppendFloat(b, f, 
 // AppendBool appends true or false.
 func AppendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
 
-// NotOneValue is what AppendRaw writes in place of raw text that is not
+// notOneValue is what AppendRaw writes in place of raw text that is not
 // exactly one JSON value: never valid JSON, wherever a value goes, so the
 // document around it fails the strict reader (a typed result becomes
 // invalid_result) and none of the text is written.
-const NotOneValue = "!not-one-json-value!"
+const notOneValue = "!not-one-json-value!"
 
 // AppendRaw appends raw JSON after checking, with the strict reader, that
 // it is exactly one JSON value within jsonread.DefaultLimits; anything else
 // (empty, "1 2", `null,"ratio":5`, which would inject a member nobody set)
-// is written as NotOneValue instead.
+// is written as notOneValue instead.
 func AppendRaw(b []byte, raw json.RawMessage) []byte {
 	if jsonread.Valid(raw, jsonread.DefaultLimits) != nil {
-		return append(b, NotOneValue...)
+		return append(b, notOneValue...)
 	}
 	return append(b, raw...)
 }

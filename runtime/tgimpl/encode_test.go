@@ -20,7 +20,7 @@ func TestMembers(t *testing.T) {
 }
 
 // TestAppendRaw: raw JSON that is exactly one value is written as it is;
-// anything else is written as NotOneValue, so that none of its text
+// anything else is written as notOneValue, so that none of its text
 // reaches the document and the document is not JSON.
 func TestAppendRaw(t *testing.T) {
 	tests := []struct {
@@ -30,13 +30,13 @@ func TestAppendRaw(t *testing.T) {
 		{`null`, `null`},
 		{`{"a":1}`, `{"a":1}`},
 		{` [1, "<a&b>"] `, ` [1, "<a&b>"] `},
-		{`null,"ratio":5`, NotOneValue},
-		{``, NotOneValue},
-		{`1 2`, NotOneValue},
-		{`{"a":1}x`, NotOneValue},
-		{`{"a":1,"a":2}`, NotOneValue},
-		{`"\ud800"`, NotOneValue},
-		{`[`, NotOneValue},
+		{`null,"ratio":5`, notOneValue},
+		{``, notOneValue},
+		{`1 2`, notOneValue},
+		{`{"a":1}x`, notOneValue},
+		{`{"a":1,"a":2}`, notOneValue},
+		{`"\ud800"`, notOneValue},
+		{`[`, notOneValue},
 	}
 	for _, tt := range tests {
 		b := AppendRaw(Member([]byte(`{`), 0, "x"), json.RawMessage(tt.raw))
@@ -44,7 +44,7 @@ func TestAppendRaw(t *testing.T) {
 		if want := `{"x":` + tt.want + `}`; string(b) != want {
 			t.Errorf("AppendRaw(%q): %s, want %s", tt.raw, b, want)
 		}
-		if valid := json.Valid(b); valid != (tt.want != NotOneValue) {
+		if valid := json.Valid(b); valid != (tt.want != notOneValue) {
 			t.Errorf("AppendRaw(%q): %s is valid JSON: %v", tt.raw, b, valid)
 		}
 	}
