@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 
 	"github.com/spf13/pflag"
 
@@ -49,7 +50,7 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		switch {
 		case got.Code == callreplay.NotReplayable:
 			unreplayable++
-			fmt.Fprintf(stdout, "UNREPLAYABLE  %s: recorded %s; not replayable: %s\n", name, want, e.Record.Reason)
+			fmt.Fprintf(stdout, "UNREPLAYABLE  %s: recorded %s; not replayable: %q\n", name, want, e.Record.Reason)
 		case callreplay.Agrees(want, got):
 			fmt.Fprintf(stdout, "ok    %s: %s\n", name, got)
 		default:
@@ -115,7 +116,7 @@ func replayDiff(dir string, oldTools, newTools []*gen.Tool, opts gen.Options, st
 		case a.Code == callreplay.NotReplayable:
 			class = "not replayable"
 			r.Unreplayable++
-			a, b = callreplay.Recorded(e.Record), callreplay.Outcome{Code: e.Record.Reason}
+			a, b = callreplay.Recorded(e.Record), callreplay.Outcome{Code: strconv.Quote(e.Record.Reason)}
 		case a.Accepted() && !b.Accepted():
 			class = "breaking"
 			r.Breaking++

@@ -53,7 +53,7 @@ func TestTestCalls(t *testing.T) {
 		{"changed", withCalls(map[string]string{"schemas/r.json": refundV2}), []string{"--calls", "calls"}, exitDrift, "FAIL  accepted-big.json: recorded ok, now invalid_arguments (maximum) (recorded against v1, now sha256:", ""},
 		{"widened", withCalls(map[string]string{"schemas/r.json": refundV3}), []string{"--calls", "calls"}, exitDrift, "FAIL  refused-max.json: recorded invalid_arguments (maximum), now ok", ""},
 		{"not replayable", withCalls(map[string]string{"schemas/r.json": refundV1, "calls/x.json": unreplayable}), []string{"--calls", "calls"}, exitDrift,
-			"UNREPLAYABLE  x.json: recorded ok; not replayable: no stand-in", ""},
+			`UNREPLAYABLE  x.json: recorded ok; not replayable: "no stand-in`, ""},
 		{"not replayable, counted", withCalls(map[string]string{"schemas/r.json": refundV1, "calls/x.json": unreplayable}), []string{"--calls", "calls"}, exitDrift,
 			"4 call(s): 3 as recorded, 0 changed, 1 not replayable", ""},
 		{"a record of an earlier toolgate", map[string]string{"schemas/r.json": refundV1, "calls/x.json": strings.Replace(calls["calls/accepted-big.json"], `"replayable"`, `"exact"`, 1)}, []string{"--calls", "calls"}, exitInvalid, "",
@@ -176,7 +176,7 @@ func TestRecordedCallsCatchRegressions(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, out, _ = runIn(t, dir, "diff", "--calls", "calls", "old", "old")
-	if !strings.Contains(out, "not replayable x.json: recorded ok; no stand-in") || !strings.Contains(out, "5 recorded call(s) replayed: 0 accepted → refused (breaking for queued calls), 0 refused → accepted (widening), 1 not replayable, 4 unchanged") {
+	if !strings.Contains(out, `not replayable x.json: recorded ok; "no stand-in`) || !strings.Contains(out, "5 recorded call(s) replayed: 0 accepted → refused (breaking for queued calls), 0 refused → accepted (widening), 1 not replayable, 4 unchanged") {
 		t.Errorf("diff --calls with a record that is not replayable:\n%s", out)
 	}
 }

@@ -13,6 +13,7 @@ package callreplay
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,7 +157,7 @@ func LoadDir(dir string) ([]Entry, error) {
 	}
 	var out []Entry
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := readRecord(f)
 		if err != nil {
 			return nil, err
 		}
@@ -167,4 +168,22 @@ func LoadDir(dir string) ([]Entry, error) {
 		out = append(out, Entry{f, r})
 	}
 	return out, nil
+}
+
+// maxRecordBytes bounds a record file: the arguments the gate reads are at
+// most 1 MiB (jsonread.DefaultLimits), and a record adds little to them.
+const maxRecordBytes = 2 << 20
+
+// readRecord reads a record file of at most maxRecordBytes.
+func readRecord(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxRecordBytes+1))
+	if err == nil && len(data) > maxRecordBytes {
+		err = &gen.Error{File: path, Message: fmt.Sprintf("a call record is at most %d bytes", maxRecordBytes)}
+	}
+	return data, err
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate/gen"
@@ -96,6 +97,11 @@ func TestLoadDir(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"tool": "x"}`), 0o644)
 	if _, err := LoadDir(dir); err == nil {
 		t.Error("a bad record loaded")
+	}
+	big := t.TempDir()
+	os.WriteFile(filepath.Join(big, "big.json"), append([]byte(`"`), make([]byte, maxRecordBytes)...), 0o644)
+	if _, err := LoadDir(big); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("a record past %d bytes: %v", maxRecordBytes, err)
 	}
 }
 
