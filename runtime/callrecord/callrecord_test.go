@@ -220,15 +220,38 @@ func TestRecorder(t *testing.T) {
 }
 
 func TestParseRefusesBadRecords(t *testing.T) {
-	for _, bad := range []string{
-		`[]`,
-		`{"tool": "a", "version": "v", "code": "ok", "violations": [], "exact": true}`,
-		`{"tool": "a", "version": "v", "code": "ok", "violations": [{"keyword": 1, "instancePath": ""}], "exact": true, "args": {}}`,
-		`{"tool": "a", "version": "v", "code": "ok", "violations": [], "exact": true, "args": {}, "extra": 1}`,
-		`{"tool": 1, "version": "v", "code": "ok", "violations": [], "exact": true, "args": {}}`,
+	for _, tt := range []struct{ record, want string }{
+		{`[]`, "a JSON object"},
+		{`{"tool": "a", "version": "v", "code": "ok", "violations": [], "replayable": true}`, "missing args"},
+		{`{"tool": "a", "version": "v", "code": "ok", "violations": [{"keyword": 1, "instancePath": ""}], "replayable": true, "args": {}}`, "a violation is"},
+		{`{"tool": "a", "version": "v", "code": "ok", "violations": [], "replayable": true, "args": {}, "extra": 1}`, "unknown member"},
+		{`{"tool": 1, "version": "v", "code": "ok", "violations": [], "replayable": true, "args": {}}`, "tool must be a string"},
+		{`{"tool": "a", "version": "v", "code": "ok", "violations": [], "replayable": "yes", "args": {}}`, "replayable must be a boolean"},
+		{`{"tool": "a", "version": "v", "code": "ok", "violations": [], "replayable": true, "args": {}, "reason": "r"}`, "has args and no reason"},
+		{`{"tool": "a", "version": "v", "code": "ok", "violations": [], "replayable": false, "reason": "r", "args": {}}`, "has args and no reason"},
+		{`{"tool": "a", "version": "v", "code": "ok", "violations": [], "replayable": false}`, "missing reason"},
+		{`{"tool": "a", "version": "v", "code": "ok", "violations": [], "exact": true, "args": {}}`, "earlier toolgate"},
 	} {
-		if _, err := callrecord.Parse([]byte(bad)); err == nil {
-			t.Errorf("Parse(%s) succeeded", bad)
+		if _, err := callrecord.Parse([]byte(tt.record)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%s) = %v, want an error saying %q", tt.record, err, tt.want)
+		}
+	}
+}
+
+// TestRecordRoundTrip: Marshal and Parse agree on replayable records and
+// on those that are not (which have a reason and no arguments).
+func TestRecordRoundTrip(t *testing.T) {
+	args, _ := jsonval.Parse([]byte(`{"n":1}`))
+	for _, r := range []*callrecord.Record{
+		{Tool: "t", Version: "v", Code: callrecord.Accepted, Args: args, Replayable: true},
+		{Tool: "t", Version: "v", Code: "invalid_arguments", Violations: []callrecord.Violation{{Keyword: "maximum", InstancePath: "/n"}}, Reason: "no stand-in"},
+	} {
+		got, err := callrecord.Parse(r.Marshal())
+		if err != nil {
+			t.Fatalf("Parse(%s): %v", r.Marshal(), err)
+		}
+		if string(got.Marshal()) != string(r.Marshal()) || got.Replayable != r.Replayable || got.Reason != r.Reason || (got.Args == nil) != (r.Args == nil) {
+			t.Errorf("round trip of %s gave %s", r.Marshal(), got.Marshal())
 		}
 	}
 }
