@@ -78,7 +78,7 @@ func Compile(tools []*gen.Tool, opts gen.Options) (*Schemas, error) {
 		}
 		c, err := callrecord.NewChecker(t.Name, string(eff.Marshal()), !opts.FormatAnnotation)
 		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+			return nil, err // it names the tool
 		}
 		s.tools[t.Name] = compiled{version, c}
 	}
