@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/gen"
@@ -71,29 +70,12 @@ func fieldName(f *ast.Field) string {
 }
 
 // noArgsTypes maps the Args type of each tool of noArgs that file
-// declares (const <Go name>ToolName = "<tool>") to true.
+// declares to true.
 func noArgsTypes(file *ast.File, noArgs map[string]bool) map[string]bool {
 	out := map[string]bool{}
-	for _, decl := range file.Decls {
-		gd, ok := decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.CONST {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			vs := spec.(*ast.ValueSpec)
-			for i, name := range vs.Names {
-				goName, ok := strings.CutSuffix(name.Name, "ToolName")
-				if !ok || i >= len(vs.Values) {
-					continue
-				}
-				lit, ok := vs.Values[i].(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING {
-					continue
-				}
-				if tool, err := strconv.Unquote(lit.Value); err == nil && noArgs[tool] {
-					out[goName+"Args"] = true
-				}
-			}
+	for tool, goName := range toolGoNames(file) {
+		if noArgs[tool] {
+			out[goName+"Args"] = true
 		}
 	}
 	return out
