@@ -65,7 +65,7 @@ func loadCorpus(t *testing.T, files []string, badNames map[string][]string) []co
 		if !errors.As(err, &list) {
 			t.Fatalf("%s: %v", f, err)
 		}
-		refused := map[string]bool{}
+		refused := map[string]string{} // pointer → the name the error quotes
 		for _, e := range list.Flat() {
 			m := badName.FindStringSubmatch(e.Error())
 			if m == nil || m[1] != f {
@@ -75,7 +75,7 @@ func loadCorpus(t *testing.T, files []string, badNames map[string][]string) []co
 			if err != nil || name == "" {
 				t.Fatalf("%s: the refusal does not name the tool: %v", f, e)
 			}
-			refused[e.(*gen.Error).Pointer] = true
+			refused[e.(*gen.Error).Pointer] = name
 			badNames[filepath.Base(f)] = append(badNames[filepath.Base(f)], name)
 		}
 		data, err := os.ReadFile(f)
@@ -94,7 +94,11 @@ func loadCorpus(t *testing.T, files []string, badNames map[string][]string) []co
 			arr, base = list2.Tools, "/tools"
 		}
 		for i, raw := range arr {
-			if refused[fmt.Sprintf("%s/%d/name", base, i)] {
+			if name, ok := refused[fmt.Sprintf("%s/%d/name", base, i)]; ok {
+				var tool struct{ Name string }
+				if err := json.Unmarshal(raw, &tool); err != nil || tool.Name != name {
+					t.Errorf("%s: the refusal of tool %d names %q, but the tool is %q", f, i, name, tool.Name)
+				}
 				continue
 			}
 			alone := filepath.Join(t.TempDir(), fmt.Sprintf("%s-%d.json", filepath.Base(f), i))
@@ -173,18 +177,18 @@ func TestMCPCorpus(t *testing.T) {
 			}
 			parts[n] = append(parts[n], ct.tool)
 		}
-		notices, overlaps := 0, 0
+		var stats serverStats
 		for i, tools := range parts {
 			pkg := server.pkg
 			if i > 0 {
 				pkg = fmt.Sprintf("%s%d", server.pkg, i+1)
 			}
-			if generateServer(t, server.name, mod, pkg, tools, &notices, &overlaps) {
+			if generateServer(t, server.name, mod, pkg, tools, &stats) {
 				pkgs = append(pkgs, "./"+pkg)
 			}
 		}
-		t.Logf("%s: %d tools generated (%d package(s)); left out for a name breaking MCP's rule: %v; notices (a provider left out): %d; oneOf overlap warnings: %d",
-			server.name, len(loaded), len(parts), badNames, notices, overlaps)
+		t.Logf("%s: %d tools generated (%d package(s)), %d of them without arguments; left out for a name breaking MCP's rule: %v; notices (a provider left out): %d; oneOf overlap warnings: %d",
+			server.name, len(loaded), len(parts), stats.noArgs, badNames, stats.notices, stats.overlaps)
 	}
 	if len(pkgs) == 0 {
 		t.Fatal("no server generated")
@@ -197,13 +201,18 @@ func TestMCPCorpus(t *testing.T) {
 	}
 }
 
+// serverStats counts, for a server's log line, the notices of generation
+// (a provider left out), the oneOf overlap warnings and the tools that take
+// no arguments.
+type serverStats struct{ notices, overlaps, noArgs int }
+
 // generateServer generates tools as package pkg under mod with default
 // flags and writes it there, reporting (t.Errorf) each refusal, lint
 // refusal and struct{} it finds under server's name; it returns whether
 // the package was written.
-func generateServer(t *testing.T, server, mod, pkg string, tools []*gen.Tool, notices, overlaps *int) bool {
+func generateServer(t *testing.T, server, mod, pkg string, tools []*gen.Tool, stats *serverStats) bool {
 	dir := filepath.Join(mod, pkg)
-	opts := gen.Options{Package: pkg, OutDir: dir, Notice: func(gen.Notice) { *notices++ }}
+	opts := gen.Options{Package: pkg, OutDir: dir, Notice: func(gen.Notice) { stats.notices++ }}
 	files, err := gen.Generate(tools, opts)
 	if err != nil {
 		var list gen.ErrorList
@@ -224,12 +233,15 @@ func generateServer(t *testing.T, server, mod, pkg string, tools []*gen.Tool, no
 	}
 	noArgs := map[string]bool{}
 	for _, tool := range tools {
-		*overlaps += len(gen.OneOfOverlaps(tool, gen.Options{}))
+		stats.overlaps += len(gen.OneOfOverlaps(tool, gen.Options{}))
 		eff, _, err := gen.Schema(tool, opts)
 		if err != nil {
 			t.Fatalf("%s: tool %s: %v", server, tool.Name, err)
 		}
-		noArgs[tool.Name] = takesNoArguments(eff)
+		if takesNoArguments(eff) {
+			noArgs[tool.Name] = true
+			stats.noArgs++
+		}
 	}
 	empty, err := emptyStructs(files, noArgs)
 	if err != nil {

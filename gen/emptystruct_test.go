@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"strings"
+	"testing"
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/runtime/jsonval"
@@ -100,4 +101,69 @@ func takesNoArguments(eff *jsonval.Value) bool {
 		}
 	}
 	return eff.Get("additionalProperties") != nil
+}
+
+// TestEmptyStructs: struct{} is found as a declared type and in a field's
+// type at any depth, except as the Args of a tool without arguments; a
+// struct with fields is not.
+func TestEmptyStructs(t *testing.T) {
+	src := `package p
+
+const (
+	NoneToolName = "none"
+	SomeToolName = "some"
+)
+
+type NoneArgs struct{}
+
+type SomeArgs struct{}
+
+type Filled struct {
+	A int
+	B tgopt.Optional[struct{}]
+	C []map[string]struct{}
+	D struct{ X int }
+}
+`
+	for _, tc := range []struct {
+		name   string
+		noArgs map[string]bool
+		want   []string
+	}{
+		{"both tools take arguments", nil, []string{"a_tool.go: type NoneArgs", "a_tool.go: type SomeArgs", "a_tool.go: type Filled, field B", "a_tool.go: type Filled, field C"}},
+		{"none takes none", map[string]bool{"none": true}, []string{"a_tool.go: type SomeArgs", "a_tool.go: type Filled, field B", "a_tool.go: type Filled, field C"}},
+	} {
+		got, err := emptyStructs([]gen.File{{Name: "a_tool.go", Data: []byte(src)}, {Name: "a_test.go", Data: []byte("package p\n\ntype T struct{}\n")}}, tc.noArgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: emptyStructs = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestTakesNoArguments: only a closed object with no member declared and
+// nothing composed admits only {}.
+func TestTakesNoArguments(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		want   bool
+	}{
+		{`{"type":"object","additionalProperties":false}`, true},
+		{`{"type":"object","properties":{},"additionalProperties":false,"description":"x"}`, true},
+		{`{"type":"object"}`, false},
+		{`{"type":"object","additionalProperties":true}`, false},
+		{`{"type":"object","additionalProperties":{"type":"string"}}`, false},
+		{`{"type":"object","properties":{"a":{}},"additionalProperties":false}`, false},
+		{`{"type":"object","oneOf":[{"required":["a"]}],"additionalProperties":false}`, false},
+	} {
+		eff, err := jsonval.Parse([]byte(tc.schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := takesNoArguments(eff); got != tc.want {
+			t.Errorf("takesNoArguments(%s) = %v, want %v", tc.schema, got, tc.want)
+		}
+	}
 }
