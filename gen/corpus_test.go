@@ -187,7 +187,7 @@ func TestMCPCorpus(t *testing.T) {
 				pkgs = append(pkgs, "./"+pkg)
 			}
 		}
-		t.Logf("%s: %d tools generated (%d package(s)), %d of them without arguments; left out for a name breaking MCP's rule: %v; notices (a provider left out): %d; oneOf overlap warnings: %d",
+		t.Logf("%s: %d tools (%d package(s)), %d of them without arguments; left out for a name breaking MCP's rule: %q; notices (a provider left out): %d; oneOf overlap warnings: %d",
 			server.name, len(loaded), len(parts), stats.noArgs, badNames, stats.notices, stats.overlaps)
 	}
 	if len(pkgs) == 0 {
