@@ -151,7 +151,7 @@ func lintErrors(cmd string, fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool
 		fmt.Fprintf(stderr, "toolgate %s: %s\n", cmd, gen.Printable(err.Error()))
 		return configExit(err)
 	}
-	res, err := lint.Run(tools, lint.Options{Config: cfg, Providers: providers, MinSeverity: lint.Error})
+	res, err := lint.Refusals(tools, cfg, providers)
 	if err != nil {
 		return reportLoad(cmd, err, stderr)
 	}

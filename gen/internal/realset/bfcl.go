@@ -1,11 +1,9 @@
 package realset
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -64,25 +62,24 @@ func loadBFCL(corpora string) ([]Tool, error) {
 
 // bfclLine returns the line of a JSON Lines file whose "id" is id.
 func bfclLine(path, id string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	var found []byte
+	err := eachLine(path, func(line []byte) error {
+		var entry struct{ ID string }
+		if err := json.Unmarshal(line, &entry); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if entry.ID == id && found == nil {
+			found = bytes.Clone(line)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
-		var entry struct{ ID string }
-		if err := json.Unmarshal(sc.Bytes(), &entry); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if entry.ID == id {
-			return bytes.Clone(sc.Bytes()), nil
-		}
+	if found == nil {
+		return nil, fmt.Errorf("%s: no entry %s", path, id)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return nil, fmt.Errorf("%s: no entry %s", path, id)
+	return found, nil
 }
 
 // bfclTool reads the function the entry's single ground-truth call names,

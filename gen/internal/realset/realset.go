@@ -4,8 +4,10 @@
 // corpus's own ground truth, and MCP tools (the GitHub MCP server, the
 // captured tools/list responses, the Docker registry's) with the valid
 // base instance runtime/contract derives from the schema (the MCP corpora
-// hold no calls). The corpora are read from ../shared/corpora at run time;
-// nothing of them is copied into the repository.
+// hold no calls). BFCLCalls reads every BFCL ground-truth call with the
+// function it calls, for gen's round-trip test. The corpora are read from
+// ../shared/corpora at run time; nothing of them is copied into the
+// repository.
 package realset
 
 import (

@@ -114,3 +114,25 @@ func TestRename(t *testing.T) {
 		t.Errorf("description of none = %q", d)
 	}
 }
+
+// TestBFCLCalls: every ground-truth call of the corpus is read (3,302, as
+// the corpus README counts them), with the tool file of the function it
+// names and its arguments as an object.
+func TestBFCLCalls(t *testing.T) {
+	calls, err := BFCLCalls(corpora(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 3302 {
+		t.Errorf("%d ground-truth calls, want 3,302", len(calls))
+	}
+	for _, c := range calls {
+		var tool struct{ Name string }
+		if err := json.Unmarshal(c.Tool, &tool); err != nil || tool.Name != c.Function {
+			t.Errorf("%s: the tool file of %s names %q (%v)", c.ID, c.Function, tool.Name, err)
+		}
+		if args, err := jsonval.Parse(c.Args); err != nil || args.Kind != jsonval.Object {
+			t.Errorf("%s: the arguments %s are not an object (%v)", c.ID, c.Args, err)
+		}
+	}
+}
