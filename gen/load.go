@@ -35,6 +35,9 @@ type Tool struct {
 	output    *jsonval.Value // the result's schema (outputSchema), or nil
 	mcpExtras []jsonval.Member
 	memoed    *toolMemo // memo.go
+	// warnings are what loading accepted with a caveat (an implied root
+	// type); Generate reports them with the model's.
+	warnings []Warning
 }
 
 // Meta is a tool's optional toolgate metadata, the "x-toolgate" member of
@@ -246,12 +249,29 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 	if err := checkSchemaText(path, ptr+"/"+t.paramsKey, t.params); err != nil {
 		return nil, err
 	}
+	t.impliedObjectRoot()
 	if t.output != nil {
 		if err := checkSchemaText(path, ptr+"/outputSchema", t.output); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
+}
+
+// impliedObjectRoot reads a root schema that declares properties but no
+// type as an object, as MCP clients read an inputSchema, with a warning:
+// the effective schema then says "type": "object". A root with a type, or
+// without properties, is left as it is (the generator refuses a root that
+// is not an object).
+func (t *Tool) impliedObjectRoot() {
+	p := t.params
+	if p.Kind != jsonval.Object || p.Has("type") || !p.Has("properties") {
+		return
+	}
+	members := append([]jsonval.Member{{Key: "type", Value: &jsonval.Value{Kind: jsonval.String, Str: "object"}}}, p.Members...)
+	t.params = &jsonval.Value{Kind: jsonval.Object, Members: members}
+	t.warnings = append(t.warnings, Warning{Kind: WarnRootType, File: t.File, Pointer: t.Pointer + "/" + t.paramsKey, Tool: t.Name,
+		Message: `the schema declares properties but no type: it is read as "type": "object", as MCP clients read it, and the effective schema says so`})
 }
 
 // checkSchemaText refuses, in schema s at ptr and the schemas inside it, a

@@ -211,13 +211,19 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	if cmd == "export" {
 		return export(provider.Provider(*prov), tools, gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers}, stdout, stderr)
 	}
-	opts := gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers}
+	wr := &warner{w: stderr}
+	defer wr.summary(cmd)
+	var generated []gen.Warning
+	opts := gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers, Warn: func(w gen.Warning) { generated = append(generated, w) }}
 	if cmd == "generate" {
 		opts.Notice = func(n gen.Notice) { fmt.Fprintf(stderr, "notice: %v\n", n) }
 	}
 	files, err := gen.Generate(tools, opts)
 	if err != nil {
 		return reportLoad(cmd, err, stderr)
+	}
+	for _, w := range generated {
+		wr.generator(w)
 	}
 	var (
 		drift    []gen.Drift
@@ -230,10 +236,10 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		// its answer is read only when they pass.
 		checking.Go(func() { drift, checkErr = gen.Check(*out, files) })
 	}
-	if code := oneOfWarnings(cmd, tools, gen.Options{OpenObjects: *open}, *strictOneOf, stderr); code != exitOK {
+	if code := oneOfWarnings(cmd, tools, gen.Options{OpenObjects: *open}, *strictOneOf, wr, stderr); code != exitOK {
 		return code
 	}
-	if code := lintErrors(cmd, fs, *lintCfg, tools, providers, stderr); code != exitOK {
+	if code := lintErrors(cmd, fs, *lintCfg, tools, providers, wr, stderr); code != exitOK {
 		return code
 	}
 	if cmd == "check" {

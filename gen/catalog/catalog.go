@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/udiff"
+	"github.com/toolgate/toolgate/runtime/format"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/templates"
@@ -148,6 +149,9 @@ func (p *params) member(path string, site *jsonval.Value, presence string, depth
 	}
 	row.Bounds = bounds(ms)
 	row.Format = str(ms.Get("format"))
+	if _, known := format.Lookup(row.Format); row.Format != "" && !known {
+		row.Format += " (an annotation, not enforced)"
+	}
 	row.Pattern = str(ms.Get("pattern"))
 	if e := ms.Get("enum"); e != nil {
 		var vals []string

@@ -86,6 +86,9 @@ func project(p Provider, t Tool, schema *jsonval.Value, withJSON bool) (Definiti
 		return Definition{}, err
 	}
 	def.Local = pr.local
+	if strings.Contains(t.Schema, `"format"`) {
+		def.Unenforced = unenforced(t.Schema)
+	}
 	if !withJSON {
 		return def, nil
 	}
