@@ -2,6 +2,7 @@ package lint
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 )
@@ -38,9 +39,11 @@ var (
 	// tool they filter.
 	grants = set(`role roles permission permissions scope scopes privilege privileges access_level approved
 		is_approved approval approval_status verified is_verified`)
-	// actorWords name the acting party.
-	actorWords = set(`actor caller requester requestor acting principal operator impersonate impersonated
-		impersonating behalf`)
+	// actorWords name the acting party wherever they are in a name;
+	// actorNames do as whole names (a principal alone may be money, an
+	// operator a comparison).
+	actorWords = set(`actor caller requester requestor acting impersonate impersonated impersonating behalf`)
+	actorNames = set(`principal_id principal_user operator_id operator_user_id current_user current_user_id my_user_id`)
 	// byWords, before a final "by", name the acting party too
 	// (created_by, approved_by).
 	byWords = set(`created updated modified approved submitted requested performed initiated authorized reviewed`)
@@ -91,7 +94,7 @@ func switchesCheck(ws []string) bool {
 // actor reports names of the acting party: acting_user_id, caller_id,
 // requester, on_behalf_of, created_by.
 func actor(ws []string) bool {
-	if slices.ContainsFunc(ws, func(w string) bool { return actorWords[w] }) {
+	if actorNames[snake(ws)] || slices.ContainsFunc(ws, func(w string) bool { return actorWords[w] }) {
 		return true
 	}
 	return len(ws) == 2 && ws[1] == "by" && byWords[ws[0]]
@@ -121,8 +124,9 @@ func chatRole(ws []string, s, props *jsonval.Value) bool {
 
 // changesState reports whether the tool may change state: it is
 // destructive, or neither its MCP annotations (readOnlyHint) nor its verb
-// (get_, list_, search_…, optionally after one namespace word) say it only
-// reads.
+// say it only reads. The verb is the first word that is one in the name's
+// last dotted part (api.UserApi.get_users, Alarm_1_GetAlarms, github_list_issues):
+// get, list, search… read; a name without a verb may change state.
 func (c *checker) changesState() bool {
 	if c.ti.t.Meta.Destructive {
 		return true
@@ -130,14 +134,14 @@ func (c *checker) changesState() bool {
 	if c.ti.readOnly {
 		return false
 	}
-	ws := words(c.ti.t.Name)
-	switch {
-	case len(ws) == 0:
-		return true
-	case readVerbs[ws[0]]:
-		return false
-	case len(ws) > 2 && !verbs[ws[0]] && readVerbs[ws[1]]:
-		return false
+	name := c.ti.t.Name
+	if i := strings.LastIndex(name, "."); i >= 0 {
+		name = name[i+1:]
+	}
+	for _, w := range words(name) {
+		if verbs[w] {
+			return !readVerbs[w]
+		}
 	}
 	return true
 }
