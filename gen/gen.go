@@ -267,6 +267,9 @@ func testFiles(opts Options, models []*toolModel) ([]File, error) {
 
 // model checks a tool's schema and builds its model.
 func model(t *Tool, opts Options) (*toolModel, error) {
+	if opts.ValueRoots {
+		t = t.asDeclared()
+	}
 	tm := &toolModel{t: t, open: opts.OpenObjects, goName: t.goName(), fileName: fileName(t.goName())}
 	fail := func(ptr, kw, msg string) error {
 		return &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey + ptr, Keyword: kw, Message: msg}

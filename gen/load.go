@@ -38,6 +38,9 @@ type Tool struct {
 	// warnings are what loading accepted with a caveat (an implied root
 	// type); Generate reports them with the model's.
 	warnings []Warning
+	// declared is the parameters schema as the file declares it, when
+	// impliedObjectRoot read it otherwise (params).
+	declared *jsonval.Value
 }
 
 // Meta is a tool's optional toolgate metadata, the "x-toolgate" member of
@@ -269,9 +272,21 @@ func (t *Tool) impliedObjectRoot() {
 		return
 	}
 	members := append([]jsonval.Member{{Key: "type", Value: &jsonval.Value{Kind: jsonval.String, Str: "object"}}}, p.Members...)
-	t.params = &jsonval.Value{Kind: jsonval.Object, Members: members}
+	t.params, t.declared = &jsonval.Value{Kind: jsonval.Object, Members: members}, p
 	t.warnings = append(t.warnings, Warning{Kind: WarnRootType, File: t.File, Pointer: t.Pointer + "/" + t.paramsKey, Tool: t.Name,
 		Message: `the schema declares properties but no type: it is read as "type": "object", as MCP clients read it, and the effective schema says so`})
+}
+
+// asDeclared is t with its parameters schema as the file declares it, for
+// Options.ValueRoots: conformance runs read a root without a type as JSON
+// Schema does, applying properties to objects only.
+func (t *Tool) asDeclared() *Tool {
+	if t.declared == nil {
+		return t
+	}
+	c := *t
+	c.params, c.declared, c.warnings = t.declared, nil, nil
+	return &c
 }
 
 // checkSchemaText refuses, in schema s at ptr and the schemas inside it, a
