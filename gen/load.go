@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 	"time"
 
 	"github.com/toolgate/toolgate/gen/internal/workers"
@@ -73,6 +74,19 @@ type Meta struct {
 
 // toolNameRule is MCP's rule for tool names.
 var toolNameRule = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// nameProblem says what in a name breaks toolNameRule.
+func nameProblem(name string) string {
+	for _, r := range name {
+		if !(r < utf8.RuneSelf && toolNameRule.MatchString(string(r))) {
+			return fmt.Sprintf("%q is not allowed", r)
+		}
+	}
+	if name == "" {
+		return "it is empty"
+	}
+	return fmt.Sprintf("it is %d bytes long", len(name))
+}
 
 // Load reads tool files. Each path is a file or a directory; a directory
 // contributes its *.json files (not recursively), in name order. Finding no
@@ -245,7 +259,7 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 	case t.Name == "" && !obj.Has("name"):
 		return nil, fail("", "the tool has no name")
 	case !toolNameRule.MatchString(t.Name):
-		return nil, fail("/name", "tool name %q does not match [A-Za-z0-9_.-]{1,128}", t.Name)
+		return nil, fail("/name", "tool name %q does not match [A-Za-z0-9_.-]{1,128}, MCP's rule (%s): an invalid definition, refused whatever the flags; toolgate never renames a tool, so fix the name in the file", t.Name, nameProblem(t.Name))
 	case t.params == nil:
 		return nil, fail("", "tool %q has no parameters (or inputSchema)", t.Name)
 	}

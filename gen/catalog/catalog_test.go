@@ -73,3 +73,39 @@ func TestCheck(t *testing.T) {
 		t.Errorf("stale: %q, %v", diff, err)
 	}
 }
+
+// TestFormatAnnotation: a format toolgate does not assert is marked in the
+// parameters table as an annotation nobody enforces; an asserted one is
+// shown as it is.
+func TestFormatAnnotation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.json")
+	tool := `{"name": "put_doc", "description": "d", "parameters": {"type": "object", "properties": {"doc": {"type": "string", "format": "json"}, "id": {"type": "string", "format": "uuid"}}}}`
+	if err := os.WriteFile(path, []byte(tool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := gen.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Render(tools, gen.Options{}, filepath.Join(filepath.Dir(path), "CATALOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ row, cell string }{
+		{"| `doc` |", "| json (an annotation, not enforced) |"},
+		{"| `id` |", "| uuid |"},
+	} {
+		found := false
+		for _, line := range strings.Split(string(got), "\n") {
+			if strings.HasPrefix(line, tt.row) {
+				found = true
+				if !strings.Contains(line, tt.cell) {
+					t.Errorf("row %s lacks %q", line, tt.cell)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no row %s in\n%s", tt.row, got)
+		}
+	}
+}

@@ -86,9 +86,7 @@ func project(p Provider, t Tool, schema *jsonval.Value, withJSON bool) (Definiti
 		return Definition{}, err
 	}
 	def.Local = pr.local
-	if strings.Contains(t.Schema, `"format"`) {
-		def.Unenforced = unenforced(t.Schema)
-	}
+	def.Unenforced = unenforced(schema)
 	if !withJSON {
 		return def, nil
 	}

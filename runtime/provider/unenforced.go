@@ -14,14 +14,11 @@ func known(f *jsonval.Value) bool {
 	return ok && f.Kind == jsonval.String
 }
 
-// unenforced lists the formats of the effective schema (JSON) that the gate
-// does not know: annotations, as JSON Schema 2020-12 has them, that no one
-// checks, whichever provider the definition is for.
-func unenforced(effective string) []Local {
-	root, err := jsonval.Parse([]byte(effective))
-	if err != nil {
-		return nil
-	}
+// unenforced lists the formats of the effective schema that the gate does
+// not know: annotations, as JSON Schema 2020-12 has them, that no one
+// checks, whichever provider the definition is for. It reads the schema
+// and changes nothing.
+func unenforced(effective *jsonval.Value) []Local {
 	var out []Local
 	var schema func(s *jsonval.Value, ptr string)
 	schema = func(s *jsonval.Value, ptr string) {
@@ -43,6 +40,6 @@ func unenforced(effective string) []Local {
 			}
 		}
 	}
-	schema(root, "")
+	schema(effective, "")
 	return out
 }
