@@ -74,12 +74,14 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// TestFormatAnnotation: a format toolgate does not assert is marked in the
-// parameters table as an annotation nobody enforces; an asserted one is
-// shown as it is.
-func TestFormatAnnotation(t *testing.T) {
+// TestAnnotations: a format toolgate does not assert is marked in the
+// parameters table as an annotation nobody enforces, and a default its
+// schema rejects as never applied; an asserted format and a valid default
+// are shown as they are.
+func TestAnnotations(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.json")
-	tool := `{"name": "put_doc", "description": "d", "parameters": {"type": "object", "properties": {"doc": {"type": "string", "format": "json"}, "id": {"type": "string", "format": "uuid"}}}}`
+	tool := `{"name": "put_doc", "description": "d", "parameters": {"type": "object", "properties": {"doc": {"type": "string", "format": "json"}, "id": {"type": "string", "format": "uuid"},
+	  "fast": {"type": "boolean", "default": "dontcare"}, "slow": {"type": "boolean", "default": false}}}}`
 	if err := os.WriteFile(path, []byte(tool), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +96,8 @@ func TestFormatAnnotation(t *testing.T) {
 	for _, tt := range []struct{ row, cell string }{
 		{"| `doc` |", "| json (an annotation, not enforced) |"},
 		{"| `id` |", "| uuid |"},
+		{"| `fast` |", "| `\"dontcare\"` (invalid: never applied) |"},
+		{"| `slow` |", "| `false` |"},
 	} {
 		found := false
 		for _, line := range strings.Split(string(got), "\n") {
