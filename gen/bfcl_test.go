@@ -118,11 +118,11 @@ func bfclRefusal(t *testing.T, path string) []string {
 		}
 		return out
 	}
-	res, err := lint.Refusals(loaded, lint.Config{}, nil)
+	refused, _, err := lint.Refusals(loaded, lint.Config{}, nil)
 	if err != nil {
 		t.Fatalf("%s: lint: %v", path, err)
 	}
-	for _, f := range res.Findings {
+	for _, f := range refused {
 		out = append(out, fmt.Sprintf("%s %s: %s", f.Pointer, f.Rule, f.Message))
 	}
 	return out

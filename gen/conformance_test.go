@@ -111,15 +111,9 @@ var conformanceSkips = map[string]string{
 
 	// Deliberate refusals: toolgate generates typed code, and these schemas
 	// would make it lie.
-	"default.json|invalid type for default":                                                   "deliberate: toolgate refuses a default its own schema rejects (the generated accessor would hand it out), although JSON Schema makes default a mere annotation",
-	"default.json|invalid string value for default":                                           "deliberate: a default its own schema rejects is a generation error",
-	"default.json|the default keyword does not do anything if the property is missing":        "deliberate: a default its own schema rejects is a generation error",
-	"draft7/default.json|invalid type for default":                                            "deliberate: a default its own schema rejects is a generation error",
-	"draft7/default.json|invalid string value for default":                                    "deliberate: a default its own schema rejects is a generation error",
-	"draft7/default.json|the default keyword does not do anything if the property is missing": "deliberate: a default its own schema rejects is a generation error",
-	"properties.json|properties with escaped characters":                                      "deliberate: six member names map to the same Go field FooBar, a generation error the user resolves with x-toolgate goName (the suite's schema cannot carry it)",
-	"draft7/properties.json|properties with escaped characters":                               "deliberate: a member name holds a control character (U+000C), which tool files may not hold in names",
-	"draft7/ref.json|ref overrides any sibling keywords":                                      "deliberate: draft-07 ignores keywords beside $ref, but the model would be shown them; the generator asks to move them into the referenced schema",
+	"properties.json|properties with escaped characters":        "deliberate: six member names map to the same Go field FooBar, a generation error the user resolves with x-toolgate goName (the suite's schema cannot carry it)",
+	"draft7/properties.json|properties with escaped characters": "deliberate: a member name holds a control character (U+000C), which tool files may not hold in names",
+	"draft7/ref.json|ref overrides any sibling keywords":        "deliberate: draft-07 ignores keywords beside $ref, but the model would be shown them; the generator asks to move them into the referenced schema",
 }
 
 // knownBugs lists generator and runtime bugs the suite finds, keyed by

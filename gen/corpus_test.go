@@ -224,11 +224,11 @@ func generateServer(t *testing.T, server, mod, pkg string, tools []*gen.Tool, st
 		}
 		return false
 	}
-	res, err := lint.Refusals(tools, lint.Config{}, nil)
+	refused, _, err := lint.Refusals(tools, lint.Config{}, nil)
 	if err != nil {
 		t.Fatalf("%s: lint: %v", server, err)
 	}
-	for _, f := range res.Findings {
+	for _, f := range refused {
 		t.Errorf("%s: tool %s refused by lint: %v", server, f.Tool, f)
 	}
 	noArgs := map[string]bool{}

@@ -184,6 +184,13 @@ func (e *emitter) emitDefinitions() {
 	if len(e.tm.defs) < len(provider.All) {
 		doc += "\n\nA call in the dialect of a provider the tool is not exported to is unknown_tool."
 	}
+	if len(e.tm.defs) > 0 && len(e.tm.defs[0].Unenforced) > 0 {
+		var notes []string
+		for _, l := range e.tm.defs[0].Unenforced {
+			notes = append(notes, l.String())
+		}
+		doc += fmt.Sprintf("\n\nAnnotations the gate does not enforce (Definition.Unenforced): %s.", strings.Join(notes, "; "))
+	}
 	e.doc(doc)
 	e.f.Var().Id(g+"Definitions").Op("=").Qual(pkgProvider, "MustDefinitions").CallFunc(func(gr *jen.Group) {
 		for _, a := range args {

@@ -60,6 +60,10 @@ type Options struct {
 	// Notice, when set, receives a notice for each tool and provider left
 	// out, in tool name order, when Generate succeeds.
 	Notice func(Notice)
+	// Warn, when set, receives each warning about the tools (a default its
+	// own schema rejects, a format toolgate does not know, a root object
+	// without its type), in tool name order, when Generate succeeds.
+	Warn func(Warning)
 	// ValueRoots allows any schema at the root and emits a
 	// Validate<Tool>(data []byte) error function for each tool that accepts
 	// any JSON value, not only an object (used for conformance runs).
@@ -88,6 +92,8 @@ type toolModel struct {
 	defs []provider.Definition
 	// leftOut are the providers, none chosen, that cannot carry the tool.
 	leftOut []Notice
+	// warnings are what the tool is accepted with (warnings.go).
+	warnings []Warning
 	// patternVars and unionFuncs name the unexported helpers of nodes
 	// (assignNames).
 	patternVars map[*node]string
@@ -198,8 +204,13 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	}
 	out = append(out, tests...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	if opts.Notice != nil {
-		for _, tm := range models {
+	for _, tm := range models {
+		if opts.Warn != nil {
+			for _, w := range tm.warnings {
+				opts.Warn(w)
+			}
+		}
+		if opts.Notice != nil {
 			for _, n := range tm.leftOut {
 				opts.Notice(n)
 			}
@@ -256,6 +267,9 @@ func testFiles(opts Options, models []*toolModel) ([]File, error) {
 
 // model checks a tool's schema and builds its model.
 func model(t *Tool, opts Options) (*toolModel, error) {
+	if opts.ValueRoots {
+		t = t.asDeclared()
+	}
 	tm := &toolModel{t: t, open: opts.OpenObjects, goName: t.goName(), fileName: fileName(t.goName())}
 	fail := func(ptr, kw, msg string) error {
 		return &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey + ptr, Keyword: kw, Message: msg}
@@ -290,6 +304,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
+	tm.warnings = append(slices.Clone(t.warnings), b.warns...)
 	if err := markCycles(tm.root); err != nil {
 		return nil, &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey, Message: err.Error()}
 	}

@@ -22,10 +22,10 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // archive holds the input tool files under schemas/, an optional "options"
 // file (one option a line: open-objects, package NAME, providers P...), and the expected
 // output: every generated file under out/, or the expected error text in a
-// file named "error", and the notices of providers left out in a file named
-// "notices". With -update the expectations are rewritten. Every generated
-// package must pass go vet and, unless -short, the seed corpus of its fuzz
-// targets.
+// file named "error", the notices of providers left out in a file named
+// "notices", and the generator's warnings in one named "warnings". With
+// -update the expectations are rewritten. Every generated package must pass
+// go vet and, unless -short, the seed corpus of its fuzz targets.
 func TestGolden(t *testing.T) {
 	archives, err := filepath.Glob("testdata/golden/*.txtar")
 	if err != nil || len(archives) == 0 {
@@ -73,15 +73,21 @@ func TestGolden(t *testing.T) {
 			got := []txtar.File{}
 			tools, err := gen.Load(filepath.Join(dir, "schemas"))
 			var files []gen.File
-			var notices strings.Builder
+			var notices, warnings strings.Builder
 			opts.Notice = func(n gen.Notice) {
 				notices.WriteString(strings.ReplaceAll(n.String(), dir+string(filepath.Separator), "") + "\n")
+			}
+			opts.Warn = func(w gen.Warning) {
+				warnings.WriteString(strings.ReplaceAll(w.String(), dir+string(filepath.Separator), "") + "\n")
 			}
 			if err == nil {
 				files, err = gen.Generate(tools, opts)
 			}
 			if notices.Len() > 0 {
 				got = append(got, txtar.File{Name: "notices", Data: []byte(notices.String())})
+			}
+			if warnings.Len() > 0 {
+				got = append(got, txtar.File{Name: "warnings", Data: []byte(warnings.String())})
 			}
 			if err != nil {
 				msg := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
@@ -104,7 +110,7 @@ func TestGolden(t *testing.T) {
 			}
 			want := map[string][]byte{}
 			for _, f := range ar.Files {
-				if f.Name == "error" || f.Name == "notices" || strings.HasPrefix(f.Name, "out/") {
+				if f.Name == "error" || f.Name == "notices" || f.Name == "warnings" || strings.HasPrefix(f.Name, "out/") {
 					want[f.Name] = f.Data
 				}
 			}

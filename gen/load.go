@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/gen/internal/workers"
 	"github.com/toolgate/toolgate/runtime/jsonval"
@@ -35,6 +36,12 @@ type Tool struct {
 	output    *jsonval.Value // the result's schema (outputSchema), or nil
 	mcpExtras []jsonval.Member
 	memoed    *toolMemo // memo.go
+	// warnings are what loading accepted with a caveat (an implied root
+	// type); Generate reports them with the model's.
+	warnings []Warning
+	// declared is the parameters schema as the file declares it, when
+	// impliedObjectRoot read it otherwise (params).
+	declared *jsonval.Value
 }
 
 // Meta is a tool's optional toolgate metadata, the "x-toolgate" member of
@@ -67,6 +74,19 @@ type Meta struct {
 
 // toolNameRule is MCP's rule for tool names.
 var toolNameRule = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// nameProblem says what in a name breaks toolNameRule.
+func nameProblem(name string) string {
+	for _, r := range name {
+		if !(r < utf8.RuneSelf && toolNameRule.MatchString(string(r))) {
+			return fmt.Sprintf("%q is not allowed", r)
+		}
+	}
+	if name == "" {
+		return "it is empty"
+	}
+	return fmt.Sprintf("it is %d bytes long", len(name))
+}
 
 // Load reads tool files. Each path is a file or a directory; a directory
 // contributes its *.json files (not recursively), in name order. Finding no
@@ -239,19 +259,48 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 	case t.Name == "" && !obj.Has("name"):
 		return nil, fail("", "the tool has no name")
 	case !toolNameRule.MatchString(t.Name):
-		return nil, fail("/name", "tool name %q does not match [A-Za-z0-9_.-]{1,128}", t.Name)
+		return nil, fail("/name", "tool name %q does not match [A-Za-z0-9_.-]{1,128}, MCP's rule (%s): an invalid definition, refused whatever the flags; toolgate never renames a tool, so fix the name in the file", t.Name, nameProblem(t.Name))
 	case t.params == nil:
 		return nil, fail("", "tool %q has no parameters (or inputSchema)", t.Name)
 	}
 	if err := checkSchemaText(path, ptr+"/"+t.paramsKey, t.params); err != nil {
 		return nil, err
 	}
+	t.impliedObjectRoot()
 	if t.output != nil {
 		if err := checkSchemaText(path, ptr+"/outputSchema", t.output); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
+}
+
+// impliedObjectRoot reads a root schema that declares properties but no
+// type as an object, as MCP clients read an inputSchema, with a warning:
+// the effective schema then says "type": "object". A root with a type, or
+// without properties, is left as it is (the generator refuses a root that
+// is not an object).
+func (t *Tool) impliedObjectRoot() {
+	p := t.params
+	if p.Kind != jsonval.Object || p.Has("type") || !p.Has("properties") {
+		return
+	}
+	members := append([]jsonval.Member{{Key: "type", Value: &jsonval.Value{Kind: jsonval.String, Str: "object"}}}, p.Members...)
+	t.params, t.declared = &jsonval.Value{Kind: jsonval.Object, Members: members}, p
+	t.warnings = append(t.warnings, Warning{Kind: WarnRootType, File: t.File, Pointer: t.Pointer + "/" + t.paramsKey, Tool: t.Name,
+		Message: `the schema declares properties but no type: it is read as "type": "object", as MCP clients read it, and the effective schema says so`})
+}
+
+// asDeclared is t with its parameters schema as the file declares it, for
+// Options.ValueRoots: conformance runs read a root without a type as JSON
+// Schema does, applying properties to objects only.
+func (t *Tool) asDeclared() *Tool {
+	if t.declared == nil {
+		return t
+	}
+	c := *t
+	c.params, c.declared, c.warnings = t.declared, nil, nil
+	return &c
 }
 
 // checkSchemaText refuses, in schema s at ptr and the schemas inside it, a

@@ -84,7 +84,7 @@ func rememberExport(tm *toolModel, opts Options) {
 		return
 	}
 	defer m.mu.Unlock()
-	m.exports[opts.OpenObjects] = &toolModel{t: tm.t, open: tm.open, projected: tm.projected, goName: tm.goName, fileName: tm.fileName}
+	m.exports[opts.OpenObjects] = &toolModel{t: tm.t, open: tm.open, projected: tm.projected, goName: tm.goName, fileName: tm.fileName, warnings: tm.warnings}
 }
 
 // setProjected sets the projected tool, and its schema parsed when first

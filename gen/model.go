@@ -140,6 +140,7 @@ type builder struct {
 	nodes  map[string]*node // by schema pointer, so refs share nodes and recursion ends
 	refs   *refIndex        // what $id and $anchor name (refs.go)
 	errs   ErrorList
+	warns  []Warning // warnings.go
 	// result is set for the builder of the result's schema (outputSchema).
 	result bool
 }

@@ -34,11 +34,14 @@ func (b *builder) fillTyped(n *node, ptr string, s *jsonval.Value, name string) 
 				n.pattern, n.goPattern = p.Str, re
 			}
 		}
-		if f := s.Get("format"); f != nil {
-			if _, ok := format.Lookup(f.Str); !ok && f.Kind == jsonval.String && !b.opts.FormatAnnotation {
-				b.fail(ptr+"/format", "format", "format %q is not one toolgate asserts (%s)", f.Str, strings.Join(format.Names(), ", "))
-			} else if !b.opts.FormatAnnotation {
+		if f := s.Get("format"); f != nil && !b.opts.FormatAnnotation {
+			if _, ok := format.Lookup(f.Str); ok {
 				n.format = f.Str
+			} else if f.Kind == jsonval.String {
+				// An unknown format is an annotation in 2020-12: kept in
+				// the schema, never asserted (format.Lookup tells the
+				// provider projection and the catalog so).
+				b.warn(WarnFormatUnknown, ptr+"/format", "format %q is not one toolgate asserts (%s): it is an annotation, not enforced", f.Str, strings.Join(format.Names(), ", "))
 			}
 		}
 		if len(n.enum) > 0 && allStrings(n.enum) && name != "" {
@@ -288,7 +291,10 @@ func uniqueName(name string, taken map[string]bool) string {
 // checkDefaults validates every default against the schema it stands in,
 // with the compiler that checked the schema (compiler is called only when
 // there is a default): an accessor must never hand out a value the decoder
-// would refuse.
+// would refuse. A default that fails is a warning (upstream files carry
+// them, such as "dontcare" on a boolean) and is dropped from the model: no
+// …OrDefault accessor applies it. The decoder never applies defaults, so
+// what is accepted is the same either way.
 func (b *builder) checkDefaults(compiler func() (*jsonschema.Compiler, error)) {
 	ptrs := make([]string, 0, len(b.nodes))
 	for ptr, n := range b.nodes {
@@ -325,7 +331,8 @@ func (b *builder) checkDefaults(compiler func() (*jsonschema.Compiler, error)) {
 				}
 				msg = ve.Message
 			}
-			b.fail(ptr+"/default", "default", "the default %s does not satisfy its own schema: %s", b.nodes[ptr].def.Marshal(), msg)
+			b.warn(WarnDefaultInvalid, ptr+"/default", "the default %s does not satisfy its own schema (%s): it is never applied, and no accessor is generated for it", b.nodes[ptr].def.Marshal(), msg)
+			b.nodes[ptr].def = nil
 		}
 	}
 }

@@ -35,9 +35,12 @@ type Overlap struct {
 }
 
 func (o Overlap) Error() string {
-	e := &Error{File: o.File, Pointer: o.Pointer, Keyword: "oneOf", Message: fmt.Sprintf(
-		"branches #%d and #%d both accept %s, which oneOf therefore refuses; make them exclusive (a const discriminator, disjoint required members, closed objects) or use anyOf", o.First, o.Second, o.Example)}
-	return e.Error()
+	return (&Error{File: o.File, Pointer: o.Pointer, Keyword: "oneOf", Message: o.Message()}).Error()
+}
+
+// Message says what overlaps, without the place.
+func (o Overlap) Message() string {
+	return fmt.Sprintf("branches #%d and #%d both accept %s, which oneOf therefore refuses; make them exclusive (a const discriminator, disjoint required members, closed objects) or use anyOf", o.First, o.Second, o.Example)
 }
 
 // hasMember reports whether v or a value in it is an object with a member

@@ -89,6 +89,7 @@ func (tm *toolModel) modelResult(opts Options) error {
 	if len(b.errs) > 0 {
 		return b.errs
 	}
+	tm.warnings = append(tm.warnings, b.warns...)
 	if err := markCycles(tm.result); err != nil {
 		return &Error{File: t.File, Pointer: t.Pointer + "/outputSchema", Message: err.Error()}
 	}

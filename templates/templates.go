@@ -116,6 +116,9 @@ type CatalogParam struct {
 	// Presence is "required", "optional" or "each item" (for Path
 	// "tags[]"), and ", nullable" when null is allowed.
 	Presence string
+	// DefaultInvalid marks a Default its own schema rejects: the
+	// generator warned, and no accessor applies it.
+	DefaultInvalid bool
 }
 
 // CatalogProvider is a provider with the rules its schema cannot express

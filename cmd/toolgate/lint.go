@@ -143,24 +143,30 @@ func configExit(err error) int {
 	return exitFailure
 }
 
-// lintErrors runs the error-level rules for generate and check; a finding
-// is an invalid tool definition (exit 3).
-func lintErrors(cmd string, fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool, providers []provider.Provider, stderr io.Writer) int {
+// lintErrors runs the error-level rules for generate and check. A finding
+// of a certain rule (lint.Rule.Certain: inverted bounds, a chosen provider
+// that cannot carry the tool, an invalid config) is an invalid tool
+// definition (exit 3); the heuristic ones (trusted-identity,
+// name-confusable, enum-spelling…) are warnings.
+func lintErrors(cmd string, fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool, providers []provider.Provider, wr *warner, stderr io.Writer) int {
 	cfg, err := lintConfig(fl, cfgPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgate %s: %s\n", cmd, gen.Printable(err.Error()))
 		return configExit(err)
 	}
-	res, err := lint.Refusals(tools, cfg, providers)
+	refused, warned, err := lint.Refusals(tools, cfg, providers)
 	if err != nil {
 		return reportLoad(cmd, err, stderr)
 	}
-	if len(res.Findings) == 0 {
+	for _, f := range warned {
+		wr.finding(f)
+	}
+	if len(refused) == 0 {
 		return exitOK
 	}
-	for _, f := range res.Findings {
-		fmt.Fprintln(stderr, f)
+	for _, f := range refused {
+		fmt.Fprintln(stderr, gen.Printable(f.String()))
 	}
-	fmt.Fprintf(stderr, "toolgate %s: %d lint error(s); fix them, or disable a rule with a reason (toolgate lint --help)\n", cmd, len(res.Findings))
+	fmt.Fprintf(stderr, "toolgate %s: %d lint error(s); fix them, or disable a rule with a reason (toolgate lint --help)\n", cmd, len(refused))
 	return exitInvalid
 }

@@ -75,9 +75,18 @@
 // rewrites them and removes the ones no tool produces any more; check
 // reports a stale, missing or extra one.
 //
-// generate and check run the error-level lint rules first: a finding is an
-// invalid tool definition. --lint-config (default toolgate-lint.json, when
-// it exists) disables a rule per tool or per file with a reason.
+// generate and check refuse only what is certainly wrong: besides the
+// generator's own errors, a finding of a certain lint rule (bounds-inverted,
+// provider-refused, lint-config) is an invalid tool definition. What is
+// only likely wrong is a warning, printed on stderr as
+// "file:line:column: warning KIND: message (at POINTER)", and the code is
+// generated: the generator's own warnings (a default its schema rejects, a
+// format toolgate does not assert, a root object without its type), the
+// heuristic error-level lint rules (trusted-identity, name-confusable,
+// enum-spelling, required-unknown) and an ambiguous oneOf. toolgate lint
+// --fail-on warning makes them fail CI. --lint-config (default
+// toolgate-lint.json, when it exists) disables a rule per tool or per file
+// with a reason.
 //
 // Exit codes: 0 success, 1 generated code is stale (check), lint found an
 // error or diff a breaking change, 2 usage error, 3 invalid tool
@@ -168,7 +177,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	pkg := fs.String("package", "", "the Go package name (default: the package in --out, else $GOPACKAGE, else the folder name)")
 	open := fs.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
 	provs := fs.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default: every provider that can carry the tool, of "+providerNames()+")")
-	lintCfg := fs.String("lint-config", defaultLintConfig, "the lint config (generate and check run the error-level lint rules)")
+	lintCfg := fs.String("lint-config", defaultLintConfig, "the lint config (generate and check run the error-level lint rules: the certain ones refuse a tool, the heuristic ones warn)")
 	var prov, catalogPath *string
 	strictOneOf := new(bool)
 	if cmd != "export" {
@@ -211,13 +220,19 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	if cmd == "export" {
 		return export(provider.Provider(*prov), tools, gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers}, stdout, stderr)
 	}
-	opts := gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers}
+	wr := &warner{w: stderr}
+	defer wr.summary(cmd)
+	var generated []gen.Warning
+	opts := gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers, Warn: func(w gen.Warning) { generated = append(generated, w) }}
 	if cmd == "generate" {
 		opts.Notice = func(n gen.Notice) { fmt.Fprintf(stderr, "notice: %v\n", n) }
 	}
 	files, err := gen.Generate(tools, opts)
 	if err != nil {
 		return reportLoad(cmd, err, stderr)
+	}
+	for _, w := range generated {
+		wr.generator(w)
 	}
 	var (
 		drift    []gen.Drift
@@ -230,10 +245,10 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		// its answer is read only when they pass.
 		checking.Go(func() { drift, checkErr = gen.Check(*out, files) })
 	}
-	if code := oneOfWarnings(cmd, tools, gen.Options{OpenObjects: *open}, *strictOneOf, stderr); code != exitOK {
+	if code := oneOfWarnings(cmd, tools, gen.Options{OpenObjects: *open}, *strictOneOf, wr, stderr); code != exitOK {
 		return code
 	}
-	if code := lintErrors(cmd, fs, *lintCfg, tools, providers, stderr); code != exitOK {
+	if code := lintErrors(cmd, fs, *lintCfg, tools, providers, wr, stderr); code != exitOK {
 		return code
 	}
 	if cmd == "check" {

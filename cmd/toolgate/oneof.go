@@ -10,7 +10,7 @@ import (
 // oneOfWarnings prints, for generate and check, every oneOf whose branches
 // the generator proves can match one value (gen.OneOfOverlaps), naming both
 // branches and the value. With --strict-oneof they are errors (exit 3).
-func oneOfWarnings(cmd string, tools []*gen.Tool, opts gen.Options, strict bool, stderr io.Writer) int {
+func oneOfWarnings(cmd string, tools []*gen.Tool, opts gen.Options, strict bool, wr *warner, stderr io.Writer) int {
 	n := 0
 	for _, t := range tools {
 		for _, o := range gen.OneOfOverlaps(t, opts) {
@@ -18,7 +18,7 @@ func oneOfWarnings(cmd string, tools []*gen.Tool, opts gen.Options, strict bool,
 			if strict {
 				fmt.Fprintf(stderr, "%v\n", o)
 			} else {
-				fmt.Fprintf(stderr, "warning: %v\n", o)
+				wr.warn(o.File, o.Pointer, "oneOf", o.Message())
 			}
 		}
 	}

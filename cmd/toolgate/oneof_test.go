@@ -35,7 +35,7 @@ func TestStrictOneOf(t *testing.T) {
 		}
 		_, statErr := os.Stat(filepath.Join(out, "ov_tool.go"))
 		switch {
-		case !strict && (code != exitOK || statErr != nil || !strings.Contains(stderr.String(), "warning: ")):
+		case !strict && (code != exitOK || statErr != nil || !strings.Contains(stderr.String(), ": warning oneOf: ")):
 			t.Errorf("without --strict-oneof: exit %d, %v, stderr %q; want a warning and the code written", code, statErr, stderr.String())
 		case strict && (code != exitInvalid || statErr == nil):
 			t.Errorf("with --strict-oneof: exit %d, file written %v; want exit %d and nothing written", code, statErr == nil, exitInvalid)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/udiff"
+	"github.com/toolgate/toolgate/runtime/format"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/templates"
@@ -60,11 +61,15 @@ func tool(t *gen.Tool, opts gen.Options, path string) (templates.CatalogTool, er
 	ct := templates.CatalogTool{Name: t.Name, Description: t.Description, Version: version, Source: src,
 		Roles: t.Meta.Roles, Destructive: t.Meta.Destructive, Timeout: t.Meta.Timeout,
 		Approval: t.Meta.Approval, Approvers: t.Meta.Approvers, SelfApproval: t.Meta.SelfApproval}
-	p := &params{root: schema}
+	warnings, err := gen.Warnings(t, opts)
+	if err != nil {
+		return templates.CatalogTool{}, err
+	}
+	p := &params{root: schema, invalid: invalidDefaults(t, warnings, schema, "/parameters", "/inputSchema")}
 	p.object(schema, "", 0)
 	ct.Params = p.out
 	if rs := gen.ResultSchema(t, opts); rs != nil {
-		r := &params{root: rs}
+		r := &params{root: rs, invalid: invalidDefaults(t, warnings, rs, "/outputSchema")}
 		r.object(rs, "", 0)
 		ct.Result, ct.HasResult = r.out, true
 	}
@@ -92,7 +97,29 @@ const maxDepth = 8
 
 type params struct {
 	root *jsonval.Value
-	out  []templates.CatalogParam
+	// invalid are the defaults in root its schema rejects.
+	invalid map[*jsonval.Value]bool
+	out     []templates.CatalogParam
+}
+
+// invalidDefaults finds in schema, the effective schema of the tool's
+// member at one of keys, the defaults the generator warned about
+// (default-invalid): no accessor applies them.
+func invalidDefaults(t *gen.Tool, warnings []gen.Warning, schema *jsonval.Value, keys ...string) map[*jsonval.Value]bool {
+	out := map[*jsonval.Value]bool{}
+	for _, w := range warnings {
+		if w.Kind != gen.WarnDefaultInvalid {
+			continue
+		}
+		for _, k := range keys {
+			if ptr, ok := strings.CutPrefix(w.Pointer, t.Pointer+k); ok {
+				if d := jsonval.Resolve(schema, ptr); d != nil {
+					out[d] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 func (p *params) deref(s *jsonval.Value) *jsonval.Value {
@@ -148,6 +175,9 @@ func (p *params) member(path string, site *jsonval.Value, presence string, depth
 	}
 	row.Bounds = bounds(ms)
 	row.Format = str(ms.Get("format"))
+	if _, known := format.Lookup(row.Format); row.Format != "" && !known {
+		row.Format += " (an annotation, not enforced)"
+	}
 	row.Pattern = str(ms.Get("pattern"))
 	if e := ms.Get("enum"); e != nil {
 		var vals []string
@@ -158,10 +188,12 @@ func (p *params) member(path string, site *jsonval.Value, presence string, depth
 	} else if c := ms.Get("const"); c != nil {
 		row.Enum = string(c.Marshal())
 	}
-	if d := site.Get("default"); d != nil {
-		row.Default = string(d.Marshal())
-	} else if d := ms.Get("default"); d != nil {
-		row.Default = string(d.Marshal())
+	d := site.Get("default")
+	if d == nil {
+		d = ms.Get("default")
+	}
+	if d != nil {
+		row.Default, row.DefaultInvalid = string(d.Marshal()), p.invalid[d]
 	}
 	row.Description = str(site.Get("description"))
 	if row.Description == "" {

@@ -73,3 +73,43 @@ func TestCheck(t *testing.T) {
 		t.Errorf("stale: %q, %v", diff, err)
 	}
 }
+
+// TestAnnotations: a format toolgate does not assert is marked in the
+// parameters table as an annotation nobody enforces, and a default its
+// schema rejects as never applied; an asserted format and a valid default
+// are shown as they are.
+func TestAnnotations(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.json")
+	tool := `{"name": "put_doc", "description": "d", "parameters": {"type": "object", "properties": {"doc": {"type": "string", "format": "json"}, "id": {"type": "string", "format": "uuid"},
+	  "fast": {"type": "boolean", "default": "dontcare"}, "slow": {"type": "boolean", "default": false}}}}`
+	if err := os.WriteFile(path, []byte(tool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := gen.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Render(tools, gen.Options{}, filepath.Join(filepath.Dir(path), "CATALOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ row, cell string }{
+		{"| `doc` |", "| json (an annotation, not enforced) |"},
+		{"| `id` |", "| uuid |"},
+		{"| `fast` |", "| `\"dontcare\"` (invalid: never applied) |"},
+		{"| `slow` |", "| `false` |"},
+	} {
+		found := false
+		for _, line := range strings.Split(string(got), "\n") {
+			if strings.HasPrefix(line, tt.row) {
+				found = true
+				if !strings.Contains(line, tt.cell) {
+					t.Errorf("row %s lacks %q", line, tt.cell)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no row %s in\n%s", tt.row, got)
+		}
+	}
+}

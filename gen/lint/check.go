@@ -191,7 +191,7 @@ func (c *checker) object(s *jsonval.Value, ptr string) {
 		} else {
 			seen[skeleton(m.Key)] = m.Key
 		}
-		c.property(m.Key, m.Value, at, required[m.Key])
+		c.property(m.Key, m.Value, at, required[m.Key], props)
 		c.schema(m.Value, at)
 	}
 }
@@ -228,9 +228,10 @@ var (
 	inclusiveRE = regexp.MustCompile(`(?i)\b(at most|at least|up to|inclusive|exclusive|inclusively|or more|or less|or fewer|no more than|no less than|no fewer than|less than|more than|greater than|fewer than|between|under|below|above|over|maximum|minimum|max|min)\b`)
 )
 
-// property checks one declared member: its name, its description and what
-// they say about units, dates, null, omission and bounds.
-func (c *checker) property(name string, ps *jsonval.Value, ptr string, required bool) {
+// property checks one declared member of the properties props: its name,
+// its description and what they say about units, dates, null, omission,
+// bounds and identity.
+func (c *checker) property(name string, ps *jsonval.Value, ptr string, required bool, props *jsonval.Value) {
 	if ps.Kind != jsonval.Object {
 		return
 	}
@@ -267,8 +268,8 @@ func (c *checker) property(name string, ps *jsonval.Value, ptr string, required 
 			c.add(RuleDateFormat, ptr, "%q is named like a date or time: give it format date, date-time or time", name)
 		}
 	}
-	if why := c.trusted(ws); why != "" {
-		c.add(RuleTrustedIdentity, ptr, "%q %s; take it from the session, not from the model, or say why in the tool file's x-toolgate-lint", name, why)
+	if why := c.trusted(ws, target, props); why != "" {
+		c.add(RuleTrustedIdentity, ptr, "%q %s; take it from the session, not from the model, or disable the rule with a reason (the tool file's x-toolgate-lint, or toolgate-lint.json for files you do not own)", name, why)
 	}
 	if c.runs(RuleNullMeaning) && nullable(target) && desc != "" && !nullRE.MatchString(desc) {
 		c.add(RuleNullMeaning, ptr, "%q may be null but its description does not say what null means", name)

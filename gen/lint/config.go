@@ -29,7 +29,10 @@ type Suppression struct {
 //	  "reason": "the carrier's API takes a decimal amount"}]}
 //
 // Every entry needs a rule and a reason, and a tool or a file: a rule is
-// disabled for named tools or files, never everywhere.
+// disabled for named tools or files, never everywhere. trusted-identity
+// needs a file (a path or a glob): a config disables it for files a team
+// does not own, such as captured third-party tool lists; in its own files
+// the tool file's x-toolgate-lint says why.
 type Config struct {
 	Disable []Suppression
 }
@@ -148,8 +151,8 @@ func parseSuppressions(v *jsonval.Value, inTool bool) ([]Suppression, []configPr
 			fail(at+"/rule", "unknown rule %q", s.Rule)
 		case s.Reason == "":
 			fail(at, "disabling %s needs a reason", s.Rule)
-		case !inTool && s.Rule == RuleTrustedIdentity:
-			fail(at+"/rule", "%s is disabled only in the tool file's x-toolgate-lint, so that the reason travels with the tool", s.Rule)
+		case !inTool && s.Rule == RuleTrustedIdentity && s.File == "":
+			fail(at+"/file", "disabling %s in a config needs a file (a path or a glob) naming the files a team does not own; in its own files, disable it in the tool file's x-toolgate-lint, so that the reason travels with the tool", s.Rule)
 		case !inTool && s.Tool == "" && s.File == "":
 			fail(at, "disabling %s needs a tool or a file: rules are not disabled everywhere", s.Rule)
 		case s.At != "" && !strings.HasPrefix(s.At, "/"):

@@ -78,7 +78,8 @@ func TestConfigFile(t *testing.T) {
 	for _, bad := range []struct{ body, want string }{
 		{`{"disable": [{"rule": "param-desc", "tool": "x"}]}`, "needs a reason"},
 		{`{"disable": [{"rule": "param-desc", "reason": "x"}]}`, "needs a tool or a file"},
-		{`{"disable": [{"rule": "trusted-identity", "tool": "x", "reason": "x"}]}`, "only in the tool file"},
+		{`{"disable": [{"rule": "trusted-identity", "tool": "x", "reason": "x"}]}`, "needs a file (a path or a glob)"},
+		{`{"disable": [{"rule": "trusted-identity", "file": "third_party/*.json"}]}`, "needs a reason"},
 		{`{"disable": [{"rule": "nope", "tool": "x", "reason": "x"}]}`, `unknown rule "nope"`},
 		{`{"disable": [{"rule": "param-desc", "tool": "x", "reason": "x", "at": "properties"}]}`, "JSON pointer"},
 		{`{"disable": [{"rule": 1}]}`, "must be a string"},
@@ -93,5 +94,36 @@ func TestConfigFile(t *testing.T) {
 	}
 	if _, err := LoadConfig(filepath.Join(dir, "missing.json")); err == nil || !os.IsNotExist(err) {
 		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// TestConfigDisablesTrustedIdentityForFiles: a config disables
+// trusted-identity for the files a glob names (third-party tool lists a
+// team does not own), with a reason; the same tool in another file is
+// still flagged.
+func TestConfigDisablesTrustedIdentityForFiles(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "toolgate-lint.json")
+	body := `{"disable": [{"rule": "trusted-identity", "file": "*/t1.json", "reason": "a vendor's captured tools/list: the gateway sets the caller"}]}`
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body = strings.Replace(identityTool, "%s", "", 1)
+	res := lintFiles(t, Options{Config: cfg}, body, strings.Replace(body, "cancel_order", "refund_order", 1))
+	var left []string
+	for _, f := range res.Findings {
+		if f.Rule == RuleTrustedIdentity {
+			left = append(left, filepath.Base(f.File)+" "+f.Pointer)
+		}
+	}
+	want := "t0.json " + p + "user_id,t0.json " + p + "role"
+	if strings.Join(left, ",") != want {
+		t.Errorf("trusted-identity left %q, want %q", left, want)
+	}
+	if n := res.Suppressed[RuleTrustedIdentity]; n != 2 {
+		t.Errorf("suppressed %d trusted-identity findings, want 2 (those of t1.json)", n)
 	}
 }

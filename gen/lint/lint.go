@@ -20,9 +20,10 @@ import (
 	"github.com/toolgate/toolgate/runtime/provider"
 )
 
-// Severity orders findings: an Error fails lint and generate, a Warning
-// fails nothing but should be fixed or disabled with a reason, a Hint is a
-// note.
+// Severity orders findings: an Error fails lint, a Warning fails lint
+// only with --fail-on warning and should be fixed or disabled with a
+// reason, a Hint is a note. generate and check fail only on the Error
+// rules that are certain (Rule.Certain); the others are warnings there.
 type Severity uint8
 
 // The severities.
@@ -62,6 +63,10 @@ type Options struct {
 	// MinSeverity drops findings below it (generate runs the Error rules):
 	// the rules below it do not run.
 	MinSeverity Severity
+	// Generating marks the run of generate and check: the rules of the
+	// generator's own warnings (default-invalid, format-unknown,
+	// root-type-implied) do not run, the generator reported them.
+	Generating bool
 }
 
 // Result is what a run found.
@@ -152,6 +157,7 @@ func Run(tools []*gen.Tool, opts Options) (*Result, error) {
 		c := &checker{ti: infos[i], min: opts.MinSeverity}
 		c.tool()
 		fitErrs[i] = c.providerFit(opts.Providers)
+		c.generatorWarnings(opts)
 		checked[i] = c
 	})
 	for i, c := range checked {
@@ -216,11 +222,16 @@ type toolInfo struct {
 	base   string
 	// allow are the tool file's own suppressions.
 	allow []Suppression
+	// readOnly is MCP's annotations.readOnlyHint.
+	readOnly bool
 }
 
 func newToolInfo(t *gen.Tool, doc *jsonval.Value) (*toolInfo, []Finding) {
 	obj := jsonval.Resolve(doc, t.Pointer)
 	ti := &toolInfo{t: t}
+	if h := obj.Get("annotations").Get("readOnlyHint"); h != nil && h.Kind == jsonval.Bool {
+		ti.readOnly = h.Bool
+	}
 	for _, key := range []string{"parameters", "inputSchema"} {
 		if p := obj.Get(key); p != nil {
 			ti.params, ti.base = p, t.Pointer+"/"+key

@@ -86,36 +86,6 @@ func (c *checker) toolName() {
 	}
 }
 
-// mutating reports whether the tool may change state: it is destructive or
-// its verb is not one that only reads.
-func (c *checker) mutating() bool {
-	ws := words(c.ti.t.Name)
-	return c.ti.t.Meta.Destructive || len(ws) == 0 || !readVerbs[ws[0]]
-}
-
-var (
-	sessionAlways = set(`is_admin admin is_superuser superuser approved is_approved approval approval_status
-		role roles permission permissions scope scopes privilege privileges authorized is_authorized
-		authenticated is_authenticated verified is_verified trusted is_trusted`)
-	sessionOnMutate = set(`user_id userid tenant_id customer_id account_id org_id organization_id owner_id
-		member_id employee_id actor_id caller_id requester_id principal principal_id created_by updated_by
-		approved_by operator_id agent_id`)
-)
-
-// trusted says why a parameter named ws should come from the session, or "".
-func (c *checker) trusted(ws []string) string {
-	n := snake(ws)
-	switch {
-	case sessionAlways[n]:
-		return "grants authority"
-	case len(ws) > 0 && (ws[0] == "skip" || ws[0] == "bypass" || ws[0] == "override"):
-		return "switches a check off"
-	case sessionOnMutate[n] && c.mutating():
-		return "names who is acting on a tool that changes state"
-	}
-	return ""
-}
-
 var (
 	moneyWords    = set(`amount price cost fee fees total balance charge payment salary refund tax subtotal discount tip wage revenue budget`)
 	durationWords = set(`timeout duration delay interval ttl wait elapsed expiry expiration lifetime retention backoff latency period age`)

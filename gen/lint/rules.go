@@ -1,5 +1,7 @@
 package lint
 
+import "github.com/toolgate/toolgate/gen"
+
 // Rule is one check.
 type Rule struct {
 	ID       string
@@ -39,6 +41,10 @@ const (
 	RuleProviderFit      = "provider-fit"
 	RuleProviderRefused  = "provider-refused"
 	RuleApproval         = "destructive-approval"
+	// The rules of the generator's own warnings (gen.Warning kinds).
+	RuleDefaultInvalid = gen.WarnDefaultInvalid
+	RuleFormatUnknown  = gen.WarnFormatUnknown
+	RuleRootType       = gen.WarnRootType
 )
 
 // Rules lists every rule, in the order the README documents them.
@@ -67,12 +73,25 @@ var Rules = []Rule{
 	{RuleBoundsInverted, Error, "minimum ≤ maximum, minLength ≤ maxLength, minItems ≤ maxItems, minProperties ≤ maxProperties."},
 	{RuleStringMaxLength, Warning, "A free-text string (no enum, const, pattern or format) has a maxLength."},
 	{RuleBoundInclusive, Hint, "A description says whether a maximum (or a minimum other than 0 or 1) is inclusive; exclusiveMaximum and exclusiveMinimum say it themselves."},
-	{RuleTrustedIdentity, Error, "A parameter that should come from the session (user_id on a mutating tool, is_admin, role, approved…) is not taken from the model, unless the tool file says why in x-toolgate-lint."},
+	{RuleTrustedIdentity, Error, "A parameter that should come from the session is not taken from the model: a claim about the caller (is_admin), a check switched off (skip_approval, bypass_auth), and on a tool that changes state the acting party (acting_user_id, caller_id, requester), a grant (role, scope, approved) or a user, customer, account or tenant ID that the tool's name does not make the object of the call. A filter on a read-only tool, a chat message's role and a pagination skip are not flagged. Disable it with a reason in the tool file's x-toolgate-lint, or for files a team does not own in toolgate-lint.json."},
 	{RuleProviderFit, Hint, "Rules a provider the tool is exported to cannot express are listed: the gate enforces them locally."},
 	{RuleProviderRefused, Error, "Every provider the tool is exported to can carry it."},
 	{RuleApproval, Hint, "A destructive tool says in x-toolgate approval whether its calls wait for a person's approval: destructive alone approves nothing."},
 	{RuleConfig, Error, "A tool file's x-toolgate-lint entries are valid and carry a reason."},
+	{RuleDefaultInvalid, Error, "A default satisfies its own schema. The generator accepts the tool with a warning and generates no …OrDefault accessor for it (the decoder never applies defaults)."},
+	{RuleFormatUnknown, Warning, "A format is one toolgate asserts; any other is an annotation, as in JSON Schema 2020-12, that nobody enforces."},
+	{RuleRootType, Warning, "A root schema with properties says \"type\": \"object\"; without it toolgate reads it as an object, as MCP clients do."},
 }
+
+// certain are the Error rules whose finding is certainly wrong: a schema no
+// value satisfies, a chosen provider that cannot carry the tool, an invalid
+// lint config. generate and check refuse a tool for them; every other rule
+// is a heuristic, a warning there (lint --fail-on makes it fail CI).
+var certain = map[string]bool{RuleBoundsInverted: true, RuleProviderRefused: true, RuleConfig: true}
+
+// Certain reports whether generate and check refuse a tool for a finding
+// of the rule: see certain.
+func (r Rule) Certain() bool { return certain[r.ID] }
 
 // RuleByID returns the rule with the ID, or nil.
 func RuleByID(id string) *Rule {

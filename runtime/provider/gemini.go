@@ -93,9 +93,10 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 		case "description", "minItems", "maxItems", "minimum", "maximum", "minLength", "maxLength", "pattern", "required":
 			out.Set(m.Key, m.Value)
 		case "format":
-			if typ == "string" && m.Value.Str == "date-time" {
+			switch {
+			case typ == "string" && m.Value.Str == "date-time":
 				out.Set("format", m.Value)
-			} else {
+			case known(m.Value):
 				pr.keep(ptr, m.Key, m.Value)
 			}
 		case "enum", "const":

@@ -170,11 +170,17 @@ func isNullable(s *jsonval.Value) bool {
 
 // carry keeps the keywords a provider takes (and the formats it knows),
 // drops annotations and extensions, which carry no rule, and moves every
-// other keyword to the enforced-locally list.
+// other keyword to the enforced-locally list. A format the gate does not
+// know is an annotation too: a provider that knows it keeps it, any other
+// drops it, and it is listed in Definition.Unenforced (unenforced.go),
+// never as enforced locally.
 func (pr *projection) carry(s *jsonval.Value, ptr string, keywords map[string]bool, formats []string) {
 	for _, m := range slices.Clone(s.Members) {
 		switch {
-		case m.Key == "format" && !slices.Contains(formats, m.Value.Str):
+		case m.Key == "format" && slices.Contains(formats, m.Value.Str):
+		case m.Key == "format" && !known(m.Value):
+			s.Delete(m.Key)
+		case m.Key == "format":
 			pr.keep(ptr, m.Key, m.Value)
 			s.Delete(m.Key)
 		case keywords[m.Key]:

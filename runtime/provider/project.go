@@ -86,6 +86,7 @@ func project(p Provider, t Tool, schema *jsonval.Value, withJSON bool) (Definiti
 		return Definition{}, err
 	}
 	def.Local = pr.local
+	def.Unenforced = unenforced(schema)
 	if !withJSON {
 		return def, nil
 	}

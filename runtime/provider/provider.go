@@ -141,6 +141,11 @@ type Definition struct {
 	JSON string
 	// Local lists the rules the definition's schema does not carry.
 	Local []Local
+	// Unenforced lists the keywords of the effective schema that are
+	// annotations to the gate, though they read like rules (a format it
+	// does not know): nobody checks them. The definition's schema keeps
+	// them where the provider takes them.
+	Unenforced []Local
 	// NullAsAbsent reports that the definition turned optional members into
 	// required, nullable ones (OpenAI strict), so that null from a model on
 	// that dialect means "absent" for them.
