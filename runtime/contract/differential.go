@@ -227,8 +227,7 @@ func mapNulls(v, schema, root *jsonval.Value) {
 			if prop == nil {
 				continue
 			}
-			resolved, _, _ := deref(root, prop, nil)
-			if m.Value.Kind == jsonval.Null && !slices.Contains(required, m.Key) && resolved != nil && !isNullableSchema(resolved) {
+			if m.Value.Kind == jsonval.Null && !slices.Contains(required, m.Key) && !acceptsNull(root, prop) {
 				v.Delete(m.Key)
 				continue
 			}
