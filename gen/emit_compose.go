@@ -174,11 +174,11 @@ func (e *emitter) objectChecks(n *node) []jen.Code {
 	}
 	if c.propNames != nil {
 		loop = append(loop, jen.If(jen.Op("!").Id(e.trialName(c.propNames.n)).Call(jen.Qual(pkgTgimpl, "NameJSON").Call(jen.Id("name")))).Block(
-			d().Dot("PropertyName").Call(jen.Lit(c.propNames.sp), jen.Id("name"))))
+			d().Dot("ReportPropertyName").Call(jen.Lit(c.propNames.sp), jen.Id("name"), jen.Id(e.reportName(c.propNames.n)))))
 	}
 	for i, p := range c.patterns {
 		loop = append(loop, jen.If(jen.Id(patternPropVar(n, i)).Dot("Match").Call(jen.Index().Byte().Parens(jen.Id("name"))).Op("&&").Op("!").Id(e.trialName(p.b.n)).Call(jen.Id("value"))).Block(
-			d().Dot("PatternProperty").Call(jen.Lit(p.sp), jen.Id("name"), jen.Lit(p.pattern))))
+			d().Dot("ReportPatternProperty").Call(jen.Lit(p.sp), jen.Id("name"), jen.Lit(p.pattern), jen.Id("value"), jen.Id(e.reportName(p.b.n)))))
 	}
 	if len(loop) > 0 {
 		members := jen.Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))
@@ -283,6 +283,29 @@ func (e *emitter) trialName(n *node) string {
 	body = append(body, e.decodeValue(n, discard)...)
 	body = append(body, jen.Return(d().Dot("Valid").Call()))
 	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte()).Bool().Block(body...)
+	e.f.Line()
+	return name
+}
+
+func reportFunc(n *node) string { return "report" + n.name }
+
+// reportName declares, once, the report function of n and returns its
+// name: it decodes a value as n does, recording its violations, for a
+// member whose trial failed to be reported at its own path
+// (tgimpl.Decoder.ReportPatternProperty, ReportPropertyName).
+func (e *emitter) reportName(n *node) string {
+	name := reportFunc(n)
+	if e.reports == nil {
+		e.reports = map[*node]bool{}
+	}
+	if e.reports[n] {
+		return name
+	}
+	e.reports[n] = true
+	e.declare(n)
+	e.claim(name, "the report of "+e.where(n))
+	e.doc(fmt.Sprintf("%s decodes a value already read as %s does, recording its violations in d.", name, e.where(n)))
+	e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.decodeValue(n, discard)...)
 	e.f.Line()
 	return name
 }

@@ -35,7 +35,7 @@ type EnforceVersion uint
 // The range of generated-code versions this package supports.
 const (
 	MinVersion = 2
-	MaxVersion = 6
+	MaxVersion = 7
 )
 
 // maxPath bounds the path stack, at jsonread.DefaultLimits.MaxDepth, the
