@@ -37,8 +37,13 @@ func (d *Decoder) ReportPropertyName(sp, name string, report func(*Decoder)) {
 
 // replay decodes raw with report on a reporting Decoder of its own and
 // records its violations in d at the path of member name (the member
-// name itself when ofName is set), and reports whether there was one.
+// name itself when ofName is set), and reports whether there was one. A
+// trial, which records nothing, replays nothing: the caller's violation
+// ends it (see begin).
 func (d *Decoder) replay(name string, raw []byte, ofName bool, report func(*Decoder)) bool {
+	if d.trial {
+		return false
+	}
 	if !d.recording() {
 		return true
 	}

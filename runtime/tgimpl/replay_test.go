@@ -181,3 +181,22 @@ func TestReportKeepsTheCap(t *testing.T) {
 		t.Errorf("%d violations, truncated %v; want %d, truncated", n, e.Truncated, toolerr.MaxViolations)
 	}
 }
+
+// TestReportInTrial: in a trial, a refused member fails the trial, as any
+// violation does, and nothing is replayed.
+func TestReportInTrial(t *testing.T) {
+	for _, report := range []func(d *Decoder){
+		func(d *Decoder) {
+			d.ReportPatternProperty("/patternProperties/^x-", "x-a", "^x-", []byte(`"long"`), reportMaxLength3)
+		},
+		func(d *Decoder) { d.ReportPropertyName("/propertyNames", "long", reportMaxLength3) },
+	} {
+		var d Decoder
+		d.Trial([]byte(`{"x-a":"long"}`))
+		d.R.Skip()
+		report(&d)
+		if d.Valid() {
+			t.Error("the trial holds although a member is refused")
+		}
+	}
+}
