@@ -9,7 +9,10 @@ import (
 // Emission of compositions (compose.go): per composed node a check
 // function on the value's raw bytes, and per branch a trial function that
 // decodes the bytes with a fresh Decoder and reports whether the branch
-// accepts them. Both are written once per node, however many places use it.
+// accepts them, and, for a schema that patternProperties or propertyNames
+// applies to one member, a report function that decodes a refused member
+// again, reporting its violations at the member's own path. Each is
+// written once per node, however many places use it.
 
 func checkFunc(n *node) string { return "check" + n.name }
 func trialFunc(n *node) string { return "valid" + n.name }
