@@ -64,6 +64,13 @@ var reportTools = []struct {
 			`{"tags":{"a":1,"b":"ok","c":"long"}}`,
 			`{"counts":{"total":1,"x":-1}}`,
 		}, "", ""},
+	{"referenced", `{"type":"object","properties":{
+			"m":{"type":"object","patternProperties":{"^x-":{"$ref":"#/$defs/pos"}},"propertyNames":{"$ref":"#/$defs/short"}}},
+			"$defs":{"pos":{"type":"integer","minimum":1},"short":{"maxLength":4}}}`,
+		[]string{
+			`{"m":{"x-a":0}}`,
+			`{"m":{"x-abc":1}}`,
+		}, "", ""},
 	{"named", `{"type":"object","properties":{
 			"labels":{"type":"object","propertyNames":{"maxLength":3},"additionalProperties":{"type":"string"}},
 			"keys":{"type":"object","propertyNames":{"pattern":"^[a-z]+$","minLength":2},"additionalProperties":{"type":"integer"}},
@@ -228,7 +235,7 @@ func sortLeaves(ls []leaf) {
 
 // oracleLeaves validates data against schema with santhosh-tekuri/jsonschema
 // and returns the innermost violations: the errors without causes, each
-// named by the last token of its keyword location, its locations
+// named by the last token of its absolute keyword location, its locations
 // unescaped.
 func oracleLeaves(t *testing.T, schema []byte, data string) []leaf {
 	t.Helper()
@@ -255,13 +262,17 @@ func oracleLeaves(t *testing.T, schema []byte, data string) []leaf {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			// The oracle writes its pointers URL-escaped (%5E for ^).
-			kl, err1 := url.PathUnescape(e.KeywordLocation)
+			// The oracle writes its pointers URL-escaped (%5E for ^). Its
+			// keyword location is the path it evaluated (through $ref);
+			// toolgate's schema path is where the rule is written, the
+			// oracle's absolute keyword location.
+			_, frag, _ := strings.Cut(e.AbsoluteKeywordLocation, "#")
+			sp, err1 := url.PathUnescape(frag)
 			il, err2 := url.PathUnescape(e.InstanceLocation)
 			if err := errors.Join(err1, err2); err != nil {
-				t.Fatalf("the oracle's locations %q, %q: %v", e.KeywordLocation, e.InstanceLocation, err)
+				t.Fatalf("the oracle's locations %q, %q: %v", e.AbsoluteKeywordLocation, e.InstanceLocation, err)
 			}
-			out = append(out, leaf{kl[strings.LastIndexByte(kl, '/')+1:], il, kl})
+			out = append(out, leaf{sp[strings.LastIndexByte(sp, '/')+1:], il, sp})
 			return
 		}
 		for _, c := range e.Causes {
