@@ -58,6 +58,11 @@ var composedTools = []struct {
 			"list":{"type":"array","items":{"type":"integer"},"contains":{"minimum":10},"maxContains":2}}}`,
 		[]string{`{"labels":{"x-a":"b"}}`, `{"list":[1,10]}`, `{"list":[10,11,1]}`},
 		[]string{`{"labels":{"x-a":1}}`, `{"labels":{"y":"b"}}`, `{"labels":{"x-toolong":"b"}}`, `{"list":[1,2]}`, `{"list":[10,11,12]}`}},
+	// patternProperties and propertyNames inside a branch: a refused
+	// member fails the branch's trial.
+	{"patternedBranch", `{"type":"object","properties":{"v":{"anyOf":[{"type":"object","patternProperties":{"^x-":{"type":"integer"}},"propertyNames":{"maxLength":4}},{"type":"string"}]}}}`,
+		[]string{`{"v":{"x-a":1}}`, `{"v":"s"}`},
+		[]string{`{"v":{"x-a":"s"}}`, `{"v":{"x-abc":1}}`, `{"v":{"x-a":1,"y":2}}`}},
 	{"mergedMember", `{"type":"object","properties":{"m":{"allOf":[{"type":"object","properties":{"x":{"type":"integer"}}},{"properties":{"y":{"type":"string"}},"required":["y"]}],"description":"merged"}}}`,
 		[]string{`{"m":{"y":"a"}}`, `{"m":{"x":1,"y":"a"}}`, `{}`},
 		[]string{`{"m":{"x":1}}`, `{"m":{"y":"a","z":1}}`, `{"m":{"y":1}}`, `{"m":"y"}`, `{"m":{"x":"1","y":"a"}}`}},
@@ -102,7 +107,7 @@ func TestComposedTriesOnce(t *testing.T) {
 		for _, f := range files {
 			src = append(src, f.Data...)
 		}
-		calls := regexp.MustCompile(`valid[A-Za-z]+(AnyOf|OneOf)[0-9]+\(raw\)`).FindAll(src, -1)
+		calls := regexp.MustCompile(`valid[A-Za-z]+(AnyOf|OneOf)[0-9]+\(d, raw\)`).FindAll(src, -1)
 		tries := map[string]int{}
 		for _, c := range calls {
 			tries[string(c)]++

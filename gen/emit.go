@@ -35,6 +35,9 @@ type emitter struct {
 	trials map[*node]bool
 	// seens marks the nodes whose evaluated-members function has been emitted.
 	seens map[*node]bool
+	// reports marks the nodes whose report function has been emitted
+	// (emit_compose.go).
+	reports map[*node]bool
 	// closable marks the open structs that a composition also decodes closed
 	// (tagged.go): their member loop is decodeIn, with the closing keyword
 	// as an argument.

@@ -9,7 +9,10 @@ import (
 // Emission of compositions (compose.go): per composed node a check
 // function on the value's raw bytes, and per branch a trial function that
 // decodes the bytes with a fresh Decoder and reports whether the branch
-// accepts them. Both are written once per node, however many places use it.
+// accepts them, and, for a schema that patternProperties or propertyNames
+// applies to one member, a report function that decodes a refused member
+// again, reporting its violations at the member's own path. Each is
+// written once per node, however many places use it.
 
 func checkFunc(n *node) string { return "check" + n.name }
 func trialFunc(n *node) string { return "valid" + n.name }
@@ -29,6 +32,16 @@ func (e *emitter) withChecks(n *node, set setter, code []jen.Code) []jen.Code {
 		return code
 	}
 	call := jen.Id(checkFunc(n)).Call(d(), jen.Id("raw"))
+	if n.kind == kindAny {
+		// The bytes are kept once checked, without the members a branch
+		// took as absent (tgimpl.Decoder.Kept).
+		return []jen.Code{jen.Block(
+			jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
+			dr().Dot("Skip").Call(),
+			jen.If(jen.Id("raw").Op(":=").Add(dr().Dot("Capture").Call(jen.Id("start"))), jen.Id("raw").Op("!=").Nil()).Block(
+				call, set.value(d().Dot("Kept").Call(jen.Id("raw")))),
+		)}
+	}
 	var run jen.Code = jen.If(jen.Id("raw").Op(":=").Add(dr().Dot("Capture").Call(jen.Id("start"))), jen.Id("raw").Op("!=").Nil()).Block(call)
 	if n.kind == kindObject && n.hasStruct {
 		run = jen.If(jen.Id("raw").Op(":=").Add(dr().Dot("Capture").Call(jen.Id("start"))), jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Null"))).Block(call)
@@ -173,12 +186,12 @@ func (e *emitter) objectChecks(n *node) []jen.Code {
 		loop = append(loop, jen.Id("count").Op("++"))
 	}
 	if c.propNames != nil {
-		loop = append(loop, jen.If(jen.Op("!").Id(e.trialName(c.propNames.n)).Call(jen.Qual(pkgTgimpl, "NameJSON").Call(jen.Id("name")))).Block(
-			d().Dot("PropertyName").Call(jen.Lit(c.propNames.sp), jen.Id("name"))))
+		loop = append(loop, jen.If(jen.Op("!").Add(e.tryOn(c.propNames.n, jen.Qual(pkgTgimpl, "NameJSON").Call(jen.Id("name"))))).Block(
+			d().Dot("ReportPropertyName").Call(jen.Lit(c.propNames.sp), jen.Id("name"), jen.Id(e.reportName(c.propNames.n)))))
 	}
 	for i, p := range c.patterns {
-		loop = append(loop, jen.If(jen.Id(patternPropVar(n, i)).Dot("Match").Call(jen.Index().Byte().Parens(jen.Id("name"))).Op("&&").Op("!").Id(e.trialName(p.b.n)).Call(jen.Id("value"))).Block(
-			d().Dot("PatternProperty").Call(jen.Lit(p.sp), jen.Id("name"), jen.Lit(p.pattern))))
+		loop = append(loop, jen.If(jen.Id(patternPropVar(n, i)).Dot("Match").Call(jen.Index().Byte().Parens(jen.Id("name"))).Op("&&").Op("!").Add(e.tryOn(p.b.n, jen.Id("value")))).Block(
+			d().Dot("ReportPatternProperty").Call(jen.Lit(p.sp), jen.Id("name"), jen.Lit(p.pattern), jen.Id("value"), jen.Id(e.reportName(p.b.n)))))
 	}
 	if len(loop) > 0 {
 		members := jen.Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))
@@ -217,7 +230,7 @@ func (e *emitter) containsCheck(n *node) []jen.Code {
 	return []jen.Code{
 		jen.Id("count").Op(":=").Lit(0),
 		jen.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
-			jen.If(jen.Id(e.trialName(c.contains.n)).Call(jen.Id("item"))).Block(jen.Id("count").Op("++"))),
+			jen.If(e.tryOn(c.contains.n, jen.Id("item"))).Block(jen.Id("count").Op("++"))),
 		jen.If(jen.Id("count").Op("<").Add(intLit(c.minContains)).Op("||").Lit(c.maxContains >= 0).Op("&&").Id("count").Op(">").Add(intLit(c.maxContains))).Block(
 			d().Dot("Contains").Call(jen.Lit(c.contains.sp), intLit(c.minContains), intLit(c.maxContains), jen.Id("count"))),
 	}
@@ -248,8 +261,12 @@ func (e *emitter) declarePatternNames(n *node) {
 }
 
 // trial is the call that tries n on raw.
-func (e *emitter) trial(n *node) *jen.Statement {
-	return jen.Id(e.trialName(n)).Call(jen.Id("raw"))
+func (e *emitter) trial(n *node) *jen.Statement { return e.tryOn(n, jen.Id("raw")) }
+
+// tryOn is the call that tries n on the value x, for the decoder d: the
+// trial takes d's NullAsAbsent and tells d what it took as absent.
+func (e *emitter) tryOn(n *node, x jen.Code) *jen.Statement {
+	return jen.Id(e.trialName(n)).Call(d(), x)
 }
 
 // trialName declares, once, the trial function of n and returns its name.
@@ -265,7 +282,7 @@ func (e *emitter) trialName(n *node) string {
 	if str, others, ok := stringTrial(n); ok {
 		e.claim(name, "the trial of "+e.where(n))
 		e.doc(fmt.Sprintf("%s reports whether raw, a JSON value already read, satisfies %s.", name, e.where(n)))
-		e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte()).Bool().Block(
+		e.f.Func().Id(name).Params(jen.Id("_").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte()).Bool().Block(
 			jen.Return(jen.Qual(pkgTgimpl, "StringTrial").Call(jen.Id("raw"), jen.Id(e.tm.ruleVars[str]), jen.Lit(others))),
 		)
 		e.f.Line()
@@ -274,15 +291,38 @@ func (e *emitter) trialName(n *node) string {
 	}
 	e.declare(n)
 	e.claim(name, "the trial of "+e.where(n))
-	e.doc(fmt.Sprintf("%s reports whether raw, a JSON value already read, satisfies %s.", name, e.where(n)))
+	e.doc(fmt.Sprintf("%s reports whether raw, a JSON value already read by p, satisfies %s.", name, e.where(n)))
 	body := []jen.Code{
 		jen.Var().Id("dec").Qual(pkgTgimpl, "Decoder"),
 		jen.Id("d").Op(":=").Op("&").Id("dec"),
-		d().Dot("Trial").Call(jen.Id("raw")),
+		d().Dot("TrialIn").Call(jen.Id("p"), jen.Id("raw")),
 	}
 	body = append(body, e.decodeValue(n, discard)...)
-	body = append(body, jen.Return(d().Dot("Valid").Call()))
-	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte()).Bool().Block(body...)
+	body = append(body, jen.Return(d().Dot("ValidIn").Call(jen.Id("p"))))
+	e.f.Func().Id(name).Params(jen.Id("p").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte()).Bool().Block(body...)
+	e.f.Line()
+	return name
+}
+
+func reportFunc(n *node) string { return "report" + n.name }
+
+// reportName declares, once, the report function of n and returns its
+// name: it decodes a value as n does, recording its violations, for a
+// member whose trial failed to be reported at its own path
+// (tgimpl.Decoder.ReportPatternProperty, ReportPropertyName).
+func (e *emitter) reportName(n *node) string {
+	name := reportFunc(n)
+	if e.reports == nil {
+		e.reports = map[*node]bool{}
+	}
+	if e.reports[n] {
+		return name
+	}
+	e.reports[n] = true
+	e.declare(n)
+	e.claim(name, "the report of "+e.where(n))
+	e.doc(fmt.Sprintf("%s decodes a value already read as %s does, recording its violations in d.", name, e.where(n)))
+	e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.decodeValue(n, discard)...)
 	e.f.Line()
 	return name
 }
@@ -336,7 +376,7 @@ func (e *emitter) unevaluatedChecks(n *node, tried kept) []jen.Code {
 	var out []jen.Code
 	collect := func() []jen.Code {
 		if tried.tries[0] == nil && tried.tries[1] == nil && tried.ifOK == nil {
-			return []jen.Code{jen.Var().Id("s").Qual(pkgTgimpl, "Seen"), jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Op("&").Id("s"))}
+			return []jen.Code{jen.Var().Id("s").Qual(pkgTgimpl, "Seen"), jen.Id(e.seenName(n)).Call(d(), jen.Id("raw"), jen.Op("&").Id("s"))}
 		}
 		return append([]jen.Code{jen.Id("s").Op(":=").Op("&").Qual(pkgTgimpl, "Seen").Values()}, e.seenBody(n, tried)...)
 	}
@@ -346,7 +386,7 @@ func (e *emitter) unevaluatedChecks(n *node, tried kept) []jen.Code {
 		if u.n.kind == kindNever {
 			return record
 		}
-		return jen.If(jen.Op("!").Id(e.trialName(u.n)).Call(x)).Block(record)
+		return jen.If(jen.Op("!").Add(e.tryOn(u.n, x))).Block(record)
 	}
 	if u := c.unevalProps; u != nil && u.n.kind != kindAny {
 		vars := jen.List(jen.Id("name"), jen.Id("value"))
@@ -383,8 +423,8 @@ func (e *emitter) seenName(n *node) string {
 	e.seens[n] = true
 	body := e.seenBody(n, kept{})
 	e.claim(name, "the evaluated members and items of "+e.where(n))
-	e.doc(fmt.Sprintf("%s notes in s the members and items of raw that %s evaluates, for unevaluatedProperties and unevaluatedItems.", name, e.where(n)))
-	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte(), jen.Id("s").Op("*").Qual(pkgTgimpl, "Seen")).Block(body...)
+	e.doc(fmt.Sprintf("%s notes in s the members and items of raw, a value d read, that %s evaluates, for unevaluatedProperties and unevaluatedItems.", name, e.where(n)))
+	e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte(), jen.Id("s").Op("*").Qual(pkgTgimpl, "Seen")).Block(body...)
 	e.f.Line()
 	return name
 }
@@ -419,7 +459,7 @@ func (e *emitter) seenBody(n *node, tried kept) []jen.Code {
 	}
 	if c.contains != nil {
 		body = append(body, jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
-			jen.If(jen.Id(e.trialName(c.contains.n)).Call(jen.Id("item"))).Block(jen.Id("s").Dot("Item").Call(jen.Id("i")))))
+			jen.If(e.tryOn(c.contains.n, jen.Id("item"))).Block(jen.Id("s").Dot("Item").Call(jen.Id("i")))))
 	}
 	if c.ref != nil {
 		body = append(body, e.seenCall(c.ref.n)...)
@@ -484,7 +524,7 @@ func (e *emitter) seenCall(n *node) []jen.Code {
 		out = append(out, jen.Id("s").Dot("AllItems").Call())
 	}
 	if c.unevalProps == nil || c.unevalItems == nil {
-		out = append(out, jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Id("s")))
+		out = append(out, jen.Id(e.seenName(n)).Call(d(), jen.Id("raw"), jen.Id("s")))
 	}
 	return out
 }

@@ -100,7 +100,7 @@ func (e *emitter) decodeRules(n *node, set setter) []jen.Code {
 	case n.nullable:
 		cases = append(cases, jen.Case(readKind("Null")).Block(e.decodeNull(n, set)...))
 	case set.nullAbsent && n.kind != kindNull:
-		cases = append(cases, jen.Case(readKind("Null")).Block(jen.If(d().Dot("NullAsAbsent")).Block(dr().Dot("Null").Call()).Else().Block(mismatch)))
+		cases = append(cases, jen.Case(readKind("Null")).Block(jen.If(jen.Op("!").Add(d().Dot("AbsentNull").Call())).Block(mismatch)))
 	}
 	cases = append(cases, jen.Default().Block(mismatch.Clone()))
 	return []jen.Code{jen.Switch(dr().Dot("Peek").Call()).Block(cases...)}

@@ -202,8 +202,9 @@ func dialectInstances(base []Instance, def provider.Definition, ps *jsonval.Valu
 }
 
 // nullsToAbsent applies OpenAI strict's documented mapping to an instance,
-// at every depth: null in a member that the effective schema makes optional
-// and not nullable means the member is absent.
+// at every depth and in the branches of anyOf, oneOf and allOf: null in a
+// member that the effective schema makes optional and not nullable means
+// the member is absent.
 func nullsToAbsent(data []byte, eff *jsonval.Value) []byte {
 	v, err := jsonval.Parse(data)
 	if err != nil {
@@ -214,33 +215,64 @@ func nullsToAbsent(data []byte, eff *jsonval.Value) []byte {
 }
 
 func mapNulls(v, schema, root *jsonval.Value) {
-	schema, _, ok := deref(root, schema, nil)
-	if !ok {
-		return
-	}
+	schemas := objectSchemas(schema, root, nil)
 	switch v.Kind {
 	case jsonval.Object:
-		props := schema.Get("properties")
-		required := stringSet(schema.Get("required"))
 		for _, m := range slices.Clone(v.Members) {
-			prop := props.Get(m.Key)
-			if prop == nil {
-				continue
-			}
-			resolved, _, _ := deref(root, prop, nil)
-			if m.Value.Kind == jsonval.Null && !slices.Contains(required, m.Key) && resolved != nil && !isNullableSchema(resolved) {
+			props := declaring(schemas, m.Key)
+			if m.Value.Kind == jsonval.Null && slices.ContainsFunc(props, func(p declared) bool { return p.optional && !acceptsNull(root, p.schema) }) {
 				v.Delete(m.Key)
 				continue
 			}
-			mapNulls(m.Value, prop, root)
+			for _, p := range props {
+				mapNulls(m.Value, p.schema, root)
+			}
 		}
 	case jsonval.Array:
-		if items := schema.Get("items"); items != nil && items.Kind == jsonval.Object {
-			for _, it := range v.Items {
-				mapNulls(it, items, root)
+		for _, s := range schemas {
+			if items := s.Get("items"); items != nil && items.Kind == jsonval.Object {
+				for _, it := range v.Items {
+					mapNulls(it, items, root)
+				}
 			}
 		}
 	}
+}
+
+// objectSchemas returns schema, resolved, and the branches of its anyOf,
+// oneOf and allOf, at any depth: the schemas that may declare the members
+// of one value.
+func objectSchemas(schema, root *jsonval.Value, seen []string) []*jsonval.Value {
+	schema, seen, ok := deref(root, schema, seen)
+	if !ok {
+		return nil
+	}
+	out := []*jsonval.Value{schema}
+	for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
+		if list := schema.Get(kw); list != nil {
+			for _, b := range list.Items {
+				out = append(out, objectSchemas(b, root, seen)...)
+			}
+		}
+	}
+	return out
+}
+
+// declared is a member's schema in one of the schemas of a value.
+type declared struct {
+	schema   *jsonval.Value
+	optional bool
+}
+
+// declaring returns the schemas that declare member name among schemas.
+func declaring(schemas []*jsonval.Value, name string) []declared {
+	var out []declared
+	for _, s := range schemas {
+		if p := s.Get("properties").Get(name); p != nil {
+			out = append(out, declared{p, !slices.Contains(stringSet(s.Get("required")), name)})
+		}
+	}
+	return out
 }
 
 // brokenRulesLocal reports whether every violation of a refusal is of a

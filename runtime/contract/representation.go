@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonnum"
@@ -23,7 +25,18 @@ import (
 //     breaks: with exclusiveMinimum 0, 1e-400 is above 0 but becomes 0;
 //   - type, for a number beyond the float64 range, or an integer beyond
 //     int64 that keeps every bound of its schema (one that breaks a bound
-//     is reported as that bound, which the oracle agrees with).
+//     is reported as that bound, which the oracle agrees with);
+//   - a keyword whose verdict is that of subschemas (anyOf, oneOf, allOf,
+//     not, if/then/else, contains, patternProperties, propertyNames,
+//     unevaluated…, $ref: branchKeywords) at a value that holds such a
+//     number at any depth: one beyond the float64 range, an integer beyond
+//     int64, or one float64 does not hold exactly (1e-400,
+//     1.00000000000000000000001; 0.1 is held as the float64 nearest it,
+//     as its schema's bounds are). A branch is tried by decoding it, so a
+//     number its Go type cannot hold fails the branch as it fails a
+//     member; the branch's own violation is not reported, the keyword's
+//     is, so the number's violation cannot be confirmed as above — and is
+//     accepted at such a value only.
 //
 // Anything else — another keyword, a list cut at MaxViolations or
 // truncated (the unseen violations are unknown), a pointer that does not
@@ -39,7 +52,7 @@ func RepresentationOnly(schema *jsonval.Value, instance []byte, err error) bool 
 		return false
 	}
 	for _, v := range e.Violations() {
-		if !representationOnly(schema, inst, v) {
+		if !representationOnly(schema, inst, v) && !branchOnInexactNumber(schema, inst, v) {
 			return false
 		}
 	}
@@ -82,6 +95,40 @@ func representationOnly(schema, inst *jsonval.Value, v toolerr.Violation) bool {
 			return false
 		}
 		return !keeps(v.Keyword, new(big.Rat).SetFloat64(f).Cmp(bound))
+	}
+	return false
+}
+
+// branchOnInexactNumber reports whether v is the violation of a keyword
+// whose verdict is that of subschemas (its schema path names it, in
+// schema) at a value of inst that holds a number the Go types may not hold
+// exactly.
+func branchOnInexactNumber(schema, inst *jsonval.Value, v toolerr.Violation) bool {
+	i := strings.LastIndexByte(v.SchemaPath, '/')
+	return branchKeywords[v.Keyword] && i >= 0 && jsonval.UnescapeToken(v.SchemaPath[i+1:]) == v.Keyword &&
+		jsonval.Resolve(schema, v.SchemaPath) != nil && holdsInexactNumber(jsonval.Resolve(inst, v.InstancePath))
+}
+
+// holdsInexactNumber reports whether the value v, at any depth, holds a
+// number the Go types of a decoder may not hold exactly: beyond the
+// float64 range, an integer beyond int64, or one whose float64 is not the
+// number written (its shortest form differs in value).
+func holdsInexactNumber(v *jsonval.Value) bool {
+	if v == nil {
+		return false
+	}
+	switch v.Kind {
+	case jsonval.Number:
+		raw := []byte(v.Str)
+		f := jsonnum.Float64(raw)
+		if _, fits, isInt := jsonnum.Int64(raw); math.IsInf(f, 0) || isInt && !fits {
+			return true
+		}
+		return jsonnum.Compare(raw, strconv.AppendFloat(nil, f, 'g', -1, 64)) != 0
+	case jsonval.Object:
+		return slices.ContainsFunc(v.Members, func(m jsonval.Member) bool { return holdsInexactNumber(m.Value) })
+	case jsonval.Array:
+		return slices.ContainsFunc(v.Items, holdsInexactNumber)
 	}
 	return false
 }

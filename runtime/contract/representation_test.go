@@ -89,3 +89,50 @@ func TestDifferentialAllowsRepresentationOnly(t *testing.T) {
 		t.Errorf("no log of the deliberate divergence in %q", logs)
 	}
 }
+
+// TestRepresentationOnlyInBranches: inside a branch, a number the Go type
+// cannot hold fails the branch, and the keyword's violation is reported;
+// it counts as the divergence at a value that holds such a number, at any
+// depth, and nowhere else.
+func TestRepresentationOnlyInBranches(t *testing.T) {
+	const schema = `{"type":"object","properties":{
+		"comments":{"type":"array","items":{"anyOf":[
+			{"type":"object","properties":{"position":{"type":"number"}},"required":["position"]},
+			{"type":"object","properties":{"line":{"type":"number"}},"required":["line"]}],
+			"unevaluatedProperties":false}},
+		"pick":{"oneOf":[{"type":"integer"},{"type":"string"}]},
+		"s":{"type":"string","minLength":2}}}`
+	sch, err := jsonval.Parse([]byte(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anyOf := toolerr.Violation{Keyword: "anyOf", InstancePath: "/comments/0", SchemaPath: "/properties/comments/items/anyOf"}
+	unevaluated := toolerr.Violation{Keyword: "unevaluatedProperties", InstancePath: "/comments/0", SchemaPath: "/properties/comments/items/unevaluatedProperties"}
+	oneOf := toolerr.Violation{Keyword: "oneOf", InstancePath: "/pick", SchemaPath: "/properties/pick/oneOf"}
+	tests := []struct {
+		name     string
+		instance string
+		vs       []toolerr.Violation
+		want     bool
+	}{
+		{"beyond float64 in a branch of an item", `{"comments":[{"position":1e400}]}`, []toolerr.Violation{anyOf, unevaluated}, true},
+		{"below float64's precision", `{"comments":[{"position":1e-400}]}`, []toolerr.Violation{anyOf}, true},
+		{"more digits than float64 holds", `{"comments":[{"position":1.00000000000000000000001}]}`, []toolerr.Violation{anyOf}, true},
+		{"integer beyond int64", `{"pick":98765432109876543210}`, []toolerr.Violation{oneOf}, true},
+		{"a number float64 holds as its nearest", `{"comments":[{"position":0.1}]}`, []toolerr.Violation{anyOf}, false},
+		{"an ordinary number", `{"comments":[{"position":12}]}`, []toolerr.Violation{anyOf}, false},
+		{"the number is in another item", `{"comments":[{"position":1},{"position":1e400}]}`, []toolerr.Violation{anyOf}, false},
+		{"the number is beside, not inside", `{"comments":[{"position":"x"}],"s":1e400}`, []toolerr.Violation{anyOf}, false},
+		{"a rule that is no branch's verdict", `{"s":"x","comments":[{"position":1e400}]}`, []toolerr.Violation{{Keyword: "minLength", InstancePath: "", SchemaPath: "/properties/s/minLength"}}, false},
+		{"a branch keyword the schema does not have there", `{"comments":[{"position":1e400}]}`, []toolerr.Violation{{Keyword: "oneOf", InstancePath: "/comments/0", SchemaPath: "/properties/comments/items/oneOf"}}, false},
+		{"one of two is real", `{"comments":[{"position":1e400}],"s":"x"}`, []toolerr.Violation{anyOf, {Keyword: "minLength", InstancePath: "/s", SchemaPath: "/properties/s/minLength"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := (&toolerr.Error{Code: toolerr.InvalidArguments}).SetViolations(tt.vs)
+			if got := RepresentationOnly(sch, []byte(tt.instance), err); got != tt.want {
+				t.Errorf("RepresentationOnly = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

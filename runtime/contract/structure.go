@@ -154,8 +154,11 @@ func (s *shape) compareRequired(e, p *jsonval.Value, ptr string) {
 			continue
 		}
 		// Only OpenAI strict lists optional members as required, and then
-		// they must accept null (which means "absent").
-		if em, _, _ := deref(s.root, unwrapProp(e, r), nil); !s.def.NullAsAbsent && !isNullableSchema(em) {
+		// they must accept null: null means "absent" for the members it
+		// made nullable (NullAsAbsent), and null itself for a member the
+		// effective schema already lets be null (anyOf [T, null], Zod's
+		// .nullable().optional()), which the projection leaves as it is.
+		if !s.def.NullAsAbsent && !acceptsNull(s.root, unwrapProp(e, r)) {
 			s.fail(ptr, "optional member %s became required", r)
 			continue
 		}
@@ -178,9 +181,9 @@ func isNullableSchema(v *jsonval.Value) bool {
 	return false
 }
 
-// acceptsNull reports whether a provider's schema v (in the provider's
-// schema root) accepts null: by its type or enum, through a reference, or
-// in a branch of anyOf.
+// acceptsNull reports whether a schema v (in the schema root, a
+// provider's or the effective one) accepts null: by its type or enum,
+// through a reference, or in a branch of anyOf.
 func acceptsNull(root, v *jsonval.Value) bool {
 	v, _, ok := deref(root, v, nil)
 	if !ok {

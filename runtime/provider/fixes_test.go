@@ -272,3 +272,29 @@ func TestOpenAIOptionalAnyOfNull(t *testing.T) {
 		t.Errorf("NullAsAbsent set: null is a value of note, not its absence")
 	}
 }
+
+// TestOpenAIBranchMembersNullAsAbsent: the optional members of an anyOf
+// branch are listed as required and nullable too, and the definition says
+// NullAsAbsent, which the decoder's trials of the branches honour; a
+// member nullable already in its branch stays as it is.
+func TestOpenAIBranchMembersNullAsAbsent(t *testing.T) {
+	schema := `{"type":"object","properties":{"target":{"anyOf":[
+		{"type":"object","properties":{"id":{"type":"string"},"note":{"type":"string"}},"required":["id"],"additionalProperties":false},
+		{"type":"object","properties":{"email":{"type":"string"},"label":{"type":["string","null"]}},"required":["email"],"additionalProperties":false}]}},
+		"required":["target"],"additionalProperties":false}`
+	def, err := provider.Project(provider.OpenAIChat, provider.Tool{Name: "t", Schema: schema})
+	if err != nil {
+		t.Fatalf("Project: %v", err)
+	}
+	for _, want := range []string{
+		`"note":{"type":["string","null"]}`, `"required":["id","note"]`,
+		`"label":{"type":["string","null"]}`, `"required":["email","label"]`,
+	} {
+		if !strings.Contains(def.JSON, want) {
+			t.Errorf("definition lacks %s:\n%s", want, def.JSON)
+		}
+	}
+	if !def.NullAsAbsent {
+		t.Error("NullAsAbsent not set: null from the model would not mean absent for note")
+	}
+}

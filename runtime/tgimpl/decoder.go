@@ -35,7 +35,7 @@ type EnforceVersion uint
 // The range of generated-code versions this package supports.
 const (
 	MinVersion = 2
-	MaxVersion = 6
+	MaxVersion = 7
 )
 
 // maxPath bounds the path stack, at jsonread.DefaultLimits.MaxDepth, the
@@ -77,6 +77,11 @@ type Decoder struct {
 
 	dropped bool // the call will be refused (see Drop)
 	trial   bool // d tries a branch: see Trial
+	// base is where d's input starts in the outermost input of the decode
+	// (-1: not in it), and absent the members whose null a holding branch
+	// took as absent there (see absent.go).
+	base   int
+	absent []span
 
 	// The violations found (see arena.go): the first in inline, all of
 	// them in many once there are more; the copies they need in the
@@ -118,6 +123,7 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.strs = nil
 	d.dropped = false
 	d.trial = false
+	d.base, d.absent = 0, nil
 	d.nInline, d.many = 0, nil
 	d.nText, d.spill = 0, nil
 }

@@ -265,6 +265,9 @@ func appendPointer(b, path []byte) []byte {
 		if len(b)-start >= maxPathText || tag == segMore {
 			return append(b, "/…"...)
 		}
+		if tag == segOfName {
+			continue
+		}
 		b = append(b, '/')
 		switch tag {
 		case segIndex:
@@ -287,8 +290,13 @@ func appendPointer(b, path []byte) []byte {
 
 // appendSubject appends an encoded path as a message names it:
 // "line_items[0].sku", each name shown as bareName decides, each cut name
-// followed by "…", the whole cut at maxPathText bytes.
+// followed by "…", the whole cut at maxPathText bytes; "member name
+// labels.toolong" for a violation of the name itself (segOfName).
 func appendSubject(b, path []byte) []byte {
+	if len(path) > 0 && path[0] == segOfName {
+		b = append(b, "member name "...)
+		path = path[1:]
+	}
 	start := len(b)
 	for len(path) > 0 {
 		tag, index, name, rest := segment(path)

@@ -164,14 +164,17 @@ const hiddenName = "*"
 // bytes; segName or segCutName (the name goes on past maxName runes), the
 // length of the name shown (two bytes, little-endian) and its decoded
 // bytes; segHidden (a name shown as hiddenName); segMore ends a path whose
-// remaining segments are not copied. Paths are short: they are most of
-// what a refusal of a shallow value copies.
+// remaining segments are not copied; segOfName, first, says that the
+// violation is of the member name the path ends with, not of its value
+// (propertyNames: see ReportPropertyName). Paths are short: they are most
+// of what a refusal of a shallow value copies.
 const (
 	segIndex byte = iota
 	segName
 	segCutName
 	segHidden
 	segMore
+	segOfName
 	segShort byte = 0x80
 )
 

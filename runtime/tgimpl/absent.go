@@ -1,0 +1,126 @@
+package tgimpl
+
+import (
+	"encoding/json"
+	"slices"
+	"unsafe"
+)
+
+// Null as absent inside branches. A call decoded with NullAsAbsent (OpenAI
+// strict, whose definitions list every member of every object as required
+// and nullable, in the branches of anyOf too) sends null for an optional
+// member it means to leave out. The trials of a composition decode the
+// branches with the caller's NullAsAbsent (TrialIn), and a value kept as
+// its raw bytes is handed on without the members whose null a holding
+// branch took as absent (Kept): what the gate accepts is what runs, and it
+// re-encodes to what Decode accepts.
+
+// span locates a member, from its name's opening quote to the end of its
+// value, in the outermost input of a decode.
+type span struct{ from, to int }
+
+// TrialIn is Trial for a trial that p, the decoder of the value raw was
+// read from, runs: the trial takes p's NullAsAbsent, and notes where raw
+// lies in p's input, for the members it takes as absent (see ValidIn).
+func (d *Decoder) TrialIn(p *Decoder, raw []byte) {
+	d.Trial(raw)
+	d.NullAsAbsent = p.NullAsAbsent
+	d.base = p.offsetOf(raw)
+}
+
+// ValidIn is Valid for a trial begun with TrialIn: when the branch holds,
+// the members it took as absent are noted in p too, for the value p keeps
+// (Kept).
+func (d *Decoder) ValidIn(p *Decoder) bool {
+	ok := d.Valid()
+	if ok && len(d.absent) > 0 {
+		p.absent = append(p.absent, d.absent...)
+	}
+	return ok
+}
+
+// Kept returns the bytes of raw, a value just read by d (a view of its
+// input) and checked, to be kept as they are: a copy, without the members
+// whose null a branch that holds took as absent; in a trial, which keeps
+// nothing, raw itself.
+func (d *Decoder) Kept(raw []byte) json.RawMessage {
+	if d.trial {
+		return raw
+	}
+	at := d.offsetOf(raw)
+	var cut []span
+	if at >= 0 {
+		d.absent = slices.DeleteFunc(d.absent, func(s span) bool {
+			if s.from >= at && s.to <= at+len(raw) {
+				cut = append(cut, span{s.from - at, s.to - at})
+				return true
+			}
+			return false
+		})
+	}
+	if len(cut) == 0 {
+		return append([]byte(nil), raw...)
+	}
+	// Two branches that hold may both take a member as absent.
+	slices.SortFunc(cut, func(a, b span) int { return a.from - b.from })
+	cut = slices.Compact(cut)
+	out := append([]byte(nil), raw...)
+	for i := len(cut) - 1; i >= 0; i-- {
+		out = withoutMember(out, cut[i])
+	}
+	return out
+}
+
+// withoutMember removes the member at s from the object text b, with the
+// comma that separates it from the next member or, for the last one, from
+// the one before.
+func withoutMember(b []byte, s span) []byte {
+	from, to := s.from, s.to
+	j := to
+	for j < len(b) && isSpace(b[j]) {
+		j++
+	}
+	if j < len(b) && b[j] == ',' {
+		to = j + 1
+		for to < len(b) && isSpace(b[to]) {
+			to++
+		}
+	} else {
+		i := from - 1
+		for i >= 0 && isSpace(b[i]) {
+			i--
+		}
+		if i >= 0 && b[i] == ',' {
+			from = i
+		}
+	}
+	return append(b[:from], b[to:]...)
+}
+
+// noteAbsent notes, in a trial, that the member being read is absent: its
+// value, the null that follows, is read.
+func (d *Decoder) noteAbsent() {
+	name := -1
+	if d.depth > 0 && d.depth <= maxPath && d.path[d.depth-1] >= 0 {
+		name = int(d.path[d.depth-1])
+	}
+	d.R.Null()
+	if d.trial && d.base >= 0 && name >= 0 {
+		d.absent = append(d.absent, span{d.base + name, d.base + d.R.Offset()})
+	}
+}
+
+// offsetOf returns where b, a view of d's input, starts in the outermost
+// input of the decode, or -1 when b is not such a view (a member name
+// tried by propertyNames, say).
+func (d *Decoder) offsetOf(b []byte) int {
+	data := d.R.Data()
+	if d.base < 0 || len(b) == 0 || len(data) == 0 {
+		return -1
+	}
+	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+	if off < 0 || off+len(b) > len(data) {
+		return -1
+	}
+	return d.base + off
+}
