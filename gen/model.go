@@ -87,6 +87,7 @@ type node struct {
 	addlNode  *node
 	addlPtr   string // pointer of additionalProperties (for closed objects)
 	hasStruct bool   // decoded into a struct (else a map or raw)
+	freeForm  bool   // declares no members: a map of raw values (freeform.go)
 
 	// arrays
 	prefix   []*node
