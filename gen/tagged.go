@@ -128,7 +128,7 @@ func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
 	var cases []jen.Code
 	for i, b := range t.branches {
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(
-			jen.Var().Id("o").Id(b.n.goName),
+			branchVar(b.n),
 			decodeCall(jen.Id("o"), t.closedAt(b)),
 			set.value(jen.Id(unionType(n)).Values(jen.Dict{jen.Id("branch"): jen.Lit(i + 1), jen.Id(branchField(i)): jen.Id("o")})),
 		))
@@ -142,6 +142,16 @@ func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
 		jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
 		jen.Switch(jen.Qual(pkgTgimpl, "Tag").Call(args...)).Block(cases...),
 	)}
+}
+
+// branchVar declares o, the struct a branch decodes into: a pointer when
+// the branch contains the union again (its field is then a pointer, as
+// for any struct on a cycle).
+func branchVar(n *node) jen.Code {
+	if n.onCycle {
+		return jen.Id("o").Op(":=").New(jen.Id(n.goName))
+	}
+	return jen.Var().Id("o").Id(n.goName)
 }
 
 // declareTagged declares the union type of a tagged union and its
@@ -193,8 +203,8 @@ func closableStructs(tm *toolModel) map[*node]bool {
 	return out
 }
 
-// unionType is the Go type of a tagged union's values.
-func unionType(n *node) string { return n.name }
+// unionType is the Go type of a tagged union's values (assignNames).
+func unionType(n *node) string { return n.goName }
 
 func branchField(i int) string { return fmt.Sprintf("b%d", i) }
 
@@ -302,7 +312,7 @@ func (e *emitter) decodeByType(n *node, set setter, t *taggedUnion) []jen.Code {
 		}
 		var body []jen.Code
 		if b.n.kind == kindObject {
-			body = []jen.Code{jen.Var().Id("o").Id(b.n.goName), decodeCall(jen.Id("o"), t.closedAt(b)), store(jen.Id("o"))}
+			body = []jen.Code{branchVar(b.n), decodeCall(jen.Id("o"), t.closedAt(b)), store(jen.Id("o"))}
 		} else {
 			body = e.decodeKind(b.n, setter{value: store})
 		}
