@@ -15,7 +15,7 @@ import (
 // object-free-form rule asks the author to describe or close it. An object
 // whose value is fixed by const or enum is one too: its members are those
 // of the value. The parameters' root is not: a tool whose parameters
-// declare no members takes no arguments.
+// declare no members takes no arguments (a result's root is).
 
 // freeFormKeywords are the keywords by which an object schema declares,
 // bounds or composes its members; additionalProperties is read by

@@ -64,10 +64,14 @@ type closer struct {
 	root *jsonval.Value
 	// branchDefs are the pointers of the definitions a branch refers to.
 	branchDefs map[string]bool
+	// rootValue: the root is a value like any other (a result), so that a
+	// root that declares no members is a free-form map; the root of the
+	// parameters that declares none takes no arguments.
+	rootValue bool
 }
 
-func closeAll(root *jsonval.Value) {
-	c := &closer{root: root, branchDefs: map[string]bool{}}
+func closeAll(root *jsonval.Value, rootValue bool) {
+	c := &closer{root: root, branchDefs: map[string]bool{}, rootValue: rootValue}
 	c.findBranchDefs(root, false)
 	c.close(root, "", true)
 }
@@ -169,7 +173,7 @@ func (c *closer) close(s *jsonval.Value, ptr string, site bool) {
 			if t, tptr, ok := jsonval.ResolveRef(c.root, r.Str); ok && c.branchDefs[tptr] && c.objectish(t, []string{tptr}) {
 				s.Set("unevaluatedProperties", boolean(false))
 			}
-		case ptr != "" && DeclaresNoMembers(s):
+		case (ptr != "" || c.rootValue) && DeclaresNoMembers(s):
 			s.Set("additionalProperties", boolean(true)) // a free-form map (freeform.go)
 		case isObjectSchema(s):
 			s.Set("additionalProperties", boolean(false))

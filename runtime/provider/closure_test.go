@@ -62,3 +62,25 @@ func TestClosedComposition(t *testing.T) {
 		})
 	}
 }
+
+// TestClosedResult: a result's root that declares no members is a
+// free-form map, unlike the root of the parameters, which then takes no
+// arguments; below the root both are the same.
+func TestClosedResult(t *testing.T) {
+	for _, tc := range []struct{ canonical, args, result string }{
+		{`{"type":"object"}`, `{"type":"object","additionalProperties":false}`, `{"type":"object","additionalProperties":true}`},
+		{`{"type":"object","properties":{"a":{"type":"object"}}}`,
+			`{"type":"object","properties":{"a":{"type":"object","additionalProperties":true}},"additionalProperties":false}`,
+			`{"type":"object","properties":{"a":{"type":"object","additionalProperties":true}},"additionalProperties":false}`},
+	} {
+		if got := string(provider.Closed(parse(t, tc.canonical), false).Marshal()); got != string(parse(t, tc.args).Marshal()) {
+			t.Errorf("Closed(%s) = %s, want %s", tc.canonical, got, tc.args)
+		}
+		if got := string(provider.ClosedResult(parse(t, tc.canonical), false).Marshal()); got != string(parse(t, tc.result).Marshal()) {
+			t.Errorf("ClosedResult(%s) = %s, want %s", tc.canonical, got, tc.result)
+		}
+		if got := string(provider.EffectiveResult(parse(t, tc.canonical), true).Marshal()); got != string(parse(t, tc.canonical).Marshal()) {
+			t.Errorf("EffectiveResult(open) changed the schema: %s", got)
+		}
+	}
+}

@@ -7,7 +7,8 @@ import "github.com/toolgate/toolgate/runtime/jsonval"
 // Closed by default it could only mean "accept {}", which no author means:
 // such an object is a free-form map instead, and the effective schema says
 // so with "additionalProperties": true. The root of the parameters is not
-// one: a tool whose parameters declare no members takes no arguments.
+// one: a tool whose parameters declare no members takes no arguments (the
+// root of a result is, ClosedResult).
 
 // memberKeywords are the keywords by which an object schema declares or
 // bounds its members, or composes its value with other schemas.
