@@ -50,11 +50,12 @@ func (b *builder) mergeAlternatives(n *node) {
 		} else {
 			n.desc += "\n\nIt is " + why
 		}
-	case !ok && len(n.props) == 0 && n.addl != addlSchema:
-		// Kept raw: a union whose one variant, an object, is read as a map
-		// and checked, then the composition on its bytes.
-		v := &node{ptr: n.ptr, name: n.name + "Object", kind: kindObject, sens: n.sens, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
-		v.addl, v.addlNode, v.freeForm = addlSchema, rawMember(n, ""), true
+	case !ok && len(n.props) == 0:
+		// Kept raw: a union of one variant, an object read as a map of raw
+		// values, whose bytes the composition then checks.
+		v := anyNode(n.ptr, n.name+"Object")
+		v.kind, v.sens, v.freeForm = kindObject, n.sens, true
+		v.addl, v.addlNode = addlSchema, anyNode(n.ptr, n.name+"Value")
 		n.kind, n.hasStruct, n.goName, n.variants = kindUnion, false, "", []*node{v}
 	}
 }
@@ -137,5 +138,5 @@ func mergedProps(n *node, branches []branch, both, closed bool) ([]*prop, bool) 
 
 // rawMember is the node of a merged member kept as its raw bytes.
 func rawMember(n *node, name string) *node {
-	return &node{ptr: n.ptr + "/properties/" + escapePointer(name), kind: kindAny, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	return anyNode(n.ptr+"/properties/"+escapePointer(name), "")
 }

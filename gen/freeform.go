@@ -42,5 +42,12 @@ func (b *builder) declaresMembers(s *jsonval.Value) bool {
 func (b *builder) freeForm(n *node, ptr string) {
 	n.freeForm = true
 	n.addl, n.addlPtr = addlSchema, ptr+"/additionalProperties"
-	n.addlNode = &node{ptr: n.addlPtr, name: n.name + "Value", kind: kindAny, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	n.addlNode = anyNode(n.addlPtr, n.name+"Value")
+}
+
+// anyNode is a node that takes any value and keeps it raw, at schema
+// pointer ptr: the values of a free-form map, the undeclared members of an
+// open struct, a merged member whose branches disagree.
+func anyNode(ptr, name string) *node {
+	return &node{ptr: ptr, name: name, kind: kindAny, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 }

@@ -45,6 +45,12 @@ var keptTools = []struct {
 		false,
 		[]string{`{"f":{"id":1,"value":"a"}}`, `{"f":{"name":"n","value":3}}`},
 		[]string{`{"f":{"id":1,"name":"n","value":"a"}}`, `{"f":{"id":1,"value":3}}`, `{"f":{"name":"n","value":"a"}}`, `{"f":{"id":1,"value":"a","x":1}}`, `{"f":true}`}},
+	{"untagged_unmergeable", `{"type":"object","properties":{"u":{"type":"object","oneOf":[
+		{"properties":{"a":{"type":"string"}},"required":["a"],"patternProperties":{"^x-":{"type":"integer"}}},
+		{"properties":{"b":{"type":"integer"}},"required":["b"],"additionalProperties":false}]}}}`,
+		false,
+		[]string{`{"u":{"a":"s","x-1":2}}`, `{"u":{"b":1}}`},
+		[]string{`{"u":{"a":"s","x-1":"2"}}`, `{"u":{"a":"s","b":1}}`, `{"u":{"a":1}}`, `{"u":"a"}`, `{"u":{}}`}},
 	{"const_object", `{"type":"object","properties":{"c":{"const":{"a":1,"b":[true]}},"cs":{"type":"array","items":{"type":"object","enum":[{"k":1},{"k":2}]}}}}`,
 		false,
 		[]string{`{"c":{"a":1,"b":[true]}}`, `{"c":{"b":[true],"a":1.0}}`, `{"cs":[{"k":2},{"k":1}]}`},

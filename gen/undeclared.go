@@ -32,7 +32,7 @@ func keepUndeclared(roots []*node) {
 				c != nil && (c.unevalProps != nil || len(c.patterns) > 0) {
 				return
 			}
-			n.addl, n.addlNode = addlSchema, &node{ptr: n.ptr + "/additionalProperties", name: n.name + "Value", kind: kindAny, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+			n.addl, n.addlNode = addlSchema, anyNode(n.ptr+"/additionalProperties", n.name+"Value")
 		})
 	}
 }
