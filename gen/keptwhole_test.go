@@ -84,7 +84,7 @@ func TestKeptWhole(t *testing.T) {
 	var prog strings.Builder
 	prog.WriteString("package main\n\nimport (\n\t\"encoding/json\"\n\t\"os\"\n\n\t\"kept/closed\"\n\t\"kept/open\"\n)\n\nvar decoders = []func([]byte) ([]byte, error){\n")
 	for _, open := range []bool{false, true} {
-		pkg := map[bool]string{false: "closed", true: "open"}[open]
+		pkg := keptPackage(open)
 		schemas := map[string][]byte{}
 		for _, k := range keptTools {
 			if k.open == open {
@@ -114,9 +114,12 @@ func TestKeptWhole(t *testing.T) {
 	}
 	var runs []run
 	for i, k := range keptTools {
-		goName := strings.ReplaceAll(strings.Title(strings.ReplaceAll(k.name, "_", " ")), " ", "") //nolint:staticcheck // ASCII tool names
+		var goName strings.Builder
+		for _, part := range strings.Split(k.name, "_") {
+			goName.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
 		fmt.Fprintf(&prog, "\tfunc(b []byte) ([]byte, error) { v, err := %s.Decode%sArgs(b); if err != nil { return nil, err }; return v.MarshalJSON() },\n",
-			map[bool]string{false: "closed", true: "open"}[k.open], goName)
+			keptPackage(k.open), goName.String())
 		for _, in := range append(append([]string(nil), k.accepted...), k.refused...) {
 			runs = append(runs, run{Tool: i, Input: in})
 		}
@@ -183,6 +186,14 @@ func main() {
 			}
 		})
 	}
+}
+
+// keptPackage names the generated package of the closed or open tools.
+func keptPackage(open bool) string {
+	if open {
+		return "open"
+	}
+	return "closed"
 }
 
 // sameJSON reports whether a and b are the same JSON value: numbers by
