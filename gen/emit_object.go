@@ -137,7 +137,11 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
 		d().Dot("PushName").Call(),
 	)
-	dflt = e.patternDefault(n, dflt)
+	if n.keepMatched {
+		dflt = e.keepMatchedDefault(n, dflt)
+	} else {
+		dflt = e.patternDefault(n, dflt)
+	}
 	if len(cases) > 0 {
 		loopBody = append(loopBody, jen.Switch(jen.String().Call(jen.Id("name"))).Block(append(cases, jen.Default().Block(dflt...))...))
 	} else {

@@ -15,9 +15,9 @@ import (
 )
 
 // keptTools are the shapes whose values once lost what the decoder had
-// checked (an untagged union of objects, a const object, an object that
-// declares no members, each also inside an array) and a recursive tagged
-// union. TestKeptWhole decodes each accepted input, re-encodes the typed
+// checked (an untagged union of objects, the members patternProperties
+// covers, a const object, an object that declares no members, each also
+// inside an array) and a recursive tagged union. TestKeptWhole decodes each accepted input, re-encodes the typed
 // value and compares it with the input (numbers by value, members in any
 // order); each refused input must be refused.
 var keptTools = []struct {
@@ -51,6 +51,12 @@ var keptTools = []struct {
 		false,
 		[]string{`{"u":{"a":"s","x-1":2}}`, `{"u":{"b":1}}`},
 		[]string{`{"u":{"a":"s","x-1":"2"}}`, `{"u":{"a":"s","b":1}}`, `{"u":{"a":1}}`, `{"u":"a"}`, `{"u":{}}`}},
+	{"pattern_members", `{"type":"object","properties":{
+		"labels":{"type":"object","patternProperties":{"^x-":{"type":"string"}},"propertyNames":{"maxLength":8}},
+		"mixed":{"type":"object","properties":{"a":{"type":"integer"}},"patternProperties":{"^x-":{"type":"string"}}}}}`,
+		false,
+		[]string{`{"labels":{"x-a":"b","x-c":"d"}}`, `{"mixed":{"a":1,"x-b":"c"}}`},
+		[]string{`{"labels":{"x-a":1}}`, `{"labels":{"y":"b"}}`, `{"labels":{"x-toolong":"b"}}`, `{"mixed":{"a":1,"b":2}}`}},
 	{"const_object", `{"type":"object","properties":{"c":{"const":{"a":1,"b":[true]}},"cs":{"type":"array","items":{"type":"object","enum":[{"k":1},{"k":2}]}}}}`,
 		false,
 		[]string{`{"c":{"a":1,"b":[true]}}`, `{"c":{"b":[true],"a":1.0}}`, `{"cs":[{"k":2},{"k":1}]}`},

@@ -241,7 +241,7 @@ func uniqueNodeNames(models []*toolModel) {
 // "order_id" and "orderId" are OrderID and OrderID2.
 func nameFields(n *node) {
 	taken := map[string]bool{"decode": true, "appendJSON": true, "MarshalJSON": true, "UnmarshalJSON": true}
-	if n.addl == addlSchema {
+	if n.keepsUndeclared() {
 		taken["AdditionalProperties"] = true
 	}
 	// A member with a default may get an accessor; its name is kept free
