@@ -15,6 +15,9 @@ import (
 // properties, decoded in one pass; the union itself is still checked on
 // the value's bytes by the branch trials, as before. A value the decoder
 // accepts thus reaches the executor whole, whichever branch it matched.
+// The site says "type": "object", or has no type while every branch says
+// it (Pydantic's Union[A, B]; such a site reports a value of another type
+// as its union's violation, not as a type it does not declare).
 //
 // A member gets the Go type of its schema when every value the union
 // accepts holds it valid against that schema: every branch that declares
@@ -30,7 +33,14 @@ import (
 // struct, or keeps n raw when they cannot be merged.
 func (b *builder) mergeAlternatives(n *node) {
 	c := n.comp
-	if c == nil || c.matchOnly || n.kind != kindObject || !n.hasStruct || n.nullable || n.enum != nil || taggedSite(n) != nil {
+	if c == nil || c.matchOnly || n.nullable || n.enum != nil || taggedSite(n) != nil {
+		return
+	}
+	// A site without a type whose branches all say "type": "object" takes
+	// objects only (Pydantic's Union[A, B]): merged, it is an object that
+	// reports any other value as its union's violation.
+	untyped := n.kind == kindAny && n.ptr != "" && objectBranches(c)
+	if !untyped && (n.kind != kindObject || !n.hasStruct) {
 		return
 	}
 	branches := c.oneOf
@@ -44,13 +54,16 @@ func (b *builder) mergeAlternatives(n *node) {
 	switch {
 	case ok && len(props) > len(n.props):
 		n.props, n.merged = props, true
+		if untyped {
+			n.kind, n.hasStruct, n.goName, n.addl, n.untyped = kindObject, true, n.name, addlOpen, true
+		}
 		why := fmt.Sprintf("one of the object shapes of its %s, with the members of every branch: the branch the value matches is checked, not recorded.", unionKeyword(c))
 		if n.desc == "" {
 			n.desc = why
 		} else {
 			n.desc += "\n\nIt is " + why
 		}
-	case !ok && len(n.props) == 0:
+	case !ok && !untyped && len(n.props) == 0:
 		// Kept raw: a union of one variant, an object read as a map of raw
 		// values, whose bytes the composition then checks.
 		v := anyNode(n.ptr, n.name+"Object")
@@ -70,6 +83,17 @@ func (e *emitter) mergedChecks(n *node, body []jen.Code) []jen.Code {
 	}, body...)
 	return append(out, jen.If(jen.Id("raw").Op(":=").Add(dr().Dot("Capture").Call(jen.Id("start"))), jen.Id("raw").Op("!=").Nil().Op("&&").Add(d().Dot("Violations").Call()).Op("==").Id("before")).Block(
 		jen.Id(checkFunc(n)).Call(d(), jen.Id("raw"))))
+}
+
+// objectBranches reports whether every branch of c's oneOf and anyOf
+// decodes objects only.
+func objectBranches(c *composition) bool {
+	for _, br := range append(append([]branch(nil), c.oneOf...), c.anyOf...) {
+		if br.n.kind != kindObject || br.n.nullable {
+			return false
+		}
+	}
+	return len(c.oneOf)+len(c.anyOf) > 0
 }
 
 func unionKeyword(c *composition) string {

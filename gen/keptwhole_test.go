@@ -39,6 +39,12 @@ var keptTools = []struct {
 			`{"field":{"name":"Status","value":{"x":[1,2.50,null]}}}`, `{"field":{"id":3,"value":"Done"}}`},
 		[]string{`{"items":[{"node_id":"a","item_id":1}]}`, `{"items":[{}]}`, `{"items":[{"item_id":"1"}]}`, `{"items":[{"owner":"o"}]}`,
 			`{"field":{"id":1,"name":"n","value":1}}`, `{"field":{"id":1}}`, `{"field":"id"}`}},
+	{"untagged_untyped", `{"type":"object","properties":{"comments":{"type":"array","items":{"anyOf":[
+		{"type":"object","properties":{"path":{"type":"string"},"position":{"type":"number"}},"required":["path","position"],"additionalProperties":false},
+		{"type":"object","properties":{"path":{"type":"string"},"line":{"type":"integer"}},"required":["path","line"],"additionalProperties":false}]}}}}`,
+		false,
+		[]string{`{"comments":[{"path":"a","position":1.50},{"line":3,"path":"b"}]}`},
+		[]string{`{"comments":["x"]}`, `{"comments":[null]}`, `{"comments":[{"path":"a"}]}`, `{"comments":[{"path":"a","line":1,"position":2}]}`, `{"comments":[{"path":"a","line":1e400}]}`}},
 	{"untagged_raw_member", `{"type":"object","properties":{"f":{"type":"object","anyOf":[
 		{"properties":{"id":{"type":"integer"},"value":{"type":"string"}},"required":["id","value"]},
 		{"properties":{"name":{"type":"string"},"value":{"type":"integer"}},"required":["name","value"]}]}}}`,

@@ -133,11 +133,7 @@ func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
 			set.value(jen.Id(unionType(n)).Values(jen.Dict{jen.Id("branch"): jen.Lit(i + 1), jen.Id(branchField(i)): jen.Id("o")})),
 		))
 	}
-	none := d().Dot("OneOf").Call(jen.Lit(n.ptr+"/"+t.kw), jen.Lit(-1), jen.Lit(-1))
-	if t.kw == "anyOf" {
-		none = d().Dot("AnyOf").Call(jen.Lit(n.ptr + "/anyOf"))
-	}
-	cases = append(cases, jen.Default().Block(dr().Dot("Skip").Call(), jen.If(dr().Dot("Err").Call().Op("==").Nil()).Block(none)))
+	cases = append(cases, jen.Default().Block(dr().Dot("Skip").Call(), jen.If(dr().Dot("Err").Call().Op("==").Nil()).Block(noBranch(n.ptr, t.kw))))
 	return []jen.Code{jen.Block(
 		jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
 		jen.Switch(jen.Qual(pkgTgimpl, "Tag").Call(args...)).Block(cases...),
@@ -318,13 +314,18 @@ func (e *emitter) decodeByType(n *node, set setter, t *taggedUnion) []jen.Code {
 		}
 		cases = append(cases, jen.Case(readKind(tokenKind(b.n.kind))).Block(body...))
 	}
-	none := d().Dot("OneOf").Call(jen.Lit(n.ptr+"/"+t.kw), jen.Lit(-1), jen.Lit(-1))
-	if t.kw == "anyOf" {
-		none = d().Dot("AnyOf").Call(jen.Lit(n.ptr + "/anyOf"))
-	}
 	cases = append(cases, jen.Case(readKind("Invalid")).Block(dr().Dot("Skip").Call()),
-		jen.Default().Block(dr().Dot("Skip").Call(), none))
+		jen.Default().Block(dr().Dot("Skip").Call(), noBranch(n.ptr, t.kw)))
 	return []jen.Code{jen.Switch(dr().Dot("Peek").Call()).Block(cases...)}
+}
+
+// noBranch is the violation of a value that no branch of the oneOf or
+// anyOf (kw) of the schema at ptr can match.
+func noBranch(ptr, kw string) jen.Code {
+	if kw == "anyOf" {
+		return d().Dot("AnyOf").Call(jen.Lit(ptr + "/anyOf"))
+	}
+	return d().Dot("OneOf").Call(jen.Lit(ptr+"/oneOf"), jen.Lit(-1), jen.Lit(-1))
 }
 
 // typeAccessor names a branch of a union of disjoint JSON types.
