@@ -114,7 +114,7 @@ func (e *emitter) declareStruct(n *node) {
 	e.doc(doc)
 	// The struct's fields and methods share one set of names.
 	seenField := map[string]string{"decode": "a method", "appendJSON": "a method", "MarshalJSON": "a method", "UnmarshalJSON": "a method"}
-	if n.addl == addlSchema {
+	if n.keepsUndeclared() {
 		seenField["AdditionalProperties"] = "the field of the undeclared members"
 	}
 	for _, p := range n.props {
@@ -143,7 +143,7 @@ func (e *emitter) declareStruct(n *node) {
 		fields = append(fields, comments(comment)...)
 		fields = append(fields, field)
 	}
-	if n.addl == addlSchema {
+	if n.keepsUndeclared() {
 		fields = append(fields, jen.Comment("AdditionalProperties holds the members not declared in properties."))
 		fields = append(fields, jen.Id("AdditionalProperties").Map(jen.String()).Add(e.elemType(n.addlNode)).Tag(map[string]string{"json": "-"}))
 	}

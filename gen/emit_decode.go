@@ -96,6 +96,9 @@ func (e *emitter) decodeRules(n *node, set setter) []jen.Code {
 	}
 	cases := []jen.Code{jen.Case(readKind(tokenKind(n.kind))).Block(e.decodeKind(n, set)...)}
 	mismatch := d().Dot("TypeMismatch").Call(jen.Lit(typePtr(n)), jen.Lit(typePhrase(n)))
+	if n.untyped {
+		mismatch = jen.Block(dr().Dot("Skip").Call(), jen.If(dr().Dot("Err").Call().Op("==").Nil()).Block(noBranch(n.ptr, unionKeyword(n.comp))))
+	}
 	switch {
 	case n.nullable:
 		cases = append(cases, jen.Case(readKind("Null")).Block(e.decodeNull(n, set)...))

@@ -10,7 +10,7 @@ import (
 
 func (e *emitter) emitAppendMethod(n *node) {
 	var body []jen.Code
-	if len(n.props) == 0 && n.addl != addlSchema {
+	if len(n.props) == 0 && !n.keepsUndeclared() {
 		body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.Lit("{}").Op("..."))))
 		e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(body...)
 		e.f.Line()
@@ -45,7 +45,7 @@ func (e *emitter) emitAppendMethod(n *node) {
 			body = append(body, e.appendValue(p.node, field)...)
 		}
 	}
-	if n.addl == addlSchema {
+	if n.keepsUndeclared() {
 		body = append(body, jen.For(jen.List(jen.Id("key"), jen.Id("x")).Op(":=").Range().Qual(pkgTgimpl, "SortedKeys").Call(jen.Id("v").Dot("AdditionalProperties"))).Block(
 			append([]jen.Code{jen.Id("b").Op("=").Qual(pkgTgimpl, "Member").Call(jen.Id("b"), jen.Id("start"), jen.Id("key"))}, e.appendElem(n.addlNode, jen.Id("x"))...)...))
 	}

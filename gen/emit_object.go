@@ -137,7 +137,11 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
 		d().Dot("PushName").Call(),
 	)
-	dflt = e.patternDefault(n, dflt)
+	if n.keepMatched {
+		dflt = e.keepMatchedDefault(n, dflt)
+	} else {
+		dflt = e.patternDefault(n, dflt)
+	}
 	if len(cases) > 0 {
 		loopBody = append(loopBody, jen.Switch(jen.String().Call(jen.Id("name"))).Block(append(cases, jen.Default().Block(dflt...))...))
 	} else {
@@ -189,9 +193,13 @@ func (e *emitter) emitNestedUnmarshal(n *node) {
 func (e *emitter) emitDecodeMethod(n *node) {
 	recv := jen.Id("v").Op("*").Id(n.goName)
 	dec := jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")
+	checks := e.structChecks
+	if n.merged {
+		checks = e.mergedChecks
+	}
 	if !e.closable[n] {
 		e.collectScalars(n, func() {
-			e.f.Func().Params(recv).Id("decode").Params(dec).Block(e.structChecks(n, e.memberLoop(n, nil))...)
+			e.f.Func().Params(recv).Id("decode").Params(dec).Block(checks(n, e.memberLoop(n, nil))...)
 			e.f.Line()
 		})
 		return
@@ -202,7 +210,7 @@ func (e *emitter) emitDecodeMethod(n *node) {
 	loop := *n
 	loop.addl = addlClosedAt
 	e.collectScalars(n, func() {
-		e.f.Func().Params(recv).Id("decodeIn").Params(dec, jen.Id("closedAt").String()).Block(e.structChecks(n, e.memberLoop(&loop, nil))...)
+		e.f.Func().Params(recv).Id("decodeIn").Params(dec, jen.Id("closedAt").String()).Block(checks(n, e.memberLoop(&loop, nil))...)
 		e.f.Line()
 	})
 }

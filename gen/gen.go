@@ -312,6 +312,7 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		if err := tm.modelResult(opts); err != nil {
 			return nil, err
 		}
+		keepUndeclared(tm.roots())
 		rememberExport(tm, opts)
 		if err := tm.project(opts); err != nil {
 			return nil, err

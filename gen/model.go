@@ -87,6 +87,12 @@ type node struct {
 	addlNode  *node
 	addlPtr   string // pointer of additionalProperties (for closed objects)
 	hasStruct bool   // decoded into a struct (else a map or raw)
+	freeForm  bool   // declares no members: a map of raw values (freeform.go)
+	merged    bool   // holds the members of its oneOf or anyOf (alternatives.go)
+	untyped   bool   // merged without a type: another value breaks the union
+	// keepMatched: the members patternProperties covers are kept in the
+	// struct's AdditionalProperties (undeclared.go).
+	keepMatched bool
 
 	// arrays
 	prefix   []*node
@@ -203,6 +209,7 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 	b.fill(n, ptr, s, name)
 	b.fillComposition(n, ptr, s, name)
 	b.mergeAllOf(n)
+	b.mergeAlternatives(n)
 	return n
 }
 

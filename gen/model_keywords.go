@@ -274,6 +274,9 @@ func (b *builder) fillObject(n *node, ptr string, s *jsonval.Value, name string)
 			b.fail(ptr+"/required", "required", "member %q is required but not declared in properties of a closed object: no value can satisfy the schema", r)
 		}
 	}
+	if (ptr != "" || b.result) && n.addl == addlOpen && len(n.props) == 0 && !b.declaresMembers(s) {
+		b.freeForm(n, ptr)
+	}
 	n.hasStruct = len(n.props) > 0 || n.addl != addlSchema
 }
 

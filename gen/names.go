@@ -155,12 +155,19 @@ func assignNames(models []*toolModel, opts Options) {
 			})
 		}
 	}
+	uniqueNodeNames(models)
 	for _, tm := range models {
 		tm.patternVars, tm.unionFuncs, tm.ruleVars = map[*node]string{}, map[*node]string{}, map[*node]string{}
 		for _, root := range tm.roots() {
 			walkNodes(root, func(n *node) {
 				if n.nullOf != nil {
 					return // named after the node it makes nullable, below
+				}
+				if taggedSite(n) != nil {
+					n.goName = n.name // the result's root keeps its fixed name
+					if n != root {
+						n.goName = pickName(n.name, "Union", taken)
+					}
 				}
 				if declaresType(n) && !n.fixed && n != root {
 					suffix := "Object"
@@ -198,6 +205,34 @@ func assignNames(models []*toolModel, opts Options) {
 	}
 }
 
+// uniqueNodeNames gives every node that a composition names its
+// unexported helpers after (check<Name>, valid<Name>, patternName<Name>:
+// the composed nodes and their subschemas) a name no other such node has,
+// in the models' order, each in schema order. Two nodes derive one name
+// when a member and a definition it refers to do (Pydantic's
+// Optional[Model] whose Model has a oneOf: member "model" and $defs
+// Model), or the arguments and the result do (a member "result" and the
+// result's root); the later gets a number.
+func uniqueNodeNames(models []*toolModel) {
+	used := map[string]bool{}
+	for _, tm := range models {
+		named := map[*node]bool{}
+		for _, root := range tm.roots() {
+			walkNodes(root, func(n *node) {
+				if n.comp == nil {
+					return
+				}
+				for _, c := range append([]*node{n}, n.comp.nodes()...) {
+					if !named[c] {
+						named[c] = true
+						c.name = uniqueName(c.name, used)
+					}
+				}
+			})
+		}
+	}
+}
+
 // nameFields names the fields of a struct. The methods toolgate gives
 // every struct, the AdditionalProperties field and the names chosen in the
 // tool file (with their …OrDefault accessors) come first, then the members
@@ -206,7 +241,7 @@ func assignNames(models []*toolModel, opts Options) {
 // "order_id" and "orderId" are OrderID and OrderID2.
 func nameFields(n *node) {
 	taken := map[string]bool{"decode": true, "appendJSON": true, "MarshalJSON": true, "UnmarshalJSON": true}
-	if n.addl == addlSchema {
+	if n.keepsUndeclared() {
 		taken["AdditionalProperties"] = true
 	}
 	// A member with a default may get an accessor; its name is kept free

@@ -75,14 +75,14 @@ func (tm *toolModel) modelResult(opts Options) error {
 	if err != nil {
 		return schemaErrorAt(t, "outputSchema", t.output, resultURL(t), err)
 	}
-	closed := provider.Closed(t.output, opts.OpenObjects)
+	closed := provider.ClosedResult(t.output, opts.OpenObjects)
 	tm.resultSchema = string(provider.WithoutExtensions(closed).Marshal())
 	b := &builder{tool: t, root: closed, draft7: draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, resultURL(t), draft7), result: true}
 	tm.result = b.build("", closed, tm.goName+"Result")
 	switch r := tm.result; {
 	case r.nullable || r.kind == kindNull || r.kind == kindNever:
 		b.fail("", "type", "a result that may be null (or can never be valid) is not supported: the outputSchema's root needs one type other than null")
-	case r.kind == kindObject:
+	case r.kind == kindObject && !r.freeForm:
 		r.hasStruct = true
 	}
 	b.checkDefaults(compiler)
@@ -132,5 +132,5 @@ func ResultSchema(t *Tool, opts Options) *jsonval.Value {
 	if t.output == nil {
 		return nil
 	}
-	return provider.Effective(t.output, opts.OpenObjects)
+	return provider.EffectiveResult(t.output, opts.OpenObjects)
 }

@@ -128,20 +128,26 @@ func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
 	var cases []jen.Code
 	for i, b := range t.branches {
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(
-			jen.Var().Id("o").Id(b.n.goName),
+			branchVar(b.n),
 			decodeCall(jen.Id("o"), t.closedAt(b)),
 			set.value(jen.Id(unionType(n)).Values(jen.Dict{jen.Id("branch"): jen.Lit(i + 1), jen.Id(branchField(i)): jen.Id("o")})),
 		))
 	}
-	none := d().Dot("OneOf").Call(jen.Lit(n.ptr+"/"+t.kw), jen.Lit(-1), jen.Lit(-1))
-	if t.kw == "anyOf" {
-		none = d().Dot("AnyOf").Call(jen.Lit(n.ptr + "/anyOf"))
-	}
-	cases = append(cases, jen.Default().Block(dr().Dot("Skip").Call(), jen.If(dr().Dot("Err").Call().Op("==").Nil()).Block(none)))
+	cases = append(cases, jen.Default().Block(dr().Dot("Skip").Call(), jen.If(dr().Dot("Err").Call().Op("==").Nil()).Block(noBranch(n.ptr, t.kw))))
 	return []jen.Code{jen.Block(
 		jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
 		jen.Switch(jen.Qual(pkgTgimpl, "Tag").Call(args...)).Block(cases...),
 	)}
+}
+
+// branchVar declares o, the struct a branch decodes into: a pointer when
+// the branch contains the union again (its field is then a pointer, as
+// for any struct on a cycle).
+func branchVar(n *node) jen.Code {
+	if n.onCycle {
+		return jen.Id("o").Op(":=").New(jen.Id(n.goName))
+	}
+	return jen.Var().Id("o").Id(n.goName)
 }
 
 // declareTagged declares the union type of a tagged union and its
@@ -193,8 +199,8 @@ func closableStructs(tm *toolModel) map[*node]bool {
 	return out
 }
 
-// unionType is the Go type of a tagged union's values.
-func unionType(n *node) string { return n.name }
+// unionType is the Go type of a tagged union's values (assignNames).
+func unionType(n *node) string { return n.goName }
 
 func branchField(i int) string { return fmt.Sprintf("b%d", i) }
 
@@ -302,19 +308,24 @@ func (e *emitter) decodeByType(n *node, set setter, t *taggedUnion) []jen.Code {
 		}
 		var body []jen.Code
 		if b.n.kind == kindObject {
-			body = []jen.Code{jen.Var().Id("o").Id(b.n.goName), decodeCall(jen.Id("o"), t.closedAt(b)), store(jen.Id("o"))}
+			body = []jen.Code{branchVar(b.n), decodeCall(jen.Id("o"), t.closedAt(b)), store(jen.Id("o"))}
 		} else {
 			body = e.decodeKind(b.n, setter{value: store})
 		}
 		cases = append(cases, jen.Case(readKind(tokenKind(b.n.kind))).Block(body...))
 	}
-	none := d().Dot("OneOf").Call(jen.Lit(n.ptr+"/"+t.kw), jen.Lit(-1), jen.Lit(-1))
-	if t.kw == "anyOf" {
-		none = d().Dot("AnyOf").Call(jen.Lit(n.ptr + "/anyOf"))
-	}
 	cases = append(cases, jen.Case(readKind("Invalid")).Block(dr().Dot("Skip").Call()),
-		jen.Default().Block(dr().Dot("Skip").Call(), none))
+		jen.Default().Block(dr().Dot("Skip").Call(), noBranch(n.ptr, t.kw)))
 	return []jen.Code{jen.Switch(dr().Dot("Peek").Call()).Block(cases...)}
+}
+
+// noBranch is the violation of a value that no branch of the oneOf or
+// anyOf (kw) of the schema at ptr can match.
+func noBranch(ptr, kw string) jen.Code {
+	if kw == "anyOf" {
+		return d().Dot("AnyOf").Call(jen.Lit(ptr + "/anyOf"))
+	}
+	return d().Dot("OneOf").Call(jen.Lit(ptr+"/oneOf"), jen.Lit(-1), jen.Lit(-1))
 }
 
 // typeAccessor names a branch of a union of disjoint JSON types.

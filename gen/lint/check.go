@@ -158,6 +158,7 @@ func (c *checker) schema(s *jsonval.Value, ptr string) {
 func (c *checker) object(s *jsonval.Value, ptr string) {
 	ap := s.Get("additionalProperties")
 	switch {
+	case c.freeForm(s, ptr):
 	case ap == nil && !s.Has("unevaluatedProperties"):
 		c.implied = append(c.implied, ptr)
 	case ap != nil && ap.Kind == jsonval.Bool && ap.Bool:

@@ -102,6 +102,8 @@ func TestRules(t *testing.T) {
 		{RuleImpliedClosed, "once per tool", []string{tool("get_order", `{"type": "object", "properties": {"a": {"type": "object", "description": "x", "properties": {}}}, "required": ["a"]}`)}, []string{"/parameters"}},
 		{RuleImpliedClosed, "closed", []string{tool("get_order", object(""))}, nil},
 		{RuleArrayItems, "no items", []string{tool("get_order", object(`"a": {"type": "array", "description": "x"}`, "a"))}, []string{p + "a"}},
+		{RuleObjectFreeForm, "no members, below the root", []string{tool("get_order", object(`"a": {"type": "object", "description": "x"}, "b": {"type": "array", "description": "x", "items": {"type": "object", "properties": {}}}, "c": {"type": "object", "description": "x", "required": ["k"]}, "d": {"type": "object", "description": "x", "additionalProperties": false}`, "a", "b"))}, []string{p + "a", p + "b/items"}},
+		{RuleObjectFreeForm, "the root takes no arguments", []string{tool("get_order", `{"type": "object", "properties": {}}`)}, nil},
 		{RuleObjectProperties, "no properties", []string{tool("get_order", object(`"a": {"type": "object", "additionalProperties": false, "description": "x"}`, "a"))}, []string{p + "a"}},
 		{RuleLeafType, "property and items", []string{tool("get_order", object(`"a": {"description": "x"}, "b": {"type": "array", "description": "x", "items": {}}`, "a", "b"))}, []string{p + "a", p + "b/items"}},
 		{RuleRequiredUnknown, "undeclared", []string{tool("get_order", `{"type": "object", "additionalProperties": true, "properties": {}, "required": ["ghost"]}`)}, []string{"/parameters/required/0"}},

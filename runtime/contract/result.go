@@ -89,7 +89,7 @@ func checkResult(t *testing.T, tool Tool) {
 		if err != nil {
 			t.Fatalf("tool %s: %v", tool.Name, err)
 		}
-		eff := provider.Effective(now, tool.OpenObjects)
+		eff := provider.EffectiveResult(now, tool.OpenObjects)
 		if ptr, d := difference(mustParse(t, r.schema), eff, ""); ptr != "" || d != "" {
 			t.Errorf("tool %s: %s changed since the code was generated; run go generate\n\teffective result schema: at %s: %s", tool.Name, tool.Source, orRoot(ptr), d)
 		}

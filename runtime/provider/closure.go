@@ -42,6 +42,12 @@ import (
 // [{"$ref": "#/$defs/base"}, {...}]}) is a branch too, so it is not closed
 // where it is defined; a member that refers to it alone is closed at the
 // reference: {"$ref": "#/$defs/base", "unevaluatedProperties": false}.
+//
+// An object schema below the root that declares no members at all is a
+// free-form map, and gets "additionalProperties": true (freeform.go): as
+// the schema of a value, and as a branch of anyOf or oneOf (Pydantic's
+// Optional[dict]), one shape the value may take. A branch of allOf that
+// declares no members only says the value is an object; it stays as it is.
 
 // sameValueKeywords hold subschemas that apply to the value their schema
 // applies to.
@@ -58,10 +64,14 @@ type closer struct {
 	root *jsonval.Value
 	// branchDefs are the pointers of the definitions a branch refers to.
 	branchDefs map[string]bool
+	// rootValue: the root is a value like any other (a result), so that a
+	// root that declares no members is a free-form map; the root of the
+	// parameters that declares none takes no arguments.
+	rootValue bool
 }
 
-func closeAll(root *jsonval.Value) {
-	c := &closer{root: root, branchDefs: map[string]bool{}}
+func closeAll(root *jsonval.Value, rootValue bool) {
+	c := &closer{root: root, branchDefs: map[string]bool{}, rootValue: rootValue}
 	c.findBranchDefs(root, false)
 	c.close(root, "", true)
 }
@@ -163,15 +173,31 @@ func (c *closer) close(s *jsonval.Value, ptr string, site bool) {
 			if t, tptr, ok := jsonval.ResolveRef(c.root, r.Str); ok && c.branchDefs[tptr] && c.objectish(t, []string{tptr}) {
 				s.Set("unevaluatedProperties", boolean(false))
 			}
+		case (ptr != "" || c.rootValue) && DeclaresNoMembers(s):
+			s.Set("additionalProperties", boolean(true)) // a free-form map (freeform.go)
 		case isObjectSchema(s):
 			s.Set("additionalProperties", boolean(false))
 		}
+	}
+	if !site && alternative(ptr) && DeclaresNoMembers(s) {
+		s.Set("additionalProperties", boolean(true)) // any object, as a value of its own would be
 	}
 	sameValue(s, ptr, func(b *jsonval.Value, at string) { c.close(b, at, false) })
 	_ = walkValues(s, ptr, func(v *jsonval.Value, at string) error {
 		c.close(v, at, !c.branchDefs[at])
 		return nil
 	})
+}
+
+// alternative reports whether the schema at ptr is a branch of anyOf or
+// oneOf: one of the shapes the value may take, unlike a branch of allOf,
+// which adds to the others.
+func alternative(ptr string) bool {
+	i := strings.LastIndexByte(ptr, '/')
+	if i < 0 {
+		return false
+	}
+	return strings.HasSuffix(ptr[:i], "/anyOf") || strings.HasSuffix(ptr[:i], "/oneOf")
 }
 
 // walkValues calls f on every subschema of s that applies to a value other

@@ -45,7 +45,29 @@ func Closed(canonical *jsonval.Value, open bool) *jsonval.Value {
 	if open {
 		return eff
 	}
-	closeAll(eff)
+	closeAll(eff, false)
+	return eff
+}
+
+// ClosedResult is Closed for a tool's result (its outputSchema), whose
+// root is a value like any other: a root that declares no members
+// ({"type": "object"}) is a free-form map, as it is below the root of the
+// parameters (freeform.go), rather than the "no arguments" of a
+// parameters root.
+func ClosedResult(canonical *jsonval.Value, open bool) *jsonval.Value {
+	eff := canonical.Clone()
+	if open {
+		return eff
+	}
+	closeAll(eff, true)
+	return eff
+}
+
+// EffectiveResult is Effective for a tool's result: ClosedResult without
+// extension members.
+func EffectiveResult(canonical *jsonval.Value, open bool) *jsonval.Value {
+	eff := ClosedResult(canonical, open)
+	stripExtensions(eff)
 	return eff
 }
 

@@ -524,3 +524,10 @@ func (d *Decoder) Drop() { d.dropped = true }
 func View(s []byte) string {
 	return unsafe.String(unsafe.SliceData(s), len(s))
 }
+
+// Violations is how many violations d has recorded so far. The decoder of
+// a union of objects merged into one struct (gen/alternatives.go) tries
+// the union's branches only when reading the members recorded none: a
+// member that breaks its own schema is refused by every branch that
+// declares it, and the value is refused either way.
+func (d *Decoder) Violations() int { return d.nRecords() }

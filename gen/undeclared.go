@@ -1,0 +1,67 @@
+package gen
+
+import "github.com/dave/jennifer/jen"
+
+// Open objects keep what they accept. An object that takes members it
+// does not declare (additionalProperties: true, or absent under
+// --open-objects) used to skip them: the decoder accepted them and the
+// executor never saw them. keepUndeclared gives such a struct the
+// AdditionalProperties field a map-typed additionalProperties has, each
+// value kept as its raw JSON, so the value re-encodes whole. It leaves
+// alone the structs that are only checked (the branches and subschemas of
+// a composition and their variants by type, decoded by its trials, and the struct of a closed
+// nullable copy) and a struct whose site closes it (unevaluatedProperties).
+// A struct with patternProperties keeps the members its patterns cover the
+// same way (keepMatched), closed or open; their values are checked by the
+// composition, on the bytes read.
+func keepUndeclared(roots []*node) {
+	checked := map[*node]bool{}
+	for _, root := range roots {
+		walkNodes(root, func(n *node) {
+			for _, c := range n.comp.nodes() {
+				checked[c] = true
+				for _, v := range c.variants {
+					checked[v] = true // the same value, read by type
+				}
+			}
+			if n.nullOf != nil {
+				checked[n.nullOf] = true
+			}
+		})
+	}
+	for _, root := range roots {
+		walkNodes(root, func(n *node) {
+			c := n.comp
+			if checked[n] || n.kind != kindObject || !n.hasStruct || c != nil && c.unevalProps != nil {
+				return
+			}
+			patterned := c != nil && !c.matchOnly && len(c.patterns) > 0
+			switch {
+			case patterned && (n.addl == addlOpen || n.addl == addlClosed):
+				n.keepMatched = true
+			case n.addl != addlOpen || len(n.props) == 0:
+				return
+			}
+			n.addlNode = anyNode(n.ptr+"/additionalProperties", n.name+"Value")
+			if n.addl == addlOpen {
+				n.addl = addlSchema
+			}
+		})
+	}
+}
+
+// keepsUndeclared reports whether the struct of n has an
+// AdditionalProperties field.
+func (n *node) keepsUndeclared() bool { return n.addl == addlSchema || n.keepMatched }
+
+// keepMatchedDefault is the default case of n's member loop when n keeps
+// the members its patternProperties covers: such a member goes into
+// AdditionalProperties as its raw bytes, any other to dflt.
+func (e *emitter) keepMatchedDefault(n *node, dflt []jen.Code) []jen.Code {
+	target := jen.Id("v").Dot("AdditionalProperties")
+	return []jen.Code{jen.If(jen.Id(namesFunc(n.comp.owner)).Call(jen.Id("name"))).Block(
+		jen.If(target.Clone().Op("==").Nil()).Block(target.Clone().Op("=").Map(jen.String()).Qual(pkgJSON, "RawMessage").Values()),
+		jen.If(d().Dot("Extra").Call(jen.Id("mark"), jen.Id("name"))).Block(
+			target.Clone().Index(d().Dot("String").Call(jen.Id("name"))).Op("=").Add(d().Dot("Raw").Call())),
+	).Else().Block(dflt...)}
+}
