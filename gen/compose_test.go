@@ -102,7 +102,7 @@ func TestComposedTriesOnce(t *testing.T) {
 		for _, f := range files {
 			src = append(src, f.Data...)
 		}
-		calls := regexp.MustCompile(`valid[A-Za-z]+(AnyOf|OneOf)[0-9]+\(raw\)`).FindAll(src, -1)
+		calls := regexp.MustCompile(`valid[A-Za-z]+(AnyOf|OneOf)[0-9]+\(d, raw\)`).FindAll(src, -1)
 		tries := map[string]int{}
 		for _, c := range calls {
 			tries[string(c)]++

@@ -10,6 +10,10 @@ import (
 // function on the value's raw bytes, and per branch a trial function that
 // decodes the bytes with a fresh Decoder and reports whether the branch
 // accepts them. Both are written once per node, however many places use it.
+// Trials and checks pass on the Decoder that read the bytes, so that one
+// decode remembers its nested trials' verdicts and where skipped values
+// end (runtime/tgimpl/trials.go): decoding stays linear in the input
+// however the unions nest.
 
 func checkFunc(n *node) string { return "check" + n.name }
 func trialFunc(n *node) string { return "valid" + n.name }
@@ -173,15 +177,15 @@ func (e *emitter) objectChecks(n *node) []jen.Code {
 		loop = append(loop, jen.Id("count").Op("++"))
 	}
 	if c.propNames != nil {
-		loop = append(loop, jen.If(jen.Op("!").Id(e.trialName(c.propNames.n)).Call(jen.Qual(pkgTgimpl, "NameJSON").Call(jen.Id("name")))).Block(
+		loop = append(loop, jen.If(jen.Op("!").Add(e.tryOn(c.propNames.n, jen.Qual(pkgTgimpl, "NameJSON").Call(jen.Id("name"))))).Block(
 			d().Dot("PropertyName").Call(jen.Lit(c.propNames.sp), jen.Id("name"))))
 	}
 	for i, p := range c.patterns {
-		loop = append(loop, jen.If(jen.Id(patternPropVar(n, i)).Dot("Match").Call(jen.Index().Byte().Parens(jen.Id("name"))).Op("&&").Op("!").Id(e.trialName(p.b.n)).Call(jen.Id("value"))).Block(
+		loop = append(loop, jen.If(jen.Id(patternPropVar(n, i)).Dot("Match").Call(jen.Index().Byte().Parens(jen.Id("name"))).Op("&&").Op("!").Add(e.tryOn(p.b.n, jen.Id("value")))).Block(
 			d().Dot("PatternProperty").Call(jen.Lit(p.sp), jen.Id("name"), jen.Lit(p.pattern))))
 	}
 	if len(loop) > 0 {
-		members := jen.Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))
+		members := jen.Range().Id("d").Dot("Members").Call(jen.Id("raw"))
 		switch {
 		case len(c.patterns) > 0:
 			members = jen.List(jen.Id("name"), jen.Id("value")).Op(":=").Add(members)
@@ -199,14 +203,14 @@ func (e *emitter) objectChecks(n *node) []jen.Code {
 	for _, dr := range c.depRequired {
 		var checks []jen.Code
 		for _, dep := range dr.deps {
-			checks = append(checks, jen.If(jen.Op("!").Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(dep))).Block(d().Dot("DependentRequired").Call(jen.Lit(dr.sp), jen.Lit(dr.name), jen.Lit(dep))))
+			checks = append(checks, jen.If(jen.Op("!").Id("d").Dot("Has").Call(jen.Id("raw"), jen.Lit(dep))).Block(d().Dot("DependentRequired").Call(jen.Lit(dr.sp), jen.Lit(dr.name), jen.Lit(dep))))
 		}
 		if len(checks) > 0 {
-			out = append(out, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(dr.name))).Block(checks...))
+			out = append(out, jen.If(d().Dot("Has").Call(jen.Id("raw"), jen.Lit(dr.name))).Block(checks...))
 		}
 	}
 	for _, ds := range c.depSchemas {
-		out = append(out, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(ds.name)).Op("&&").Op("!").Add(e.trial(ds.b.n))).Block(
+		out = append(out, jen.If(d().Dot("Has").Call(jen.Id("raw"), jen.Lit(ds.name)).Op("&&").Op("!").Add(e.trial(ds.b.n))).Block(
 			d().Dot("DependentSchema").Call(jen.Lit(ds.b.sp), jen.Lit(ds.name))))
 	}
 	return out
@@ -216,8 +220,8 @@ func (e *emitter) containsCheck(n *node) []jen.Code {
 	c := n.comp
 	return []jen.Code{
 		jen.Id("count").Op(":=").Lit(0),
-		jen.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
-			jen.If(jen.Id(e.trialName(c.contains.n)).Call(jen.Id("item"))).Block(jen.Id("count").Op("++"))),
+		jen.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("d").Dot("Items").Call(jen.Id("raw"))).Block(
+			jen.If(e.tryOn(c.contains.n, jen.Id("item"))).Block(jen.Id("count").Op("++"))),
 		jen.If(jen.Id("count").Op("<").Add(intLit(c.minContains)).Op("||").Lit(c.maxContains >= 0).Op("&&").Id("count").Op(">").Add(intLit(c.maxContains))).Block(
 			d().Dot("Contains").Call(jen.Lit(c.contains.sp), intLit(c.minContains), intLit(c.maxContains), jen.Id("count"))),
 	}
@@ -248,8 +252,11 @@ func (e *emitter) declarePatternNames(n *node) {
 }
 
 // trial is the call that tries n on raw.
-func (e *emitter) trial(n *node) *jen.Statement {
-	return jen.Id(e.trialName(n)).Call(jen.Id("raw"))
+func (e *emitter) trial(n *node) *jen.Statement { return e.tryOn(n, jen.Id("raw")) }
+
+// tryOn is the call that tries n on the value x, which the Decoder d read.
+func (e *emitter) tryOn(n *node, x jen.Code) *jen.Statement {
+	return jen.Id(e.trialName(n)).Call(d(), x)
 }
 
 // trialName declares, once, the trial function of n and returns its name.
@@ -265,7 +272,7 @@ func (e *emitter) trialName(n *node) string {
 	if str, others, ok := stringTrial(n); ok {
 		e.claim(name, "the trial of "+e.where(n))
 		e.doc(fmt.Sprintf("%s reports whether raw, a JSON value already read, satisfies %s.", name, e.where(n)))
-		e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte()).Bool().Block(
+		e.f.Func().Id(name).Params(jen.Id("_").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte()).Bool().Block(
 			jen.Return(jen.Qual(pkgTgimpl, "StringTrial").Call(jen.Id("raw"), jen.Id(e.tm.ruleVars[str]), jen.Lit(others))),
 		)
 		e.f.Line()
@@ -274,15 +281,16 @@ func (e *emitter) trialName(n *node) string {
 	}
 	e.declare(n)
 	e.claim(name, "the trial of "+e.where(n))
-	e.doc(fmt.Sprintf("%s reports whether raw, a JSON value already read, satisfies %s.", name, e.where(n)))
+	e.doc(fmt.Sprintf("%s reports whether raw, a JSON value that p read, satisfies %s. Inside another trial, its verdict on a value is remembered (tgimpl.Decoder.Tried).", name, e.where(n)))
 	body := []jen.Code{
+		jen.If(jen.List(jen.Id("ok"), jen.Id("known")).Op(":=").Id("p").Dot("Tried").Call(jen.Lit(name), jen.Id("raw")), jen.Id("known")).Block(jen.Return(jen.Id("ok"))),
 		jen.Var().Id("dec").Qual(pkgTgimpl, "Decoder"),
 		jen.Id("d").Op(":=").Op("&").Id("dec"),
-		d().Dot("Trial").Call(jen.Id("raw")),
+		d().Dot("TrialOf").Call(jen.Id("p"), jen.Id("raw")),
 	}
 	body = append(body, e.decodeValue(n, discard)...)
-	body = append(body, jen.Return(d().Dot("Valid").Call()))
-	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte()).Bool().Block(body...)
+	body = append(body, jen.Return(jen.Id("p").Dot("Remember").Call(jen.Lit(name), jen.Id("raw"), d().Dot("Valid").Call())))
+	e.f.Func().Id(name).Params(jen.Id("p").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte()).Bool().Block(body...)
 	e.f.Line()
 	return name
 }
@@ -336,7 +344,7 @@ func (e *emitter) unevaluatedChecks(n *node, tried kept) []jen.Code {
 	var out []jen.Code
 	collect := func() []jen.Code {
 		if tried.tries[0] == nil && tried.tries[1] == nil && tried.ifOK == nil {
-			return []jen.Code{jen.Var().Id("s").Qual(pkgTgimpl, "Seen"), jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Op("&").Id("s"))}
+			return []jen.Code{jen.Id("s").Op(":=").Op("&").Qual(pkgTgimpl, "Seen").Values(), jen.Id(e.seenName(n)).Call(d(), jen.Id("raw"), jen.Id("s"))}
 		}
 		return append([]jen.Code{jen.Id("s").Op(":=").Op("&").Qual(pkgTgimpl, "Seen").Values()}, e.seenBody(n, tried)...)
 	}
@@ -346,14 +354,14 @@ func (e *emitter) unevaluatedChecks(n *node, tried kept) []jen.Code {
 		if u.n.kind == kindNever {
 			return record
 		}
-		return jen.If(jen.Op("!").Id(e.trialName(u.n)).Call(x)).Block(record)
+		return jen.If(jen.Op("!").Add(e.tryOn(u.n, x))).Block(record)
 	}
 	if u := c.unevalProps; u != nil && u.n.kind != kindAny {
 		vars := jen.List(jen.Id("name"), jen.Id("value"))
 		if u.n.kind == kindNever {
 			vars = jen.Id("name")
 		}
-		body := append(collect(), jen.For(vars.Op(":=").Range().Id("s").Dot("UnevaluatedMembers").Call(jen.Id("raw"))).Block(
+		body := append(collect(), jen.For(vars.Op(":=").Range().Id("d").Dot("UnevaluatedMembers").Call(jen.Id("s"), jen.Id("raw"))).Block(
 			unevaluated(u, jen.Id("value"), d().Dot("Unevaluated").Call(jen.Lit(u.sp), jen.Id("name")))))
 		out = append(out, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Object"))).Block(body...))
 	}
@@ -362,7 +370,7 @@ func (e *emitter) unevaluatedChecks(n *node, tried kept) []jen.Code {
 		if u.n.kind == kindNever {
 			vars = jen.Id("i")
 		}
-		body := append(collect(), jen.For(vars.Op(":=").Range().Id("s").Dot("UnevaluatedItems").Call(jen.Id("raw"))).Block(
+		body := append(collect(), jen.For(vars.Op(":=").Range().Id("d").Dot("UnevaluatedItems").Call(jen.Id("s"), jen.Id("raw"))).Block(
 			unevaluated(u, jen.Id("item"), d().Dot("UnevaluatedItem").Call(jen.Lit(u.sp), jen.Id("i")))))
 		out = append(out, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Array"))).Block(body...))
 	}
@@ -384,7 +392,7 @@ func (e *emitter) seenName(n *node) string {
 	body := e.seenBody(n, kept{})
 	e.claim(name, "the evaluated members and items of "+e.where(n))
 	e.doc(fmt.Sprintf("%s notes in s the members and items of raw that %s evaluates, for unevaluatedProperties and unevaluatedItems.", name, e.where(n)))
-	e.f.Func().Id(name).Params(jen.Id("raw").Index().Byte(), jen.Id("s").Op("*").Qual(pkgTgimpl, "Seen")).Block(body...)
+	e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte(), jen.Id("s").Op("*").Qual(pkgTgimpl, "Seen")).Block(body...)
 	e.f.Line()
 	return name
 }
@@ -408,7 +416,7 @@ func (e *emitter) seenBody(n *node, tried kept) []jen.Code {
 		body = append(body, jen.Id("s").Dot("AllNames").Call())
 	}
 	if len(c.patterns) > 0 {
-		body = append(body, jen.For(jen.Id("name").Op(":=").Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))).Block(
+		body = append(body, jen.For(jen.Id("name").Op(":=").Range().Id("d").Dot("Members").Call(jen.Id("raw"))).Block(
 			jen.If(jen.Id(namesFunc(n)).Call(jen.Index().Byte().Parens(jen.Id("name")))).Block(jen.Id("s").Dot("Name").Call(jen.Id("name")))))
 	}
 	if c.seen.prefix > 0 && !c.seen.allItems {
@@ -418,8 +426,8 @@ func (e *emitter) seenBody(n *node, tried kept) []jen.Code {
 		body = append(body, jen.Id("s").Dot("AllItems").Call())
 	}
 	if c.contains != nil {
-		body = append(body, jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
-			jen.If(jen.Id(e.trialName(c.contains.n)).Call(jen.Id("item"))).Block(jen.Id("s").Dot("Item").Call(jen.Id("i")))))
+		body = append(body, jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Id("d").Dot("Items").Call(jen.Id("raw"))).Block(
+			jen.If(e.tryOn(c.contains.n, jen.Id("item"))).Block(jen.Id("s").Dot("Item").Call(jen.Id("i")))))
 	}
 	if c.ref != nil {
 		body = append(body, e.seenCall(c.ref.n)...)
@@ -456,7 +464,7 @@ func (e *emitter) seenBody(n *node, tried kept) []jen.Code {
 	}
 	for _, ds := range c.depSchemas {
 		if call := e.seenCall(ds.b.n); len(call) > 0 {
-			body = append(body, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(ds.name))).Block(call...))
+			body = append(body, jen.If(d().Dot("Has").Call(jen.Id("raw"), jen.Lit(ds.name))).Block(call...))
 		}
 	}
 	return body
@@ -484,7 +492,7 @@ func (e *emitter) seenCall(n *node) []jen.Code {
 		out = append(out, jen.Id("s").Dot("AllItems").Call())
 	}
 	if c.unevalProps == nil || c.unevalItems == nil {
-		out = append(out, jen.Id(e.seenName(n)).Call(jen.Id("raw"), jen.Id("s")))
+		out = append(out, jen.Id(e.seenName(n)).Call(d(), jen.Id("raw"), jen.Id("s")))
 	}
 	return out
 }

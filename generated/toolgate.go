@@ -8,12 +8,12 @@ import (
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
-// The generated code of this package is written for version 6 of the toolgate
+// The generated code of this package is written for version 7 of the toolgate
 // runtime; these constants overflow, and the package does not compile, against
 // a runtime that does not support it.
 const (
-	_ = tgimpl.EnforceVersion(6 - tgimpl.MinVersion)
-	_ = tgimpl.EnforceVersion(tgimpl.MaxVersion - 6)
+	_ = tgimpl.EnforceVersion(7 - tgimpl.MinVersion)
+	_ = tgimpl.EnforceVersion(tgimpl.MaxVersion - 7)
 )
 
 // Each object type of this package has a decode method, which reads it from a

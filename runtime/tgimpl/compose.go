@@ -81,21 +81,26 @@ func Members(raw []byte) iter.Seq2[string, []byte] {
 	return func(yield func(string, []byte) bool) {
 		var r jsonread.Reader
 		r.Reset(raw, jsonread.DefaultLimits)
-		if r.Peek() != jsonread.Object {
+		readMembers(&r, yield)
+	}
+}
+
+// readMembers yields the members of the object r is at.
+func readMembers(r *jsonread.Reader, yield func(string, []byte) bool) {
+	if r.Peek() != jsonread.Object {
+		return
+	}
+	r.ObjectStart()
+	for {
+		name, ok := r.NextMember()
+		if !ok {
 			return
 		}
-		r.ObjectStart()
-		for {
-			name, ok := r.NextMember()
-			if !ok {
-				return
-			}
-			key := string(name)
-			start := r.Offset()
-			r.Skip()
-			if !yield(key, r.Capture(start)) {
-				return
-			}
+		key := string(name)
+		start := r.Offset()
+		r.Skip()
+		if !yield(key, r.Capture(start)) {
+			return
 		}
 	}
 }
@@ -105,16 +110,21 @@ func Items(raw []byte) iter.Seq2[int, []byte] {
 	return func(yield func(int, []byte) bool) {
 		var r jsonread.Reader
 		r.Reset(raw, jsonread.DefaultLimits)
-		if r.Peek() != jsonread.Array {
+		readItems(&r, yield)
+	}
+}
+
+// readItems yields the items of the array r is at.
+func readItems(r *jsonread.Reader, yield func(int, []byte) bool) {
+	if r.Peek() != jsonread.Array {
+		return
+	}
+	r.ArrayStart()
+	for i := 0; r.NextItem(); i++ {
+		start := r.Offset()
+		r.Skip()
+		if !yield(i, r.Capture(start)) {
 			return
-		}
-		r.ArrayStart()
-		for i := 0; r.NextItem(); i++ {
-			start := r.Offset()
-			r.Skip()
-			if !yield(i, r.Capture(start)) {
-				return
-			}
 		}
 	}
 }

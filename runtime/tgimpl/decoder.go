@@ -35,7 +35,7 @@ type EnforceVersion uint
 // The range of generated-code versions this package supports.
 const (
 	MinVersion = 2
-	MaxVersion = 6
+	MaxVersion = 7
 )
 
 // maxPath bounds the path stack, at jsonread.DefaultLimits.MaxDepth, the
@@ -75,8 +75,9 @@ type Decoder struct {
 	copied   bool   // the first string was copied (see String)
 	strs     []byte // the copy the later strings share (see String)
 
-	dropped bool // the call will be refused (see Drop)
-	trial   bool // d tries a branch: see Trial
+	dropped bool       // the call will be refused (see Drop)
+	trial   bool       // d tries a branch: see Trial
+	memo    *trialMemo // what the decode remembers of its trials (see trialMemo)
 
 	// The violations found (see arena.go): the first in inline, all of
 	// them in many once there are more; the copies they need in the
@@ -118,6 +119,7 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.strs = nil
 	d.dropped = false
 	d.trial = false
+	d.memo = nil
 	d.nInline, d.many = 0, nil
 	d.nText, d.spill = 0, nil
 }

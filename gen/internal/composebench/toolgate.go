@@ -7,12 +7,12 @@ import (
 	"github.com/toolgate/toolgate/runtime/tgimpl"
 )
 
-// The generated code of this package is written for version 6 of the toolgate
+// The generated code of this package is written for version 7 of the toolgate
 // runtime; these constants overflow, and the package does not compile, against
 // a runtime that does not support it.
 const (
-	_ = tgimpl.EnforceVersion(6 - tgimpl.MinVersion)
-	_ = tgimpl.EnforceVersion(tgimpl.MaxVersion - 6)
+	_ = tgimpl.EnforceVersion(7 - tgimpl.MinVersion)
+	_ = tgimpl.EnforceVersion(tgimpl.MaxVersion - 7)
 )
 
 // Each object type of this package has a decode method, which reads it from a
@@ -25,6 +25,10 @@ const (
 // and the executor a service supplies. NewRegistry refuses a tool left
 // unbound.
 type Bindings struct {
+	// BlocksAnyof binds the blocks_anyof tool.
+	BlocksAnyof tggate.Binding[BlocksAnyofArgs]
+	// BlocksOneof binds the blocks_oneof tool.
+	BlocksOneof tggate.Binding[BlocksOneofArgs]
 	// PetOneof binds the pet_oneof tool.
 	PetOneof tggate.Binding[PetOneofArgs]
 	// PetPlain binds the pet_plain tool.
@@ -36,6 +40,8 @@ type Bindings struct {
 // nil.
 func NewRegistry(b Bindings, opts ...tggate.Option) (*tggate.Registry, error) {
 	return tggate.NewRegistry([]*tggate.Tool{
+		tggate.Bind(BlocksAnyofSpec, b.BlocksAnyof),
+		tggate.Bind(BlocksOneofSpec, b.BlocksOneof),
 		tggate.Bind(PetOneofSpec, b.PetOneof),
 		tggate.Bind(PetPlainSpec, b.PetPlain),
 	}, opts...)

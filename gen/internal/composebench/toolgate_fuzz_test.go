@@ -17,6 +17,14 @@ import (
 // accepts, and has a gate send it: exactly the encoding (tgcontract.FuzzResult).
 // Findings go to testdata/fuzz/<target>/.
 
+func FuzzDecodeBlocksAnyofArgs(f *testing.F) {
+	tgcontract.Fuzz(f, BlocksAnyofSpec)
+}
+
+func FuzzDecodeBlocksOneofArgs(f *testing.F) {
+	tgcontract.Fuzz(f, BlocksOneofSpec)
+}
+
 func FuzzDecodePetOneofArgs(f *testing.F) {
 	tgcontract.Fuzz(f, PetOneofSpec)
 }
