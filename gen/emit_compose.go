@@ -289,7 +289,7 @@ func (e *emitter) trialName(n *node) string {
 		d().Dot("TrialOf").Call(jen.Id("p"), jen.Id("raw")),
 	}
 	body = append(body, e.decodeValue(n, discard)...)
-	body = append(body, jen.Return(jen.Id("p").Dot("Remember").Call(jen.Lit(name), jen.Id("raw"), d().Dot("Valid").Call())))
+	body = append(body, jen.Return(jen.Id("p").Dot("Remember").Call(jen.Lit(name), jen.Id("raw"), d())))
 	e.f.Func().Id(name).Params(jen.Id("p").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte()).Bool().Block(body...)
 	e.f.Line()
 	return name

@@ -75,9 +75,13 @@ type Decoder struct {
 	copied   bool   // the first string was copied (see String)
 	strs     []byte // the copy the later strings share (see String)
 
-	dropped bool       // the call will be refused (see Drop)
-	trial   bool       // d tries a branch: see Trial
-	memo    *trialMemo // what the decode remembers of its trials (see trialMemo)
+	dropped bool // the call will be refused (see Drop)
+	trial   bool // d tries a branch: see Trial
+	// What the decode remembers of its trials (see trialMemo), the
+	// document a trial reads, and the trials the document's Decoder ran.
+	memo   *trialMemo
+	doc    []byte
+	trials int
 
 	// The violations found (see arena.go): the first in inline, all of
 	// them in many once there are more; the copies they need in the
@@ -119,7 +123,7 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.strs = nil
 	d.dropped = false
 	d.trial = false
-	d.memo = nil
+	d.memo, d.doc, d.trials = nil, nil, 0
 	d.nInline, d.many = 0, nil
 	d.nText, d.spill = 0, nil
 }

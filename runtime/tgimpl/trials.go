@@ -2,7 +2,6 @@ package tgimpl
 
 import (
 	"iter"
-	"slices"
 	"unsafe"
 
 	"github.com/toolgate/toolgate/runtime/jsonread"
@@ -13,7 +12,8 @@ import (
 // hold the same union below (two block shapes, each with children of the
 // same union) would have every branch tried at every level, each trial
 // trying the branches below again: time exponential in the nesting. So
-// one decode remembers, in its document's Decoder:
+// once a trial runs inside another trial, the decode remembers, for every
+// trial after (trialMemo):
 //
 //   - the verdict of each trial run inside another trial, by the trial
 //     and the value's offset in the document (Tried, Remember): a trial
@@ -22,18 +22,18 @@ import (
 //     skipped ends (jsonread.Ends): reading it again jumps over it.
 //
 // Both hold at most one entry per value of the document (per trial, for
-// verdicts), and are dropped with the decode. A trial run by the decoder
-// of the document itself, the common case, is not remembered: it runs once
-// per value anyway.
+// verdicts), and are dropped with the decode. A decode whose trials do not
+// nest, the common case, remembers nothing and allocates nothing for it.
 
-// trialMemo is what one decode remembers of its trials. The Decoder of
-// the document makes it at its first trial or composition check, and
-// every trial below shares it.
+// trialMemo is what one decode remembers of its trials. The first trial
+// run inside another makes it; it reaches the trials that follow through
+// the Decoders that run them (TrialOf), and the Decoder of the document
+// when the outermost trial ends (Remember).
 type trialMemo struct {
 	doc      []byte // the document, whose values the offsets locate
 	verdicts map[trialKey]bool
 	ends     jsonread.Ends
-	trials   int // the trials run, for Trials
+	trials   int // the trials run inside other trials, for Trials
 }
 
 // trialKey names one trial of one value: the trial function and the
@@ -45,31 +45,43 @@ type trialKey struct {
 
 // TrialOf prepares d to try a branch schema on raw for p, the Decoder that
 // read raw or the trial reading it (see Trial, whose doc this follows).
-// The trial shares what p's decode remembers.
+// The trial shares what p's decode remembers, and starts remembering when
+// p is a trial itself.
 func (d *Decoder) TrialOf(p *Decoder, raw []byte) {
 	d.Trial(raw)
-	d.memo = p.memory()
-	d.memo.trials++
-	if at, ok := d.memo.offsetOf(raw); ok {
-		d.R.Remember(&d.memo.ends, at)
+	d.doc = p.document()
+	if !p.trial {
+		p.trials++
+	} else {
+		if p.memo == nil {
+			p.memo = &trialMemo{doc: d.doc}
+		}
+		p.memo.trials++
+	}
+	d.memo = p.memo
+	if m := d.memo; m != nil {
+		if at, ok := m.offsetOf(raw); ok {
+			d.R.Remember(&m.ends, at)
+		}
 	}
 }
 
 // Trials returns how many trials with a Decoder (TrialOf) the decode of
-// d's document has run so far: the measure of a decode's work that tests
-// hold linear in the input.
+// d, the document's Decoder, has run: the measure of a decode's work that
+// tests hold linear in the input.
 func (d *Decoder) Trials() int {
-	if d.memo == nil {
-		return 0
+	n := d.trials
+	if d.memo != nil {
+		n += d.memo.trials
 	}
-	return d.memo.trials
+	return n
 }
 
 // Tried returns, when p is a trial, the verdict of trial on raw that p's
 // decode remembers (known is false when it has none): raw is a value p
 // reads, trial the name of the trial function.
 func (p *Decoder) Tried(trial string, raw []byte) (ok, known bool) {
-	if !p.trial {
+	if !p.trial || p.memo == nil {
 		return false, false
 	}
 	at, in := p.memo.offsetOf(raw)
@@ -80,10 +92,15 @@ func (p *Decoder) Tried(trial string, raw []byte) (ok, known bool) {
 	return ok, known
 }
 
-// Remember notes, when p is a trial, the verdict ok of trial on raw (see
-// Tried), and returns it.
-func (p *Decoder) Remember(trial string, raw []byte, ok bool) bool {
-	if !p.trial {
+// Remember returns the verdict of d, the trial of trial on raw that p ran
+// (d.Valid), noting it when p is a trial itself (see Tried). p takes on
+// what d's decode remembers.
+func (p *Decoder) Remember(trial string, raw []byte, d *Decoder) bool {
+	ok := d.Valid()
+	if p.memo == nil {
+		p.memo = d.memo
+	}
+	if !p.trial || p.memo == nil {
 		return ok
 	}
 	if at, in := p.memo.offsetOf(raw); in {
@@ -95,13 +112,13 @@ func (p *Decoder) Remember(trial string, raw []byte, ok bool) bool {
 	return ok
 }
 
-// memory returns what d's decode remembers, made on first use by the
-// Decoder of the document (a trial's is set by TrialOf).
-func (d *Decoder) memory() *trialMemo {
-	if d.memo == nil {
-		d.memo = &trialMemo{doc: d.R.Data()}
+// document returns the document d reads: its input, or the input of the
+// Decoder a trial was run for.
+func (d *Decoder) document() []byte {
+	if d.trial {
+		return d.doc
 	}
-	return d.memo
+	return d.R.Data()
 }
 
 // offsetOf returns the offset of raw in the document, and whether raw is
@@ -115,36 +132,68 @@ func (m *trialMemo) offsetOf(raw []byte) (int, bool) {
 	return int(p - base), true
 }
 
-// reader points r at raw, remembering in m where the values it skips end
-// (see trialMemo).
+// members is Members of raw, remembering in m, when there is one, where
+// the values it skips end and jumping over those it knows.
+func (m *trialMemo) members(raw []byte) iter.Seq2[string, []byte] {
+	return func(yield func(string, []byte) bool) {
+		var r jsonread.Reader
+		m.reader(&r, raw)
+		if r.Peek() != jsonread.Object {
+			return
+		}
+		r.ObjectStart()
+		for {
+			name, ok := r.NextMember()
+			if !ok {
+				return
+			}
+			key := string(name)
+			start := r.Offset()
+			r.Skip()
+			if !yield(key, r.Capture(start)) {
+				return
+			}
+		}
+	}
+}
+
+// items is Items of raw, as members is Members.
+func (m *trialMemo) items(raw []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		var r jsonread.Reader
+		m.reader(&r, raw)
+		if r.Peek() != jsonread.Array {
+			return
+		}
+		r.ArrayStart()
+		for i := 0; r.NextItem(); i++ {
+			start := r.Offset()
+			r.Skip()
+			if !yield(i, r.Capture(start)) {
+				return
+			}
+		}
+	}
+}
+
+// reader points r at raw, remembering in m, when there is one, where the
+// values it skips end.
 func (m *trialMemo) reader(r *jsonread.Reader, raw []byte) {
 	r.Reset(raw, jsonread.DefaultLimits)
+	if m == nil {
+		return
+	}
 	if at, ok := m.offsetOf(raw); ok {
 		r.Remember(&m.ends, at)
 	}
 }
 
-// Members is Members of raw, a value d read, skipping what d's decode has
-// skipped already without reading it again. The iterator holds what the
-// decode remembers, not d, which can stay on its caller's stack.
-func (d *Decoder) Members(raw []byte) iter.Seq2[string, []byte] {
-	m := d.memory()
-	return func(yield func(string, []byte) bool) {
-		var r jsonread.Reader
-		m.reader(&r, raw)
-		readMembers(&r, yield)
-	}
-}
+// Members is Members of raw, a value d read, skipping what d's decode
+// remembers having skipped without reading it again.
+func (d *Decoder) Members(raw []byte) iter.Seq2[string, []byte] { return d.memo.members(raw) }
 
 // Items is Items of raw, a value d read, as Members is Members.
-func (d *Decoder) Items(raw []byte) iter.Seq2[int, []byte] {
-	m := d.memory()
-	return func(yield func(int, []byte) bool) {
-		var r jsonread.Reader
-		m.reader(&r, raw)
-		readItems(&r, yield)
-	}
-}
+func (d *Decoder) Items(raw []byte) iter.Seq2[int, []byte] { return d.memo.items(raw) }
 
 // Has is Has of raw, a value d read, as Members is Members.
 func (d *Decoder) Has(raw []byte, name string) bool {
@@ -159,31 +208,11 @@ func (d *Decoder) Has(raw []byte, name string) bool {
 // UnevaluatedMembers is s.UnevaluatedMembers of raw, a value d read, as
 // Members is Members.
 func (d *Decoder) UnevaluatedMembers(s *Seen, raw []byte) iter.Seq2[string, []byte] {
-	all, names, members := s.allNames, s.names, d.Members(raw)
-	return func(yield func(string, []byte) bool) {
-		if all {
-			return
-		}
-		for name, value := range members {
-			if !slices.Contains(names, name) && !yield(name, value) {
-				return
-			}
-		}
-	}
+	return s.unevaluatedMembers(d.memo.members(raw))
 }
 
 // UnevaluatedItems is s.UnevaluatedItems of raw, a value d read, as
 // Members is Members.
 func (d *Decoder) UnevaluatedItems(s *Seen, raw []byte) iter.Seq2[int, []byte] {
-	all, prefix, idx, items := s.allItems, s.items, s.idx, d.Items(raw)
-	return func(yield func(int, []byte) bool) {
-		if all {
-			return
-		}
-		for i, item := range items {
-			if i >= prefix && !slices.Contains(idx, i) && !yield(i, item) {
-				return
-			}
-		}
-	}
+	return s.unevaluatedItems(d.memo.items(raw))
 }

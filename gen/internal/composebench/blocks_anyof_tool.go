@@ -244,7 +244,7 @@ func validBlocksAnyofBlockAnyOf0(p *tgimpl.Decoder, raw []byte) bool {
 	default:
 		d.TypeMismatch("/$defs/block/anyOf/0/type", "object")
 	}
-	return p.Remember("validBlocksAnyofBlockAnyOf0", raw, d.Valid())
+	return p.Remember("validBlocksAnyofBlockAnyOf0", raw, d)
 }
 
 // BlocksAnyofBlockAnyOf1 is the object at blocks_anyof (schema
@@ -352,7 +352,7 @@ func validBlocksAnyofBlockAnyOf1(p *tgimpl.Decoder, raw []byte) bool {
 	default:
 		d.TypeMismatch("/$defs/block/anyOf/1/type", "object")
 	}
-	return p.Remember("validBlocksAnyofBlockAnyOf1", raw, d.Valid())
+	return p.Remember("validBlocksAnyofBlockAnyOf1", raw, d)
 }
 
 // seenBlocksAnyofBlockAnyOf0 notes in s the members and items of raw that

@@ -246,7 +246,7 @@ func validBlocksOneofBlockOneOf0(p *tgimpl.Decoder, raw []byte) bool {
 	default:
 		d.TypeMismatch("/$defs/block/oneOf/0/type", "object")
 	}
-	return p.Remember("validBlocksOneofBlockOneOf0", raw, d.Valid())
+	return p.Remember("validBlocksOneofBlockOneOf0", raw, d)
 }
 
 // BlocksOneofBlockOneOf1 is the object at blocks_oneof (schema
@@ -354,7 +354,7 @@ func validBlocksOneofBlockOneOf1(p *tgimpl.Decoder, raw []byte) bool {
 	default:
 		d.TypeMismatch("/$defs/block/oneOf/1/type", "object")
 	}
-	return p.Remember("validBlocksOneofBlockOneOf1", raw, d.Valid())
+	return p.Remember("validBlocksOneofBlockOneOf1", raw, d)
 }
 
 // seenBlocksOneofBlockOneOf0 notes in s the members and items of raw that

@@ -33,6 +33,8 @@ type Bindings struct {
 	PetOneof tggate.Binding[PetOneofArgs]
 	// PetPlain binds the pet_plain tool.
 	PetPlain tggate.Binding[PetPlainArgs]
+	// ShipmentChecks binds the shipment_checks tool.
+	ShipmentChecks tggate.Binding[ShipmentChecksArgs]
 }
 
 // NewRegistry returns the gate registry of every tool of this package, bound
@@ -44,5 +46,6 @@ func NewRegistry(b Bindings, opts ...tggate.Option) (*tggate.Registry, error) {
 		tggate.Bind(BlocksOneofSpec, b.BlocksOneof),
 		tggate.Bind(PetOneofSpec, b.PetOneof),
 		tggate.Bind(PetPlainSpec, b.PetPlain),
+		tggate.Bind(ShipmentChecksSpec, b.ShipmentChecks),
 	}, opts...)
 }

@@ -27,5 +27,7 @@ func TestToolContracts(t *testing.T) {
 			[]tgprovider.Provider{tgprovider.MCP, tgprovider.Anthropic}),
 		tgcontract.For(PetPlainSpec, PetPlainSource, PetPlainSourceSHA256, "", false, PetPlainDefinitions,
 			[]tgprovider.Provider{tgprovider.MCP, tgprovider.Anthropic}),
+		tgcontract.For(ShipmentChecksSpec, ShipmentChecksSource, ShipmentChecksSourceSHA256, "", false, ShipmentChecksDefinitions,
+			[]tgprovider.Provider{tgprovider.Anthropic, tgprovider.MCP}),
 	)
 }

@@ -32,3 +32,7 @@ func FuzzDecodePetOneofArgs(f *testing.F) {
 func FuzzDecodePetPlainArgs(f *testing.F) {
 	tgcontract.Fuzz(f, PetPlainSpec)
 }
+
+func FuzzDecodeShipmentChecksArgs(f *testing.F) {
+	tgcontract.Fuzz(f, ShipmentChecksSpec)
+}
