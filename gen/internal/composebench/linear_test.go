@@ -8,7 +8,8 @@ import (
 )
 
 // TestNestedTrialsLinear proves, without timing, that decoding a union
-// nested in itself is linear: the trials a decode runs (tgimpl's Trials)
+// nested in itself (or a schema that reaches itself through allOf, not,
+// if/then, contains and dependentSchemas) is linear: the trials a decode runs (tgimpl's Trials)
 // grow by the same count per level of nestedBlocks, where trying every
 // branch again at every level doubled them. The call is accepted whole at
 // every depth.
@@ -21,6 +22,7 @@ func TestNestedTrialsLinear(t *testing.T) {
 	}{
 		{"oneOf", BlocksOneofToolName, func(d *tgimpl.Decoder) decoded { var v BlocksOneofArgs; v.decode(d); return v }},
 		{"anyOf", BlocksAnyofToolName, func(d *tgimpl.Decoder) decoded { var v BlocksAnyofArgs; v.decode(d); return v }},
+		{"allOf, not, if/then, contains, dependentSchemas", BlocksMixedToolName, func(d *tgimpl.Decoder) decoded { var v BlocksMixedArgs; v.decode(d); return v }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			trials := func(levels int) int {

@@ -27,6 +27,8 @@ const (
 type Bindings struct {
 	// BlocksAnyof binds the blocks_anyof tool.
 	BlocksAnyof tggate.Binding[BlocksAnyofArgs]
+	// BlocksMixed binds the blocks_mixed tool.
+	BlocksMixed tggate.Binding[BlocksMixedArgs]
 	// BlocksOneof binds the blocks_oneof tool.
 	BlocksOneof tggate.Binding[BlocksOneofArgs]
 	// PetOneof binds the pet_oneof tool.
@@ -43,6 +45,7 @@ type Bindings struct {
 func NewRegistry(b Bindings, opts ...tggate.Option) (*tggate.Registry, error) {
 	return tggate.NewRegistry([]*tggate.Tool{
 		tggate.Bind(BlocksAnyofSpec, b.BlocksAnyof),
+		tggate.Bind(BlocksMixedSpec, b.BlocksMixed),
 		tggate.Bind(BlocksOneofSpec, b.BlocksOneof),
 		tggate.Bind(PetOneofSpec, b.PetOneof),
 		tggate.Bind(PetPlainSpec, b.PetPlain),

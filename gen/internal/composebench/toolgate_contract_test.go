@@ -21,6 +21,8 @@ func TestToolContracts(t *testing.T) {
 	tgcontract.Run(t,
 		tgcontract.For(BlocksAnyofSpec, BlocksAnyofSource, BlocksAnyofSourceSHA256, "", false, BlocksAnyofDefinitions,
 			[]tgprovider.Provider{tgprovider.Anthropic, tgprovider.Gemini, tgprovider.MCP}),
+		tgcontract.For(BlocksMixedSpec, BlocksMixedSource, BlocksMixedSourceSHA256, "", false, BlocksMixedDefinitions,
+			[]tgprovider.Provider{tgprovider.Anthropic, tgprovider.MCP}),
 		tgcontract.For(BlocksOneofSpec, BlocksOneofSource, BlocksOneofSourceSHA256, "", false, BlocksOneofDefinitions,
 			[]tgprovider.Provider{tgprovider.Anthropic, tgprovider.MCP}),
 		tgcontract.For(PetOneofSpec, PetOneofSource, PetOneofSourceSHA256, "", false, PetOneofDefinitions,

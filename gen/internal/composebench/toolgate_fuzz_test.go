@@ -21,6 +21,10 @@ func FuzzDecodeBlocksAnyofArgs(f *testing.F) {
 	tgcontract.Fuzz(f, BlocksAnyofSpec)
 }
 
+func FuzzDecodeBlocksMixedArgs(f *testing.F) {
+	tgcontract.Fuzz(f, BlocksMixedSpec)
+}
+
 func FuzzDecodeBlocksOneofArgs(f *testing.F) {
 	tgcontract.Fuzz(f, BlocksOneofSpec)
 }
