@@ -41,6 +41,17 @@ func refFanoutTool(depth int) string {
 	return `{"type":"object","properties":{"root":{"$ref":"#/$defs/d0"}},"$defs":{` + defs.String() + `}}`
 }
 
+// anyOfFanoutTool is refFanoutTool with each definition an anyOf of two
+// references to the next, down to a string.
+func anyOfFanoutTool(depth int) string {
+	var defs strings.Builder
+	for i := range depth {
+		fmt.Fprintf(&defs, `"d%d":{"anyOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]},`, i, i+1, i+1)
+	}
+	fmt.Fprintf(&defs, `"d%d":{"type":"string"}`, depth)
+	return `{"type":"object","properties":{"root":{"$ref":"#/$defs/d0"}},"$defs":{` + defs.String() + `}}`
+}
+
 // writeTool writes a tool file with those parameters and returns its
 // directory.
 func writeTool(tb testing.TB, params string) string {
@@ -81,12 +92,17 @@ func BenchmarkGenerateOneOfBranches(b *testing.B) {
 }
 
 func BenchmarkGenerateRefFanout(b *testing.B) {
-	for _, depth := range []int{5, 10, 15, 20, 30} {
-		b.Run(fmt.Sprint(depth), func(b *testing.B) {
-			dir := writeTool(b, refFanoutTool(depth))
-			for b.Loop() {
-				generateAndSearch(b, dir)
-			}
-		})
+	for _, shape := range []struct {
+		name string
+		tool func(depth int) string
+	}{{"properties", refFanoutTool}, {"anyOf", anyOfFanoutTool}} {
+		for _, depth := range []int{5, 10, 15, 20, 30} {
+			b.Run(fmt.Sprintf("%s/depth=%d", shape.name, depth), func(b *testing.B) {
+				dir := writeTool(b, shape.tool(depth))
+				for b.Loop() {
+					generateAndSearch(b, dir)
+				}
+			})
+		}
 	}
 }

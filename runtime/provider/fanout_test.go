@@ -69,3 +69,44 @@ func TestRefFanoutLinear(t *testing.T) {
 		}
 	})
 }
+
+// TestClosureFanoutLinear: closing a schema whose definitions are each an
+// anyOf of two references to the next asks each definition once whether it
+// describes objects (40 levels would be 2^40 questions otherwise), and the
+// answers are those of the rules (gen/COMPOSITION.md): d0, which a member
+// refers to alone, is closed when the last definition is an object, and
+// left alone when it is a string; the others, which branches refer to, are
+// not closed where they are defined.
+func TestClosureFanoutLinear(t *testing.T) {
+	const depth = 40
+	for _, tc := range []struct {
+		leaf   string
+		closed int // definitions given unevaluatedProperties: false
+	}{
+		{`{"type":"object","properties":{"leaf":{"type":"string"}}}`, 1},
+		{`{"type":"string"}`, 0},
+	} {
+		var defs strings.Builder
+		for i := range depth {
+			fmt.Fprintf(&defs, `"d%d":{"anyOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]},`, i, i+1, i+1)
+		}
+		fmt.Fprintf(&defs, `"d%d":%s`, depth, tc.leaf)
+		canonical, err := jsonval.Parse([]byte(`{"type":"object","properties":{"root":{"$ref":"#/$defs/d0"}},"$defs":{` + defs.String() + `}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		eff := provider.Effective(canonical, false)
+		closed := 0
+		for _, d := range eff.Get("$defs").Members {
+			if u := d.Value.Get("unevaluatedProperties"); u != nil && u.Kind == jsonval.Bool && !u.Bool {
+				if d.Key != "d0" {
+					t.Errorf("leaf %s: %s is closed", tc.leaf, d.Key)
+				}
+				closed++
+			}
+		}
+		if closed != tc.closed {
+			t.Errorf("leaf %s: %d definitions closed with unevaluatedProperties, want %d", tc.leaf, closed, tc.closed)
+		}
+	}
+}
