@@ -60,3 +60,34 @@ func TestOneOfOverlaps(t *testing.T) {
 		})
 	}
 }
+
+// TestOneOfOverlapsManyBranches: among 300 branches, whose pairs are more
+// than the search's budget of validations can try, two neighbours that
+// overlap are still found (neighbours are searched first), and the
+// disjoint others are not reported.
+func TestOneOfOverlapsManyBranches(t *testing.T) {
+	const n = 300
+	var branches []string
+	for i := range n - 2 {
+		branches = append(branches, fmt.Sprintf(`{"type":"object","properties":{"f%d":{"type":"integer"}},"required":["f%d"]}`, i, i))
+	}
+	same := `{"type":"object","properties":{"g":{"type":"integer"}},"required":["g"]}`
+	branches = append(branches, same, same)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.json")
+	tool := fmt.Sprintf(`{"name":"t","description":"","parameters":{"type":"object","properties":{"o":{"oneOf":[%s]}}},"x-toolgate":{"providers":["mcp"]}}`, strings.Join(branches, ","))
+	if err := os.WriteFile(path, []byte(tool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := gen.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range gen.OneOfOverlaps(tools[0], gen.Options{}) {
+		got = append(got, fmt.Sprintf("%d,%d", o.First, o.Second))
+	}
+	if want := fmt.Sprintf("[%d,%d]", n-2, n-1); fmt.Sprint(got) != want {
+		t.Errorf("overlaps %v, want %s", got, want)
+	}
+}
