@@ -80,7 +80,9 @@ func (e *emitter) declareComposition(n *node) {
 	if !c.checks() {
 		return
 	}
-	var body []jen.Code
+	// Checking lets the decode tell that checks nest (a recursive object
+	// checked at every level) and remember what they skip.
+	body := []jen.Code{d().Dot("Checking").Call(jen.Id("raw"))}
 	if c.ref != nil {
 		body = append(body, jen.If(jen.Op("!").Add(e.trial(c.ref.n))).Block(d().Dot("Ref").Call(jen.Lit(c.ref.sp))))
 	}

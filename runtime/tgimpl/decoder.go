@@ -78,10 +78,12 @@ type Decoder struct {
 	dropped bool // the call will be refused (see Drop)
 	trial   bool // d tries a branch: see Trial
 	// What the decode remembers of its trials (see trialMemo), the
-	// document a trial reads, and the trials the document's Decoder ran.
-	memo   *trialMemo
-	doc    []byte
-	trials int
+	// document a trial reads, the trials the document's Decoder ran, and
+	// the offset (+1) of the value it checked last (see Checking).
+	memo    *trialMemo
+	doc     []byte
+	trials  int
+	checked int
 
 	// The violations found (see arena.go): the first in inline, all of
 	// them in many once there are more; the copies they need in the
@@ -123,7 +125,7 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.strs = nil
 	d.dropped = false
 	d.trial = false
-	d.memo, d.doc, d.trials = nil, nil, 0
+	d.memo, d.doc, d.trials, d.checked = nil, nil, 0, 0
 	d.nInline, d.many = 0, nil
 	d.nText, d.spill = 0, nil
 }

@@ -21,9 +21,13 @@ import (
 //   - where each object and array that a trial or a composition check
 //     skipped ends (jsonread.Ends): reading it again jumps over it.
 //
-// Both hold at most one entry per value of the document (per trial, for
-// verdicts), and are dropped with the decode. A decode whose trials do not
-// nest, the common case, remembers nothing and allocates nothing for it.
+// The document's own Decoder starts remembering too when a composition
+// check reads a value holding one it checked before (Checking): the checks
+// of a recursive object run from the innermost level out, each reading the
+// levels below it. Both hold at most one entry per value of the document
+// (per trial, for verdicts), and are dropped with the decode. A decode
+// whose trials and checks do not nest, the common case, remembers nothing
+// and allocates nothing for it.
 
 // trialMemo is what one decode remembers of its trials. The first trial
 // run inside another makes it; it reaches the trials that follow through
@@ -123,13 +127,35 @@ func (d *Decoder) document() []byte {
 
 // offsetOf returns the offset of raw in the document, and whether raw is
 // a slice of it (a member name tried as propertyNames is not).
-func (m *trialMemo) offsetOf(raw []byte) (int, bool) {
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(m.doc)))
+func (m *trialMemo) offsetOf(raw []byte) (int, bool) { return offsetIn(m.doc, raw) }
+
+// offsetIn returns the offset of raw in doc, and whether raw is a slice of
+// it.
+func offsetIn(doc, raw []byte) (int, bool) {
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(doc)))
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
-	if len(raw) == 0 || p < base || p+uintptr(len(raw)) > base+uintptr(len(m.doc)) {
+	if len(raw) == 0 || p < base || p+uintptr(len(raw)) > base+uintptr(len(doc)) {
 		return 0, false
 	}
 	return int(p - base), true
+}
+
+// Checking notes that the composition checks of raw, a value d read,
+// begin (generated check functions call it first). The Decoder of the
+// document starts remembering when raw holds the value it checked last:
+// checks nest.
+func (d *Decoder) Checking(raw []byte) {
+	if d.trial || d.memo != nil {
+		return
+	}
+	at, ok := offsetIn(d.R.Data(), raw)
+	if !ok {
+		return
+	}
+	if last := d.checked - 1; last > at && last < at+len(raw) {
+		d.memo = &trialMemo{doc: d.R.Data()}
+	}
+	d.checked = at + 1
 }
 
 // members is Members of raw, remembering in m, when there is one, where

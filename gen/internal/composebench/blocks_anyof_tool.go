@@ -372,6 +372,7 @@ func seenBlocksAnyofBlockAnyOf1(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 // checkBlocksAnyofBlock checks the keywords of blocks_anyof (schema
 // /$defs/block) that apply to the whole value on raw, the bytes just read.
 func checkBlocksAnyofBlock(d *tgimpl.Decoder, raw []byte) {
+	d.Checking(raw)
 	anyOf0 := validBlocksAnyofBlockAnyOf0(d, raw)
 	anyOf1 := validBlocksAnyofBlockAnyOf1(d, raw)
 	if !(anyOf0 || anyOf1) {

@@ -675,6 +675,7 @@ func validBlocksMixedBlock(p *tgimpl.Decoder, raw []byte) bool {
 // (schema /$defs/block/then/properties/children) that apply to the whole value
 // on raw, the bytes just read.
 func checkBlocksMixedBlockThenObjectChildren(d *tgimpl.Decoder, raw []byte) {
+	d.Checking(raw)
 	if tgimpl.KindOf(raw) == tgjsonread.Array {
 		count := 0
 		for _, item := range d.Items(raw) {
@@ -925,6 +926,7 @@ func seenBlocksMixedBlockDependency0(d *tgimpl.Decoder, raw []byte, s *tgimpl.Se
 // checkBlocksMixedBlock checks the keywords of blocks_mixed (schema
 // /$defs/block) that apply to the whole value on raw, the bytes just read.
 func checkBlocksMixedBlock(d *tgimpl.Decoder, raw []byte) {
+	d.Checking(raw)
 	if !validBlocksMixedShape(d, raw) {
 		d.AllOf("/$defs/block/allOf/0", 0)
 	}

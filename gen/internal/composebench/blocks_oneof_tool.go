@@ -374,6 +374,7 @@ func seenBlocksOneofBlockOneOf1(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 // checkBlocksOneofBlock checks the keywords of blocks_oneof (schema
 // /$defs/block) that apply to the whole value on raw, the bytes just read.
 func checkBlocksOneofBlock(d *tgimpl.Decoder, raw []byte) {
+	d.Checking(raw)
 	oneOf0 := validBlocksOneofBlockOneOf0(d, raw)
 	oneOf1 := validBlocksOneofBlockOneOf1(d, raw)
 	if first, second := tgimpl.FirstTwo(oneOf0, oneOf1); first < 0 || second >= 0 {

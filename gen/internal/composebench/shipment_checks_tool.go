@@ -464,6 +464,7 @@ func seenShipmentChecksDestinationAnyOf1(d *tgimpl.Decoder, raw []byte, s *tgimp
 // (schema /properties/destination) that apply to the whole value on raw, the
 // bytes just read.
 func checkShipmentChecksDestination(d *tgimpl.Decoder, raw []byte) {
+	d.Checking(raw)
 	anyOf0 := validShipmentChecksDestinationAnyOf0(d, raw)
 	anyOf1 := validShipmentChecksDestinationAnyOf1(d, raw)
 	if !(anyOf0 || anyOf1) {
@@ -824,6 +825,7 @@ func seenShipmentChecksParcelIf(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 // /properties/parcel) that apply to the whole value on raw, the bytes just
 // read.
 func checkShipmentChecksParcel(d *tgimpl.Decoder, raw []byte) {
+	d.Checking(raw)
 	ifOK := validShipmentChecksParcelIf(d, raw)
 	if ifOK {
 		if !validShipmentChecksParcelThen(d, raw) {
