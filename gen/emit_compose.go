@@ -12,7 +12,11 @@ import (
 // accepts them, and, for a schema that patternProperties or propertyNames
 // applies to one member, a report function that decodes a refused member
 // again, reporting its violations at the member's own path. Each is
-// written once per node, however many places use it.
+// written once per node, however many places use it. Trials and checks
+// pass on the Decoder that read the bytes, so that one decode remembers
+// its nested trials' verdicts and where skipped values end
+// (runtime/tgimpl/trials.go): decoding stays linear in the input however
+// the unions nest.
 
 func checkFunc(n *node) string { return "check" + n.name }
 func trialFunc(n *node) string { return "valid" + n.name }
@@ -89,7 +93,9 @@ func (e *emitter) declareComposition(n *node) {
 	if !c.checks() {
 		return
 	}
-	var body []jen.Code
+	// Checking lets the decode tell that checks nest (a recursive object
+	// checked at every level) and remember what they skip.
+	body := []jen.Code{d().Dot("Checking").Call(jen.Id("raw"))}
 	if c.ref != nil {
 		body = append(body, jen.If(jen.Op("!").Add(e.trial(c.ref.n))).Block(d().Dot("Ref").Call(jen.Lit(c.ref.sp))))
 	}
@@ -194,7 +200,7 @@ func (e *emitter) objectChecks(n *node) []jen.Code {
 			d().Dot("ReportPatternProperty").Call(jen.Lit(p.sp), jen.Id("name"), jen.Lit(p.pattern), jen.Id("value"), jen.Id(e.reportName(p.b.n)))))
 	}
 	if len(loop) > 0 {
-		members := jen.Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))
+		members := jen.Range().Id("d").Dot("Members").Call(jen.Id("raw"))
 		switch {
 		case len(c.patterns) > 0:
 			members = jen.List(jen.Id("name"), jen.Id("value")).Op(":=").Add(members)
@@ -212,14 +218,14 @@ func (e *emitter) objectChecks(n *node) []jen.Code {
 	for _, dr := range c.depRequired {
 		var checks []jen.Code
 		for _, dep := range dr.deps {
-			checks = append(checks, jen.If(jen.Op("!").Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(dep))).Block(d().Dot("DependentRequired").Call(jen.Lit(dr.sp), jen.Lit(dr.name), jen.Lit(dep))))
+			checks = append(checks, jen.If(jen.Op("!").Id("d").Dot("Has").Call(jen.Id("raw"), jen.Lit(dep))).Block(d().Dot("DependentRequired").Call(jen.Lit(dr.sp), jen.Lit(dr.name), jen.Lit(dep))))
 		}
 		if len(checks) > 0 {
-			out = append(out, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(dr.name))).Block(checks...))
+			out = append(out, jen.If(d().Dot("Has").Call(jen.Id("raw"), jen.Lit(dr.name))).Block(checks...))
 		}
 	}
 	for _, ds := range c.depSchemas {
-		out = append(out, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(ds.name)).Op("&&").Op("!").Add(e.trial(ds.b.n))).Block(
+		out = append(out, jen.If(d().Dot("Has").Call(jen.Id("raw"), jen.Lit(ds.name)).Op("&&").Op("!").Add(e.trial(ds.b.n))).Block(
 			d().Dot("DependentSchema").Call(jen.Lit(ds.b.sp), jen.Lit(ds.name))))
 	}
 	return out
@@ -229,7 +235,7 @@ func (e *emitter) containsCheck(n *node) []jen.Code {
 	c := n.comp
 	return []jen.Code{
 		jen.Id("count").Op(":=").Lit(0),
-		jen.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
+		jen.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("d").Dot("Items").Call(jen.Id("raw"))).Block(
 			jen.If(e.tryOn(c.contains.n, jen.Id("item"))).Block(jen.Id("count").Op("++"))),
 		jen.If(jen.Id("count").Op("<").Add(intLit(c.minContains)).Op("||").Lit(c.maxContains >= 0).Op("&&").Id("count").Op(">").Add(intLit(c.maxContains))).Block(
 			d().Dot("Contains").Call(jen.Lit(c.contains.sp), intLit(c.minContains), intLit(c.maxContains), jen.Id("count"))),
@@ -263,8 +269,8 @@ func (e *emitter) declarePatternNames(n *node) {
 // trial is the call that tries n on raw.
 func (e *emitter) trial(n *node) *jen.Statement { return e.tryOn(n, jen.Id("raw")) }
 
-// tryOn is the call that tries n on the value x, for the decoder d: the
-// trial takes d's NullAsAbsent and tells d what it took as absent.
+// tryOn is the call that tries n on the value x, which the Decoder d read:
+// the trial takes d's NullAsAbsent and tells d what it took as absent.
 func (e *emitter) tryOn(n *node, x jen.Code) *jen.Statement {
 	return jen.Id(e.trialName(n)).Call(d(), x)
 }
@@ -291,14 +297,15 @@ func (e *emitter) trialName(n *node) string {
 	}
 	e.declare(n)
 	e.claim(name, "the trial of "+e.where(n))
-	e.doc(fmt.Sprintf("%s reports whether raw, a JSON value already read by p, satisfies %s.", name, e.where(n)))
+	e.doc(fmt.Sprintf("%s reports whether raw, a JSON value that p read, satisfies %s. Inside another trial, its verdict on a value is remembered (tgimpl.Decoder.Tried).", name, e.where(n)))
 	body := []jen.Code{
+		jen.If(jen.List(jen.Id("ok"), jen.Id("known")).Op(":=").Id("p").Dot("Tried").Call(jen.Lit(name), jen.Id("raw")), jen.Id("known")).Block(jen.Return(jen.Id("ok"))),
 		jen.Var().Id("dec").Qual(pkgTgimpl, "Decoder"),
 		jen.Id("d").Op(":=").Op("&").Id("dec"),
-		d().Dot("TrialIn").Call(jen.Id("p"), jen.Id("raw")),
+		d().Dot("TrialOf").Call(jen.Id("p"), jen.Id("raw")),
 	}
 	body = append(body, e.decodeValue(n, discard)...)
-	body = append(body, jen.Return(d().Dot("ValidIn").Call(jen.Id("p"))))
+	body = append(body, jen.Return(jen.Id("p").Dot("Remember").Call(jen.Lit(name), jen.Id("raw"), d())))
 	e.f.Func().Id(name).Params(jen.Id("p").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte()).Bool().Block(body...)
 	e.f.Line()
 	return name
@@ -376,7 +383,7 @@ func (e *emitter) unevaluatedChecks(n *node, tried kept) []jen.Code {
 	var out []jen.Code
 	collect := func() []jen.Code {
 		if tried.tries[0] == nil && tried.tries[1] == nil && tried.ifOK == nil {
-			return []jen.Code{jen.Var().Id("s").Qual(pkgTgimpl, "Seen"), jen.Id(e.seenName(n)).Call(d(), jen.Id("raw"), jen.Op("&").Id("s"))}
+			return []jen.Code{jen.Id("s").Op(":=").Op("&").Qual(pkgTgimpl, "Seen").Values(), jen.Id(e.seenName(n)).Call(d(), jen.Id("raw"), jen.Id("s"))}
 		}
 		return append([]jen.Code{jen.Id("s").Op(":=").Op("&").Qual(pkgTgimpl, "Seen").Values()}, e.seenBody(n, tried)...)
 	}
@@ -393,7 +400,7 @@ func (e *emitter) unevaluatedChecks(n *node, tried kept) []jen.Code {
 		if u.n.kind == kindNever {
 			vars = jen.Id("name")
 		}
-		body := append(collect(), jen.For(vars.Op(":=").Range().Id("s").Dot("UnevaluatedMembers").Call(jen.Id("raw"))).Block(
+		body := append(collect(), jen.For(vars.Op(":=").Range().Id("d").Dot("UnevaluatedMembers").Call(jen.Id("s"), jen.Id("raw"))).Block(
 			unevaluated(u, jen.Id("value"), d().Dot("Unevaluated").Call(jen.Lit(u.sp), jen.Id("name")))))
 		out = append(out, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Object"))).Block(body...))
 	}
@@ -402,7 +409,7 @@ func (e *emitter) unevaluatedChecks(n *node, tried kept) []jen.Code {
 		if u.n.kind == kindNever {
 			vars = jen.Id("i")
 		}
-		body := append(collect(), jen.For(vars.Op(":=").Range().Id("s").Dot("UnevaluatedItems").Call(jen.Id("raw"))).Block(
+		body := append(collect(), jen.For(vars.Op(":=").Range().Id("d").Dot("UnevaluatedItems").Call(jen.Id("s"), jen.Id("raw"))).Block(
 			unevaluated(u, jen.Id("item"), d().Dot("UnevaluatedItem").Call(jen.Lit(u.sp), jen.Id("i")))))
 		out = append(out, jen.If(jen.Qual(pkgTgimpl, "KindOf").Call(jen.Id("raw")).Op("==").Add(readKind("Array"))).Block(body...))
 	}
@@ -448,7 +455,7 @@ func (e *emitter) seenBody(n *node, tried kept) []jen.Code {
 		body = append(body, jen.Id("s").Dot("AllNames").Call())
 	}
 	if len(c.patterns) > 0 {
-		body = append(body, jen.For(jen.Id("name").Op(":=").Range().Qual(pkgTgimpl, "Members").Call(jen.Id("raw"))).Block(
+		body = append(body, jen.For(jen.Id("name").Op(":=").Range().Id("d").Dot("Members").Call(jen.Id("raw"))).Block(
 			jen.If(jen.Id(namesFunc(n)).Call(jen.Index().Byte().Parens(jen.Id("name")))).Block(jen.Id("s").Dot("Name").Call(jen.Id("name")))))
 	}
 	if c.seen.prefix > 0 && !c.seen.allItems {
@@ -458,7 +465,7 @@ func (e *emitter) seenBody(n *node, tried kept) []jen.Code {
 		body = append(body, jen.Id("s").Dot("AllItems").Call())
 	}
 	if c.contains != nil {
-		body = append(body, jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Qual(pkgTgimpl, "Items").Call(jen.Id("raw"))).Block(
+		body = append(body, jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Id("d").Dot("Items").Call(jen.Id("raw"))).Block(
 			jen.If(e.tryOn(c.contains.n, jen.Id("item"))).Block(jen.Id("s").Dot("Item").Call(jen.Id("i")))))
 	}
 	if c.ref != nil {
@@ -496,7 +503,7 @@ func (e *emitter) seenBody(n *node, tried kept) []jen.Code {
 	}
 	for _, ds := range c.depSchemas {
 		if call := e.seenCall(ds.b.n); len(call) > 0 {
-			body = append(body, jen.If(jen.Qual(pkgTgimpl, "Has").Call(jen.Id("raw"), jen.Lit(ds.name))).Block(call...))
+			body = append(body, jen.If(d().Dot("Has").Call(jen.Id("raw"), jen.Lit(ds.name))).Block(call...))
 		}
 	}
 	return body

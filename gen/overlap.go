@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -20,9 +21,9 @@ import (
 // (two open objects whose required members overlap, a number and an
 // integer, a branch without a discriminator that accepts the other's
 // values). OneOfOverlaps proves such overlaps by example: for each pair of
-// branches it builds the values the second accepts (runtime/contract's
-// instances of the branch) and asks the oracle whether the first accepts
-// one too. A value both accept is reported with both branches; a pair for
+// branches it builds the values the site accepts through the second
+// (runtime/contract's instances of the site with that branch alone in its
+// oneOf) and asks the oracle whether the first branch accepts one too. A value both accept is reported with both branches; a pair for
 // which no such value turns up is not (the search is not exhaustive, so
 // silence is no proof of exclusivity). Tagged unions (discriminator) are
 // exclusive by construction and not searched.
@@ -57,6 +58,13 @@ func hasMember(v *jsonval.Value, key string) bool {
 // overlapInstances bounds the values tried per branch.
 const overlapInstances = 24
 
+// overlapBudget bounds the oracle validations of the pairs of one oneOf,
+// so that the search grows linearly with the branches past a few hundred
+// pairs: a oneOf of 500 branches has 124,750 pairs. The pairs are searched
+// neighbours first until it is spent; a pair left unsearched is not
+// reported, like one whose search found nothing.
+const overlapBudget = 20000
+
 // OneOfOverlaps returns the overlapping oneOf branches of t's effective
 // schema that it can prove.
 func OneOfOverlaps(t *Tool, opts Options) []Overlap {
@@ -71,7 +79,7 @@ func OneOfOverlaps(t *Tool, opts Options) []Overlap {
 			return
 		}
 		if one := s.Get("oneOf"); one != nil && one.Kind == jsonval.Array {
-			out = append(out, overlaps(t, eff, one.Items, ptr+"/oneOf")...)
+			out = append(out, overlaps(t, eff, s, one.Items, ptr+"/oneOf")...)
 		}
 		for _, m := range s.Members {
 			at := ptr + "/" + escapePointer(m.Key)
@@ -97,31 +105,56 @@ func OneOfOverlaps(t *Tool, opts Options) []Overlap {
 	return out
 }
 
-// overlaps searches the pairs of branches of one oneOf.
-func overlaps(t *Tool, root *jsonval.Value, branches []*jsonval.Value, ptr string) []Overlap {
-	var wrapped [][]byte
+// overlaps searches the pairs of branches of one oneOf, site being the
+// schema that holds it. The values tried for branch j are those its site
+// accepts with j alone in its oneOf (siteWith): they satisfy the site's
+// other keywords too, so that {"type": "object", "oneOf": [...]} is not
+// said to accept null. One that branch i accepts as well is refused by the
+// site for matching both. Each branch's values are built and its oracles
+// compiled once, then reused for every pair.
+func overlaps(t *Tool, root, site *jsonval.Value, branches []*jsonval.Value, ptr string) []Overlap {
+	var cands []candidates
 	for _, b := range branches {
-		w := wrapBranch(root, b)
-		if w == nil {
+		c, ok := newCandidates(root, site, b)
+		if !ok {
 			return nil
 		}
-		wrapped = append(wrapped, w)
+		cands = append(cands, c)
 	}
 	var out []Overlap
-	for i := range wrapped {
-		for j := range wrapped {
-			if i == j {
-				continue
+	budget := overlapBudget
+	// Neighbours first (#0 and #1, #1 and #2, ..., then #0 and #2, ...):
+	// branches that overlap are most often written next to each other,
+	// and the budget may run out before the far pairs.
+	for dist := 1; dist < len(cands) && budget > 0; dist++ {
+		for i := 0; i+dist < len(cands) && budget > 0; i++ {
+			j := i + dist
+			ex, ok := cands[j].acceptedBy(cands[i].branch, &budget)
+			if !ok {
+				ex, ok = cands[i].acceptedBy(cands[j].branch, &budget)
 			}
-			if ex, ok := acceptedByBoth(wrapped[j], wrapped[i]); ok {
-				first, second := min(i, j), max(i, j)
-				if !slices.ContainsFunc(out, func(o Overlap) bool { return o.First == first && o.Second == second }) {
-					out = append(out, Overlap{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey + ptr, First: first, Second: second, Example: ex})
-				}
+			if ok {
+				out = append(out, Overlap{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey + ptr, First: i, Second: j, Example: ex})
 			}
 		}
 	}
+	slices.SortFunc(out, func(a, b Overlap) int { return cmp.Or(a.First-b.First, a.Second-b.Second) })
 	return out
+}
+
+// siteWith is the oneOf site with branch b alone in its oneOf: the values
+// it accepts are those that b accepts and that the site's other keywords
+// (type, required, unevaluatedProperties, ...) let through.
+func siteWith(site, b *jsonval.Value) *jsonval.Value {
+	s := &jsonval.Value{Kind: jsonval.Object}
+	for _, m := range site.Members {
+		if m.Key == "oneOf" {
+			s.Set("oneOf", &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{b}})
+			continue
+		}
+		s.Set(m.Key, m.Value)
+	}
+	return s
 }
 
 // wrapBranch makes a branch a document of its own: an object whose member
@@ -170,25 +203,55 @@ func wrapBranch(root, b *jsonval.Value) []byte {
 	return w.Marshal()
 }
 
-// acceptedByBoth looks among the values the branch wrapped in from accepts
-// for one that the branch wrapped in other accepts too.
-func acceptedByBoth(from, other []byte) (string, bool) {
-	ins, err := contract.Instances(from, overlapInstances)
-	if err != nil {
-		return "", false
+// candidates are the values that one branch's site accepts (siteWith),
+// decoded for the oracle, and the oracle of the branch alone.
+type candidates struct {
+	branch *jsonschema.Schema
+	values []any
+	json   [][]byte
+}
+
+// newCandidates builds the candidates of branch b of the oneOf at site;
+// ok is false when a schema cannot be wrapped, built or compiled.
+func newCandidates(root, site, b *jsonval.Value) (c candidates, ok bool) {
+	alone, inSite := wrapBranch(root, b), wrapBranch(root, siteWith(site, b))
+	if alone == nil || inSite == nil {
+		return c, false
 	}
-	fromSchema, otherSchema := compileOracle(from, "from.json"), compileOracle(other, "other.json")
-	if fromSchema == nil || otherSchema == nil {
-		return "", false
+	ins, err := contract.Instances(inSite, overlapInstances)
+	if err != nil {
+		return c, false
+	}
+	siteOracle := compileOracle(inSite, "site.json")
+	if c.branch = compileOracle(alone, "branch.json"); c.branch == nil || siteOracle == nil {
+		return c, false
 	}
 	for _, in := range ins {
 		var v any
 		dec := json.NewDecoder(bytes.NewReader(in.JSON))
 		dec.UseNumber()
-		if dec.Decode(&v) != nil || fromSchema.Validate(v) != nil || otherSchema.Validate(v) != nil {
+		if dec.Decode(&v) != nil || siteOracle.Validate(v) != nil {
 			continue
 		}
-		doc, err := jsonval.Parse(in.JSON)
+		c.values = append(c.values, v)
+		c.json = append(c.json, in.JSON)
+	}
+	return c, true
+}
+
+// acceptedBy looks among the values of c for one that other accepts too,
+// and returns its member "v" (the site's value) as JSON. Each validation
+// spends one of budget.
+func (c candidates) acceptedBy(other *jsonschema.Schema, budget *int) (string, bool) {
+	for k, v := range c.values {
+		if *budget <= 0 {
+			return "", false
+		}
+		*budget--
+		if other.Validate(v) != nil {
+			continue
+		}
+		doc, err := jsonval.Parse(c.json[k])
 		if err != nil || doc.Get("v") == nil {
 			continue
 		}

@@ -8,7 +8,9 @@
 // number in one pass when one comes next (a decoder reads a member's scalar
 // with them rather than Peek, then String), and Skip consumes (and fully
 // validates) a value the decoder does not map. Finish checks that nothing but whitespace
-// follows the top-level value.
+// follows the top-level value. Readers that read the same document's bytes
+// again (the trials of composed schemas) share an Ends (Remember): a
+// container one of them skipped whole, the others jump over.
 //
 //	var r jsonread.Reader
 //	r.Reset(args, jsonread.DefaultLimits)

@@ -64,6 +64,8 @@ type Reader struct {
 	str      []byte // scratch for String
 	name     []byte // scratch for NextMember
 	arena    []byte // scratch for Skip's escaped member names
+	ends     *Ends  // where skipped values end, when remembered (see Remember)
+	base     int    // the offset of data in the document of ends
 }
 
 // Reset points r at data and clears its state. If data is longer than
@@ -81,6 +83,7 @@ func (r *Reader) Reset(data []byte, lim Limits) {
 	// more than the rest of a short decode (a trial's in particular).
 	r.data, r.pos, r.depth, r.maxDepth, r.nameOff = data, 0, 0, maxDepth, 0
 	r.first, r.err = false, nil
+	r.ends, r.base = nil, 0
 	r.str, r.name, r.arena = r.str[:0], r.name[:0], r.arena[:0]
 	if len(data) > maxBytes {
 		r.fail(0, "input exceeds "+strconv.Itoa(maxBytes)+" bytes")

@@ -321,14 +321,15 @@ func TestKindString(t *testing.T) {
 // buffers kept empty. A field added to Reader fails the count until Reset
 // (and this test) clear it.
 func TestResetClearsEveryField(t *testing.T) {
-	if n := reflect.TypeFor[Reader]().NumField(); n != 10 {
-		t.Fatalf("Reader has %d fields; Reset clears 10: update it and this test", n)
+	if n := reflect.TypeFor[Reader]().NumField(); n != 12 {
+		t.Fatalf("Reader has %d fields; Reset clears 12: update it and this test", n)
 	}
 	var r Reader
 	r.Reset([]byte(`{"a\u0062":[1,{"c":"\u0064"}]}`), DefaultLimits)
 	r.Skip()
 	r.Fail(3, "used")
 	r.first, r.depth, r.nameOff = true, 2, 7
+	r.Remember(&Ends{}, 5)
 	data := []byte(`[]`)
 	r.Reset(data, Limits{MaxDepth: 8})
 	want := Reader{data: data, maxDepth: 8, str: r.str[:0], name: r.name[:0], arena: r.arena[:0]}

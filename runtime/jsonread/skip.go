@@ -23,8 +23,16 @@ func (r *Reader) skipValue() {
 	}
 	switch kindOf[data[i]] {
 	case Object:
+		if r.ends != nil {
+			r.skipRemembered(i)
+			return
+		}
 		r.skipObject(i)
 	case Array:
+		if r.ends != nil {
+			r.skipRemembered(i)
+			return
+		}
 		r.skipArray(i)
 	case String:
 		r.scanString(i)
@@ -41,6 +49,20 @@ func (r *Reader) skipValue() {
 	default:
 		r.failAt(i, "looking for value")
 	}
+}
+
+// skipRemembered is skipValue of the object or array at i for a Reader
+// that remembers (see Remember).
+func (r *Reader) skipRemembered(i int) {
+	if r.jump(i) {
+		return
+	}
+	if r.data[i] == '{' {
+		r.skipObject(i)
+	} else {
+		r.skipArray(i)
+	}
+	r.noteEnd(i)
 }
 
 // smallObject is how many member names Skip compares one by one (by a tag

@@ -37,12 +37,15 @@ func (pr *projection) anthropic(schema *jsonval.Value) (*jsonval.Value, error) {
 }
 
 // closedAndFinite reports whether every object schema is closed and no
-// $ref recurses: what strict modes require.
+// $ref recurses: what strict modes require. Each definition is visited
+// once, however many references lead to it (refVisits), so that the walk
+// is linear in the schema.
 func (pr *projection) closedAndFinite(schema *jsonval.Value) bool {
 	ok := true
-	var visit func(s *jsonval.Value, ptr string, refs []string) error
-	visit = func(s *jsonval.Value, ptr string, refs []string) error {
-		if s.Kind != jsonval.Object {
+	refs := refVisits{}
+	var visit func(s *jsonval.Value, ptr string) error
+	visit = func(s *jsonval.Value, ptr string) error {
+		if !ok || s.Kind != jsonval.Object {
 			return nil
 		}
 		if slices.Contains(TypeNames(s), "object") || s.Has("properties") {
@@ -58,23 +61,38 @@ func (pr *projection) closedAndFinite(schema *jsonval.Value) bool {
 		}
 		for _, kw := range []string{"anyOf", "allOf"} {
 			for i, alt := range itemsOf(s.Get(kw)) {
-				_ = visit(alt, ptr+"/"+kw+"/"+strconv.Itoa(i), refs)
+				_ = visit(alt, ptr+"/"+kw+"/"+strconv.Itoa(i))
 			}
 		}
 		if r := s.Get("$ref"); r != nil {
 			t, target, found := jsonval.ResolveRef(pr.root, r.Str)
-			if !found {
+			switch {
+			case !found:
 				ok = false // what it refers to is unknown
-				return nil
+			case refs[target] == refVisiting:
+				ok = false // it recurses
+			case refs[target] == refUnvisited:
+				refs[target] = refVisiting
+				_ = visit(t, target)
+				refs[target] = refVisited
 			}
-			if slices.Contains(refs, target) {
-				ok = false
-				return nil
-			}
-			return visit(t, target, append(refs, target))
+			return nil
 		}
-		return walkChildren(s, ptr, func(c *jsonval.Value, at string) error { return visit(c, at, refs) })
+		return walkChildren(s, ptr, func(c *jsonval.Value, at string) error { return visit(c, at) })
 	}
-	_ = visit(schema, "", nil)
+	_ = visit(schema, "")
 	return ok
 }
+
+// refVisits tells, per definition (the pointer a reference resolves to),
+// whether a walk that follows references is inside it (a reference to it
+// then recurses) or has walked it already (then it need not again).
+type refVisits map[string]refVisit
+
+type refVisit uint8
+
+const (
+	refUnvisited refVisit = iota
+	refVisiting
+	refVisited
+)

@@ -68,10 +68,13 @@ type closer struct {
 	// root that declares no members is a free-form map; the root of the
 	// parameters that declares none takes no arguments.
 	rootValue bool
+	// objectDefs keeps objectish of each definition a reference resolves
+	// to, by its pointer; asking marks the definitions being asked.
+	objectDefs, asking map[string]bool
 }
 
 func closeAll(root *jsonval.Value, rootValue bool) {
-	c := &closer{root: root, branchDefs: map[string]bool{}, rootValue: rootValue}
+	c := &closer{root: root, branchDefs: map[string]bool{}, rootValue: rootValue, objectDefs: map[string]bool{}, asking: map[string]bool{}}
 	c.findBranchDefs(root, false)
 	c.close(root, "", true)
 }
@@ -140,21 +143,52 @@ func (c *closer) markDef(ref string) {
 
 // objectish reports whether s, or a branch of it, or what it refers to,
 // describes objects.
-func (c *closer) objectish(s *jsonval.Value, seen []string) bool {
+func (c *closer) objectish(s *jsonval.Value) bool {
+	found, _ := c.objectishCut(s)
+	return found
+}
+
+// objectishCut is objectish, and whether a definition being asked was
+// reached again (a cycle, which counts as no object). Each definition is
+// asked once and its answer kept, however many references lead to it,
+// unless the answer is no object and a cycle cut it short: it might then
+// differ asked from elsewhere.
+func (c *closer) objectishCut(s *jsonval.Value) (found, cut bool) {
 	if s.Kind != jsonval.Object {
-		return false
+		return false, false
 	}
 	if isObjectSchema(s) {
-		return true
+		return true, false
 	}
 	if r := s.Get("$ref"); r != nil && r.Kind == jsonval.String {
-		if t, ptr, ok := jsonval.ResolveRef(c.root, r.Str); ok && !slices.Contains(seen, ptr) && c.objectish(t, append(seen, ptr)) {
-			return true
+		if t, ptr, ok := jsonval.ResolveRef(c.root, r.Str); ok {
+			known, isKnown := c.objectDefs[ptr]
+			switch {
+			case isKnown:
+				found = known
+			case c.asking[ptr]:
+				cut = true
+			default:
+				c.asking[ptr] = true
+				found, cut = c.objectishCut(t)
+				delete(c.asking, ptr)
+				if found || !cut {
+					c.objectDefs[ptr] = found
+				}
+			}
+			if found {
+				return true, false
+			}
 		}
 	}
-	found := false
-	sameValue(s, "", func(b *jsonval.Value, _ string) { found = found || c.objectish(b, seen) })
-	return found
+	sameValue(s, "", func(b *jsonval.Value, _ string) {
+		if found {
+			return
+		}
+		f, bcut := c.objectishCut(b)
+		found, cut = f, cut || bcut
+	})
+	return found, cut && !found
 }
 
 // close closes s when it is the schema of a value (site) and walks on.
@@ -165,12 +199,12 @@ func (c *closer) close(s *jsonval.Value, ptr string, site bool) {
 	if site && !s.Has("additionalProperties") && !s.Has("unevaluatedProperties") {
 		composed := refBeside(s) || slices.ContainsFunc(applicators, s.Has)
 		switch r := s.Get("$ref"); {
-		case composed && c.objectish(s, nil):
+		case composed && c.objectish(s):
 			s.Set("unevaluatedProperties", boolean(false))
 		case r != nil:
 			// A reference alone: the definition is closed where it is
 			// defined, unless a branch refers to it too.
-			if t, tptr, ok := jsonval.ResolveRef(c.root, r.Str); ok && c.branchDefs[tptr] && c.objectish(t, []string{tptr}) {
+			if t, tptr, ok := jsonval.ResolveRef(c.root, r.Str); ok && c.branchDefs[tptr] && c.objectish(t) {
 				s.Set("unevaluatedProperties", boolean(false))
 			}
 		case (ptr != "" || c.rootValue) && DeclaresNoMembers(s):

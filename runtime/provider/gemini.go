@@ -50,10 +50,65 @@ func (pr *projection) gemini(schema *jsonval.Value) (*jsonval.Value, error) {
 	return out, visit(out, "")
 }
 
+// maxInlined bounds the JSON values of a schema projected onto the OpenAPI
+// subset, which has no references: a schema whose definitions refer to
+// the next one twice doubles at each level when inlined, so that 1.7 KB
+// of schema would become 2^20 copies of the last definition.
+const maxInlined = 1 << 16
+
+// inlining is the state of one projection onto the OpenAPI subset: the
+// definitions being inlined or inlined already (refs), and the projection
+// of each one inlined (done), shared by every reference to it.
+type inlining struct {
+	refs refVisits
+	done map[string]*jsonval.Value
+}
+
+// geminiLegacyInlined projects schema onto the OpenAPI 3.0 subset of
+// Gemini's legacy parameters field (geminiLegacy), and refuses it when
+// its references, inlined, would make it larger than maxInlined values.
+func (pr *projection) geminiLegacyInlined(schema *jsonval.Value) (*jsonval.Value, error) {
+	in := &inlining{refs: refVisits{}, done: map[string]*jsonval.Value{}}
+	out, err := pr.geminiLegacy(schema, "", in)
+	if err != nil {
+		return nil, err
+	}
+	if expandedSize(out, map[*jsonval.Value]int{}) > maxInlined {
+		return nil, pr.refuse("", "its references, inlined into the OpenAPI subset, would make it more than %d JSON values", maxInlined)
+	}
+	return out, nil
+}
+
+// expandedSize is the number of JSON values in v written out, where the
+// values v shares (an inlined definition) count once for each place they
+// appear; counted is the size of each shared value already counted, and
+// the count stops soon after it passes maxInlined.
+func expandedSize(v *jsonval.Value, counted map[*jsonval.Value]int) int {
+	if n, ok := counted[v]; ok {
+		return n
+	}
+	n := 1
+	for _, m := range v.Members {
+		n += expandedSize(m.Value, counted)
+		if n > maxInlined {
+			break
+		}
+	}
+	for _, it := range v.Items {
+		n += expandedSize(it, counted)
+		if n > maxInlined {
+			break
+		}
+	}
+	counted[v] = n
+	return n
+}
+
 // geminiLegacy projects onto the OpenAPI 3.0 subset of Gemini's legacy
-// parameters field, inlining references (refs holds those being inlined, to
-// refuse recursion).
-func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) (*jsonval.Value, error) {
+// parameters field, inlining references: each definition is projected
+// once, and its projection shared by every reference to it (in); one
+// that refers to itself is refused.
+func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, in *inlining) (*jsonval.Value, error) {
 	if s.Kind == jsonval.Bool {
 		return nil, pr.refuse(ptr, "a boolean schema cannot be expressed in the OpenAPI subset")
 	}
@@ -62,10 +117,19 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 		if !ok {
 			return nil, pr.refuse(ptr, "unresolvable reference %s", r.Str)
 		}
-		if slices.Contains(refs, target) {
+		switch in.refs[target] {
+		case refVisiting:
 			return nil, pr.refuse(ptr, "a recursive schema cannot be inlined into the OpenAPI subset")
+		case refVisited:
+			return in.done[target], nil
 		}
-		return pr.geminiLegacy(t, target, append(refs, target))
+		in.refs[target] = refVisiting
+		out, err := pr.geminiLegacy(t, target, in)
+		if err != nil {
+			return nil, err
+		}
+		in.refs[target], in.done[target] = refVisited, out
+		return out, nil
 	}
 	if err := pr.refuseShaping(s, ptr, nil); err != nil {
 		return nil, err
@@ -119,7 +183,7 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 			props := object()
 			order := &jsonval.Value{Kind: jsonval.Array}
 			for _, c := range m.Value.Members {
-				p, err := pr.geminiLegacy(c.Value, at+"/"+jsonval.EscapeToken(c.Key), refs)
+				p, err := pr.geminiLegacy(c.Value, at+"/"+jsonval.EscapeToken(c.Key), in)
 				if err != nil {
 					return nil, err
 				}
@@ -129,7 +193,7 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, refs []string) 
 			out.Set("properties", props)
 			out.Set("propertyOrdering", order)
 		case "items":
-			it, err := pr.geminiLegacy(m.Value, at, refs)
+			it, err := pr.geminiLegacy(m.Value, at, in)
 			if err != nil {
 				return nil, err
 			}

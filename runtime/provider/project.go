@@ -78,7 +78,7 @@ func project(p Provider, t Tool, schema *jsonval.Value, withJSON bool) (Definiti
 	case Gemini:
 		body, err = pr.gemini(schema)
 	case GeminiLegacy:
-		body, err = pr.geminiLegacy(schema, "", nil)
+		body, err = pr.geminiLegacyInlined(schema)
 	case MCP:
 		body = schema
 	}

@@ -38,7 +38,9 @@
 //	                                                 nullable, string enums, properties, required, items, min/maxItems,
 //	                                                 minimum, maximum, min/maxLength, pattern, format date-time,
 //	                                                 propertyOrdering; no additionalProperties (closure is local), no
-//	                                                 $ref (inlined; recursion is refused)
+//	                                                 $ref (inlined, each definition projected once;
+//	                                                 recursion, or an inlined schema of more than
+//	                                                 65,536 values, is refused)
 //	mcp               MCP's rule                     the whole effective schema (JSON Schema 2020-12)
 //
 // Composition (allOf, anyOf, oneOf, not, if/then/else, dependentSchemas,

@@ -3,41 +3,21 @@ package tgimpl
 import (
 	"encoding/json"
 	"slices"
-	"unsafe"
 )
 
 // Null as absent inside branches. A call decoded with NullAsAbsent (OpenAI
 // strict, whose definitions list every member of every object as required
 // and nullable, in the branches of anyOf too) sends null for an optional
 // member it means to leave out. The trials of a composition decode the
-// branches with the caller's NullAsAbsent (TrialIn), and a value kept as
-// its raw bytes is handed on without the members whose null a holding
-// branch took as absent (Kept): what the gate accepts is what runs, and it
+// branches with the caller's NullAsAbsent (TrialOf), a trial that holds
+// hands the members it took as absent to its caller (Remember, and Tried
+// for a remembered verdict), and a value kept as its raw bytes is handed
+// on without them (Kept): what the gate accepts is what runs, and it
 // re-encodes to what Decode accepts.
 
 // span locates a member, from its name's opening quote to the end of its
-// value, in the outermost input of a decode.
+// value, in the document of a decode (the input of its outermost Decoder).
 type span struct{ from, to int }
-
-// TrialIn is Trial for a trial that p, the decoder of the value raw was
-// read from, runs: the trial takes p's NullAsAbsent, and notes where raw
-// lies in p's input, for the members it takes as absent (see ValidIn).
-func (d *Decoder) TrialIn(p *Decoder, raw []byte) {
-	d.Trial(raw)
-	d.NullAsAbsent = p.NullAsAbsent
-	d.base = p.offsetOf(raw)
-}
-
-// ValidIn is Valid for a trial begun with TrialIn: when the branch holds,
-// the members it took as absent are noted in p too, for the value p keeps
-// (Kept).
-func (d *Decoder) ValidIn(p *Decoder) bool {
-	ok := d.Valid()
-	if ok && len(d.absent) > 0 {
-		p.absent = append(p.absent, d.absent...)
-	}
-	return ok
-}
 
 // Kept returns the bytes of raw, a value just read by d (a view of its
 // input) and checked, to be kept as they are: a copy, without the members
@@ -105,22 +85,17 @@ func (d *Decoder) noteAbsent() {
 		name = int(d.path[d.depth-1])
 	}
 	d.R.Null()
-	if d.trial && d.base >= 0 && name >= 0 {
-		d.absent = append(d.absent, span{d.base + name, d.base + d.R.Offset()})
+	if base := d.offsetOf(d.R.Data()); d.trial && base >= 0 && name >= 0 {
+		d.absent = append(d.absent, span{base + name, base + d.R.Offset()})
 	}
 }
 
-// offsetOf returns where b, a view of d's input, starts in the outermost
-// input of the decode, or -1 when b is not such a view (a member name
-// tried by propertyNames, say).
+// offsetOf returns where b, a view of d's input, starts in the document
+// of the decode, or -1 when b is not such a view (a member name tried by
+// propertyNames, say).
 func (d *Decoder) offsetOf(b []byte) int {
-	data := d.R.Data()
-	if d.base < 0 || len(b) == 0 || len(data) == 0 {
-		return -1
+	if at, ok := offsetIn(d.document(), b); ok {
+		return at
 	}
-	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
-	if off < 0 || off+len(b) > len(data) {
-		return -1
-	}
-	return d.base + off
+	return -1
 }

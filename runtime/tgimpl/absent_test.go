@@ -66,12 +66,12 @@ func TestKeptWithoutAbsentMembers(t *testing.T) {
 			raw := p.R.Capture(start)
 			for range tt.trials {
 				var dec Decoder
-				dec.TrialIn(&p, raw)
+				dec.TrialOf(&p, raw)
 				trialObject(&dec)
 				if tt.fail {
 					dec.MinProperties("/minProperties", 9, 2)
 				}
-				dec.ValidIn(&p)
+				p.Remember("t", raw, &dec)
 			}
 			if got := string(p.Kept(raw)); got != tt.want {
 				t.Errorf("Kept = %s, want %s", got, tt.want)
@@ -96,15 +96,15 @@ func TestKeptInTrialAndOutside(t *testing.T) {
 	p.NullAsAbsent = true
 	raw := p.R.Data()
 	var dec Decoder
-	dec.TrialIn(&p, raw)
+	dec.TrialOf(&p, raw)
 	trialObject(&dec)
 	if kept := dec.Kept(raw); &kept[0] != &raw[0] || len(dec.absent) != 1 {
 		t.Errorf("in a trial, Kept = %s (a copy: %v), %d noted; want the bytes themselves, 1 noted", kept, &kept[0] != &raw[0], len(dec.absent))
 	}
 	name := NameJSON("a")
 	var other Decoder
-	other.TrialIn(&p, name)
-	if other.base != -1 {
-		t.Errorf("bytes outside the input start at %d, want -1", other.base)
+	other.TrialOf(&p, name)
+	if at := other.offsetOf(name); at != -1 {
+		t.Errorf("bytes outside the input start at %d, want -1", at)
 	}
 }

@@ -77,47 +77,10 @@ func KindOf(raw []byte) jsonread.Kind { return jsonread.KindOf(raw) }
 
 // Members yields the name (unescaped) and raw bytes of each member of the
 // raw object, in document order. raw must be a valid object.
-func Members(raw []byte) iter.Seq2[string, []byte] {
-	return func(yield func(string, []byte) bool) {
-		var r jsonread.Reader
-		r.Reset(raw, jsonread.DefaultLimits)
-		if r.Peek() != jsonread.Object {
-			return
-		}
-		r.ObjectStart()
-		for {
-			name, ok := r.NextMember()
-			if !ok {
-				return
-			}
-			key := string(name)
-			start := r.Offset()
-			r.Skip()
-			if !yield(key, r.Capture(start)) {
-				return
-			}
-		}
-	}
-}
+func Members(raw []byte) iter.Seq2[string, []byte] { return (*trialMemo)(nil).members(raw) }
 
 // Items yields the index and raw bytes of each item of the raw array.
-func Items(raw []byte) iter.Seq2[int, []byte] {
-	return func(yield func(int, []byte) bool) {
-		var r jsonread.Reader
-		r.Reset(raw, jsonread.DefaultLimits)
-		if r.Peek() != jsonread.Array {
-			return
-		}
-		r.ArrayStart()
-		for i := 0; r.NextItem(); i++ {
-			start := r.Offset()
-			r.Skip()
-			if !yield(i, r.Capture(start)) {
-				return
-			}
-		}
-	}
-}
+func Items(raw []byte) iter.Seq2[int, []byte] { return (*trialMemo)(nil).items(raw) }
 
 // Has reports whether the raw object has a member of that name.
 func Has(raw []byte, name string) bool {
@@ -293,14 +256,19 @@ func (s *Seen) HasItem(i int) bool {
 // raw object that is not evaluated, in document order: none, without
 // reading raw, when every member is.
 func (s *Seen) UnevaluatedMembers(raw []byte) iter.Seq2[string, []byte] {
-	// The iterator keeps copies of the fields, not s: s can stay on the
-	// caller's stack.
+	return s.unevaluatedMembers(Members(raw))
+}
+
+// unevaluatedMembers yields those of members that s does not note as
+// evaluated. The iterator keeps copies of the fields, not s: s can stay on
+// the caller's stack.
+func (s *Seen) unevaluatedMembers(members iter.Seq2[string, []byte]) iter.Seq2[string, []byte] {
 	all, names := s.allNames, s.names
 	return func(yield func(string, []byte) bool) {
 		if all {
 			return
 		}
-		for name, value := range Members(raw) {
+		for name, value := range members {
 			if !slices.Contains(names, name) && !yield(name, value) {
 				return
 			}
@@ -310,14 +278,20 @@ func (s *Seen) UnevaluatedMembers(raw []byte) iter.Seq2[string, []byte] {
 
 // UnevaluatedItems yields the index and raw bytes of each item of the raw
 // array that is not evaluated: none, without reading raw, when every item
-// is. Like UnevaluatedMembers, it keeps copies of s's fields.
+// is.
 func (s *Seen) UnevaluatedItems(raw []byte) iter.Seq2[int, []byte] {
+	return s.unevaluatedItems(Items(raw))
+}
+
+// unevaluatedItems yields those of items that s does not note as
+// evaluated; like unevaluatedMembers, it keeps copies of s's fields.
+func (s *Seen) unevaluatedItems(items iter.Seq2[int, []byte]) iter.Seq2[int, []byte] {
 	all, prefix, idx := s.allItems, s.items, s.idx
 	return func(yield func(int, []byte) bool) {
 		if all {
 			return
 		}
-		for i, item := range Items(raw) {
+		for i, item := range items {
 			if i >= prefix && !slices.Contains(idx, i) && !yield(i, item) {
 				return
 			}

@@ -77,11 +77,16 @@ type Decoder struct {
 
 	dropped bool // the call will be refused (see Drop)
 	trial   bool // d tries a branch: see Trial
-	// base is where d's input starts in the outermost input of the decode
-	// (-1: not in it), and absent the members whose null a holding branch
-	// took as absent there (see absent.go).
-	base   int
+	// absent is the members whose null a holding branch took as absent,
+	// located in the document (see absent.go).
 	absent []span
+	// What the decode remembers of its trials (see trialMemo), the
+	// document a trial reads, the trials the document's Decoder ran, and
+	// the offset (+1) of the value it checked last (see Checking).
+	memo    *trialMemo
+	doc     []byte
+	trials  int
+	checked int
 
 	// The violations found (see arena.go): the first in inline, all of
 	// them in many once there are more; the copies they need in the
@@ -123,7 +128,8 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.strs = nil
 	d.dropped = false
 	d.trial = false
-	d.base, d.absent = 0, nil
+	d.absent = nil
+	d.memo, d.doc, d.trials, d.checked = nil, nil, 0, 0
 	d.nInline, d.many = 0, nil
 	d.nText, d.spill = 0, nil
 }

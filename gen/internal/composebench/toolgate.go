@@ -25,10 +25,18 @@ const (
 // and the executor a service supplies. NewRegistry refuses a tool left
 // unbound.
 type Bindings struct {
+	// BlocksAnyof binds the blocks_anyof tool.
+	BlocksAnyof tggate.Binding[BlocksAnyofArgs]
+	// BlocksMixed binds the blocks_mixed tool.
+	BlocksMixed tggate.Binding[BlocksMixedArgs]
+	// BlocksOneof binds the blocks_oneof tool.
+	BlocksOneof tggate.Binding[BlocksOneofArgs]
 	// PetOneof binds the pet_oneof tool.
 	PetOneof tggate.Binding[PetOneofArgs]
 	// PetPlain binds the pet_plain tool.
 	PetPlain tggate.Binding[PetPlainArgs]
+	// ShipmentChecks binds the shipment_checks tool.
+	ShipmentChecks tggate.Binding[ShipmentChecksArgs]
 }
 
 // NewRegistry returns the gate registry of every tool of this package, bound
@@ -36,7 +44,11 @@ type Bindings struct {
 // nil.
 func NewRegistry(b Bindings, opts ...tggate.Option) (*tggate.Registry, error) {
 	return tggate.NewRegistry([]*tggate.Tool{
+		tggate.Bind(BlocksAnyofSpec, b.BlocksAnyof),
+		tggate.Bind(BlocksMixedSpec, b.BlocksMixed),
+		tggate.Bind(BlocksOneofSpec, b.BlocksOneof),
 		tggate.Bind(PetOneofSpec, b.PetOneof),
 		tggate.Bind(PetPlainSpec, b.PetPlain),
+		tggate.Bind(ShipmentChecksSpec, b.ShipmentChecks),
 	}, opts...)
 }

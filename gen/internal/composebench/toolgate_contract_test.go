@@ -19,9 +19,17 @@ import (
 // See package github.com/toolgate/toolgate/runtime/contract.
 func TestToolContracts(t *testing.T) {
 	tgcontract.Run(t,
+		tgcontract.For(BlocksAnyofSpec, BlocksAnyofSource, BlocksAnyofSourceSHA256, "", false, BlocksAnyofDefinitions,
+			[]tgprovider.Provider{tgprovider.Anthropic, tgprovider.Gemini, tgprovider.MCP}),
+		tgcontract.For(BlocksMixedSpec, BlocksMixedSource, BlocksMixedSourceSHA256, "", false, BlocksMixedDefinitions,
+			[]tgprovider.Provider{tgprovider.Anthropic, tgprovider.MCP}),
+		tgcontract.For(BlocksOneofSpec, BlocksOneofSource, BlocksOneofSourceSHA256, "", false, BlocksOneofDefinitions,
+			[]tgprovider.Provider{tgprovider.Anthropic, tgprovider.MCP}),
 		tgcontract.For(PetOneofSpec, PetOneofSource, PetOneofSourceSHA256, "", false, PetOneofDefinitions,
 			[]tgprovider.Provider{tgprovider.MCP, tgprovider.Anthropic}),
 		tgcontract.For(PetPlainSpec, PetPlainSource, PetPlainSourceSHA256, "", false, PetPlainDefinitions,
 			[]tgprovider.Provider{tgprovider.MCP, tgprovider.Anthropic}),
+		tgcontract.For(ShipmentChecksSpec, ShipmentChecksSource, ShipmentChecksSourceSHA256, "", false, ShipmentChecksDefinitions,
+			[]tgprovider.Provider{tgprovider.Anthropic, tgprovider.MCP}),
 	)
 }

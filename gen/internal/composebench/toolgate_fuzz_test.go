@@ -17,10 +17,26 @@ import (
 // accepts, and has a gate send it: exactly the encoding (tgcontract.FuzzResult).
 // Findings go to testdata/fuzz/<target>/.
 
+func FuzzDecodeBlocksAnyofArgs(f *testing.F) {
+	tgcontract.Fuzz(f, BlocksAnyofSpec)
+}
+
+func FuzzDecodeBlocksMixedArgs(f *testing.F) {
+	tgcontract.Fuzz(f, BlocksMixedSpec)
+}
+
+func FuzzDecodeBlocksOneofArgs(f *testing.F) {
+	tgcontract.Fuzz(f, BlocksOneofSpec)
+}
+
 func FuzzDecodePetOneofArgs(f *testing.F) {
 	tgcontract.Fuzz(f, PetOneofSpec)
 }
 
 func FuzzDecodePetPlainArgs(f *testing.F) {
 	tgcontract.Fuzz(f, PetPlainSpec)
+}
+
+func FuzzDecodeShipmentChecksArgs(f *testing.F) {
+	tgcontract.Fuzz(f, ShipmentChecksSpec)
 }
