@@ -389,6 +389,10 @@ func (w *walker) bounds(o, n *jsonval.Value, ptr string) {
 	}
 }
 
+// isSchema reports whether v, the value of additionalProperties, is a
+// schema object (not absent, true or false).
+func isSchema(v *jsonval.Value) bool { return v != nil && v.Kind == jsonval.Object }
+
 // closed reports whether an object schema refuses undeclared members.
 func closed(s *jsonval.Value) bool {
 	ap := s.Get("additionalProperties")
@@ -416,8 +420,15 @@ func (w *walker) object(old, new *jsonval.Value, ptr, oldAt, newAt string) {
 	case closed(old) && !closed(new):
 		w.add(ObjectOpened, ptr+"/additionalProperties", "false", marshal(new.Get("additionalProperties")))
 	case !closed(old) && !closed(new):
-		if a, b := old.Get("additionalProperties"), new.Get("additionalProperties"); a != nil && b != nil && a.Kind == jsonval.Object && b.Kind == jsonval.Object {
+		a, b := old.Get("additionalProperties"), new.Get("additionalProperties")
+		switch {
+		case isSchema(a) && isSchema(b):
 			w.schema(a, b, ptr+"/additionalProperties", oldAt+"/additionalProperties", newAt+"/additionalProperties")
+		case isSchema(b):
+			// Members of any value (a free-form map) must now satisfy a schema.
+			w.add(SchemaChanged, ptr+"/additionalProperties", marshal(a), marshal(b))
+		case isSchema(a):
+			w.add(ObjectOpened, ptr+"/additionalProperties", marshal(a), marshal(b))
 		}
 	}
 	ra, rb := required(old), required(new)
