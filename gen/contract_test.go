@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/gobuild"
 )
 
@@ -27,20 +26,7 @@ func TestContractCatchesSchemaDrift(t *testing.T) {
 	// A second tool exported to MCP alone: its contract expects exactly
 	// that definition.
 	mcpOnly := []byte(`{"name": "lookup", "description": "Look up.", "parameters": {"type": "object", "properties": {"q": {"type": "string", "minLength": 1}}, "required": ["q"]}, "x-toolgate": {"providers": ["mcp"]}}`)
-	gobuild.WriteFiles(t, mod, "schemas", map[string][]byte{"refund_order.json": canonical, "lookup.json": mcpOnly})
-	tools, err := gen.Load(filepath.Join(mod, "schemas"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := gen.Generate(tools, gen.Options{Package: "tools", OutDir: filepath.Join(mod, "tools")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string][]byte{}
-	for _, f := range files {
-		out[f.Name] = f.Data
-	}
-	gobuild.WriteFiles(t, mod, "tools", out)
+	gobuild.WriteFiles(t, mod, "tools", generateFolder(t, mod, map[string][]byte{"refund_order.json": canonical, "lookup.json": mcpOnly}))
 	// The fuzz targets run their seed corpus as plain tests.
 	got, err := gobuild.Go(t, mod, "test", "-v", "-run", "^(TestToolContracts|FuzzDecode.*)$", "./tools")
 	if err != nil {

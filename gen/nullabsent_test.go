@@ -2,11 +2,9 @@ package gen_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/gobuild"
 )
 
@@ -41,20 +39,7 @@ func TestNullAsAbsentInBranches(t *testing.T) {
 		{`{"target":{"id":"a"},"pet":{"kind":"cat","lives":null}}`, false, `{"target":{"id":"a"},"pet":{"kind":"cat"}}`},
 	}
 	mod := gobuild.Module(t, "nullabsent")
-	gobuild.WriteFiles(t, mod, "schemas", map[string][]byte{"pick.json": fmt.Appendf(nil, `{"name":"pick","description":"","parameters":%s}`, params)})
-	tools, err := gen.Load(filepath.Join(mod, "schemas"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := gen.Generate(tools, gen.Options{Package: "tools"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string][]byte{}
-	for _, f := range files {
-		out[f.Name] = f.Data
-	}
-	gobuild.WriteFiles(t, mod, "tools", out)
+	gobuild.WriteFiles(t, mod, "tools", generateFolder(t, mod, map[string][]byte{"pick.json": fmt.Appendf(nil, `{"name":"pick","description":"","parameters":%s}`, params)}))
 	var main strings.Builder
 	main.WriteString("package main\n\nimport (\n\t\"fmt\"\n\n\t\"nullabsent/tools\"\n)\n\nfunc main() {\n")
 	for _, tt := range tests {
