@@ -11,11 +11,21 @@ import "github.com/dave/jennifer/jen"
 // alone the structs that are only checked (the branches and subschemas of
 // a composition and their variants by type, decoded by its trials, and the struct of a closed
 // nullable copy) and a struct whose site closes it (unevaluatedProperties).
+// A struct that is also a plain value (a definition that a member, an
+// item or a map value refers to and a composition names as a branch) keeps
+// them wherever it is read: its trials fill the map and drop it. A union
+// that has such a struct for a branch is then no longer a tagged union
+// (whose branches are plain structs, tagged.go): it keeps its value as the
+// raw JSON its checks accepted.
 // A struct with patternProperties keeps the members its patterns cover the
 // same way (keepMatched), closed or open; their values are checked by the
-// composition, on the bytes read.
+// composition, on the bytes read. Beside a typed additionalProperties,
+// whose map stays typed, they are kept raw in a field of their own,
+// PatternProperties (keepPatterned): an object that would be that map alone
+// becomes a struct with the two maps, so that neither holds less than it
+// accepts.
 func keepUndeclared(roots []*node) {
-	checked := map[*node]bool{}
+	checked, valued := map[*node]bool{}, map[*node]bool{}
 	for _, root := range roots {
 		walkNodes(root, func(n *node) {
 			for _, c := range n.comp.nodes() {
@@ -27,16 +37,27 @@ func keepUndeclared(roots []*node) {
 			if n.nullOf != nil {
 				checked[n.nullOf] = true
 			}
+			for _, p := range n.props {
+				valued[p.node] = true
+			}
+			for _, v := range append([]*node{n.items, n.addlNode}, n.prefix...) {
+				valued[v] = true
+			}
 		})
 	}
 	for _, root := range roots {
 		walkNodes(root, func(n *node) {
 			c := n.comp
-			if checked[n] || n.kind != kindObject || !n.hasStruct || c != nil && c.unevalProps != nil {
+			if checked[n] && !valued[n] || n.kind != kindObject || c != nil && c.unevalProps != nil {
 				return
 			}
 			patterned := c != nil && !c.matchOnly && len(c.patterns) > 0
 			switch {
+			case patterned && n.addl == addlSchema && !n.freeForm:
+				n.keepPatterned, n.hasStruct = true, true
+				return
+			case !n.hasStruct:
+				return
 			case patterned && (n.addl == addlOpen || n.addl == addlClosed):
 				n.keepMatched = true
 			case n.addl != addlOpen || len(n.props) == 0:
@@ -54,11 +75,20 @@ func keepUndeclared(roots []*node) {
 // AdditionalProperties field.
 func (n *node) keepsUndeclared() bool { return n.addl == addlSchema || n.keepMatched }
 
+// matchedField is the field of n's struct that holds the members its
+// patternProperties covers.
+func (n *node) matchedField() string {
+	if n.keepPatterned {
+		return "PatternProperties"
+	}
+	return "AdditionalProperties"
+}
+
 // keepMatchedDefault is the default case of n's member loop when n keeps
-// the members its patternProperties covers: such a member goes into
-// AdditionalProperties as its raw bytes, any other to dflt.
+// the members its patternProperties covers: such a member goes into its
+// matchedField as its raw bytes, any other to dflt.
 func (e *emitter) keepMatchedDefault(n *node, dflt []jen.Code) []jen.Code {
-	target := jen.Id("v").Dot("AdditionalProperties")
+	target := jen.Id("v").Dot(n.matchedField())
 	return []jen.Code{jen.If(jen.Id(namesFunc(n.comp.owner)).Call(jen.Id("name"))).Block(
 		jen.If(target.Clone().Op("==").Nil()).Block(target.Clone().Op("=").Map(jen.String()).Qual(pkgJSON, "RawMessage").Values()),
 		jen.If(d().Dot("Extra").Call(jen.Id("mark"), jen.Id("name"))).Block(
