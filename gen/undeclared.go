@@ -9,14 +9,16 @@ import "github.com/dave/jennifer/jen"
 // AdditionalProperties field a map-typed additionalProperties has, each
 // value kept as its raw JSON, so the value re-encodes whole. It leaves
 // alone the structs that are only checked (the branches and subschemas of
-// a composition and their variants by type, decoded by its trials, and the struct of a closed
-// nullable copy) and a struct whose site closes it (unevaluatedProperties).
-// A struct that is also a plain value (a definition that a member, an
-// item or a map value refers to and a composition names as a branch) keeps
-// them wherever it is read: its trials fill the map and drop it. A union
-// that has such a struct for a branch is then no longer a tagged union
-// (whose branches are plain structs, tagged.go): it keeps its value as the
-// raw JSON its checks accepted.
+// a composition and their variants by type, decoded by its trials), the
+// struct of a nullable copy (which the copy decodes closed, decodeIn) and a
+// struct whose site closes it (unevaluatedProperties). A struct that is
+// also a plain value (a definition that a member, an item or a map value
+// refers to and a composition names as a branch) keeps them wherever it is
+// read: its trials fill the map and drop it. A union that has such a
+// struct for a branch is then no tagged union (whose branches are plain
+// structs, tagged.go): it keeps its value as the raw JSON its checks
+// accepted.
+//
 // A struct with patternProperties keeps the members its patterns cover the
 // same way (keepMatched), closed or open; their values are checked by the
 // composition, on the bytes read. Beside a typed additionalProperties,
@@ -25,7 +27,7 @@ import "github.com/dave/jennifer/jen"
 // becomes a struct with the two maps, so that neither holds less than it
 // accepts.
 func keepUndeclared(roots []*node) {
-	checked, valued := map[*node]bool{}, map[*node]bool{}
+	checked, valued, copied := map[*node]bool{}, map[*node]bool{}, map[*node]bool{}
 	for _, root := range roots {
 		walkNodes(root, func(n *node) {
 			for _, c := range n.comp.nodes() {
@@ -35,7 +37,7 @@ func keepUndeclared(roots []*node) {
 				}
 			}
 			if n.nullOf != nil {
-				checked[n.nullOf] = true
+				copied[n.nullOf] = true
 			}
 			for _, p := range n.props {
 				valued[p.node] = true
@@ -48,7 +50,7 @@ func keepUndeclared(roots []*node) {
 	for _, root := range roots {
 		walkNodes(root, func(n *node) {
 			c := n.comp
-			if checked[n] && !valued[n] || n.kind != kindObject || c != nil && c.unevalProps != nil {
+			if checked[n] && !valued[n] || copied[n] || n.kind != kindObject || c != nil && c.unevalProps != nil {
 				return
 			}
 			patterned := c != nil && !c.matchOnly && len(c.patterns) > 0
