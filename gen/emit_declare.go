@@ -136,6 +136,9 @@ func (e *emitter) declareStruct(n *node) {
 		if p.node.desc != "" {
 			comment = p.goName + " is " + lowerFirst(p.node.desc)
 		}
+		if p.node.kind == kindNever {
+			comment = strings.TrimSpace(comment + "\n\nNo value is accepted: no value satisfies the member's schema, so it can only be left out.")
+		}
 		if _, ok := e.defaultLiteral(p); ok {
 			comment = strings.TrimSpace(comment + fmt.Sprintf("\n\nDefault %s (see %sOrDefault); nothing is filled in by decoding.", p.node.def.Marshal(), p.goName))
 		}
