@@ -18,8 +18,8 @@ import (
 // checked (an untagged union of objects, the members patternProperties
 // covers, beside a typed additionalProperties too, a const object, an
 // object that declares no members, each also inside an array, a definition
-// an open object uses both as a branch and as a plain value) and a
-// recursive tagged union. TestKeptWhole decodes each accepted input, re-encodes the typed
+// an open object uses both as a branch and as a plain value, the branches
+// of an open tagged union) and a recursive tagged union. TestKeptWhole decodes each accepted input, re-encodes the typed
 // value and compares it with the input (numbers by value, members in any
 // order); each refused input must be refused.
 var keptTools = []struct {
@@ -96,6 +96,12 @@ var keptTools = []struct {
 		true,
 		[]string{`{"plain":{"id":1,"extra":"x"}}`, `{"list":[{"id":1,"n":{"deep":[null]}},{"id":2}]}`, `{"u":{"id":2,"more":[1]}}`, `{"u":"s"}`},
 		[]string{`{"plain":{"extra":1}}`, `{"plain":{"id":"1"}}`, `{"u":{"more":1}}`, `{"list":[{"id":1.5}]}`}},
+	{"tagged_open", `{"type":"object","properties":{"b":{"oneOf":[
+		{"type":"object","properties":{"type":{"const":"a"},"x":{"type":"string"}},"required":["type"]},
+		{"type":"object","properties":{"type":{"const":"b"}},"required":["type"]}]}}}`,
+		true,
+		[]string{`{"b":{"type":"a","x":"s","y":[1,{"z":null}]}}`, `{"b":{"n":1.50,"type":"b"}}`},
+		[]string{`{"b":{"type":"c"}}`, `{"b":{"type":"a","x":1}}`, `{"b":{"y":1}}`}},
 	{"recursive_tagged", `{"type":"object","properties":{"root":{"$ref":"#/$defs/block"}},"required":["root"],"$defs":{"block":{"oneOf":[
 		{"type":"object","properties":{"type":{"const":"para"},"text":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/block"}}},"required":["type"]},
 		{"type":"object","properties":{"type":{"const":"list"},"children":{"type":"array","items":{"$ref":"#/$defs/block"}}},"required":["type"]}]}}}`,

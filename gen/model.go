@@ -97,6 +97,9 @@ type node struct {
 	// patternProperties covers are kept raw in the struct's
 	// PatternProperties (undeclared.go).
 	keepPatterned bool
+	// keptOpen: open, its undeclared members kept in AdditionalProperties
+	// (addlSchema of raw values) by keepUndeclared; still a plain struct.
+	keptOpen bool
 
 	// arrays
 	prefix   []*node

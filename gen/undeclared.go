@@ -10,14 +10,15 @@ import "github.com/dave/jennifer/jen"
 // value kept as its raw JSON, so the value re-encodes whole. It leaves
 // alone the structs that are only checked (the branches and subschemas of
 // a composition and their variants by type, decoded by its trials), the
-// struct of a nullable copy (which the copy decodes closed, decodeIn) and a
-// struct whose site closes it (unevaluatedProperties). A struct that is
-// also a plain value (a definition that a member, an item or a map value
-// refers to and a composition names as a branch) keeps them wherever it is
-// read: its trials fill the map and drop it. A union that has such a
-// struct for a branch is then no tagged union (whose branches are plain
-// structs, tagged.go): it keeps its value as the raw JSON its checks
-// accepted.
+// structs that a composition also decodes closed (decodeIn: the struct of a
+// nullable copy, the branches of a tagged union that
+// unevaluatedProperties: false closes) and a struct whose own
+// unevaluatedProperties closes it. A struct that is also a value keeps
+// them wherever it is read (its trials fill the map and drop it): a
+// definition that a member, an item or a map value refers to and a
+// composition names as a branch, and a branch of an open tagged union,
+// which holds the branch it decoded; kept open, it is still a plain struct
+// (keptOpen), so the union stays tagged.
 //
 // A struct with patternProperties keeps the members its patterns cover the
 // same way (keepMatched), closed or open; their values are checked by the
@@ -27,7 +28,7 @@ import "github.com/dave/jennifer/jen"
 // becomes a struct with the two maps, so that neither holds less than it
 // accepts.
 func keepUndeclared(roots []*node) {
-	checked, valued, copied := map[*node]bool{}, map[*node]bool{}, map[*node]bool{}
+	checked, valued, closable := map[*node]bool{}, map[*node]bool{}, map[*node]bool{}
 	for _, root := range roots {
 		walkNodes(root, func(n *node) {
 			for _, c := range n.comp.nodes() {
@@ -37,7 +38,7 @@ func keepUndeclared(roots []*node) {
 				}
 			}
 			if n.nullOf != nil {
-				copied[n.nullOf] = true
+				closable[n.nullOf] = true // decoded closed by the copy
 			}
 			for _, p := range n.props {
 				valued[p.node] = true
@@ -45,12 +46,18 @@ func keepUndeclared(roots []*node) {
 			for _, v := range append([]*node{n.items, n.addlNode}, n.prefix...) {
 				valued[v] = true
 			}
+			if t := taggedSite(n); t != nil {
+				for _, br := range t.branches {
+					valued[br.n] = true // the union holds the branch it decoded
+					closable[br.n] = closable[br.n] || t.closedBy != ""
+				}
+			}
 		})
 	}
 	for _, root := range roots {
 		walkNodes(root, func(n *node) {
 			c := n.comp
-			if checked[n] && !valued[n] || copied[n] || n.kind != kindObject || c != nil && c.unevalProps != nil {
+			if checked[n] && !valued[n] || closable[n] || n.kind != kindObject || c != nil && c.unevalProps != nil {
 				return
 			}
 			patterned := c != nil && !c.matchOnly && len(c.patterns) > 0
@@ -67,7 +74,7 @@ func keepUndeclared(roots []*node) {
 			}
 			n.addlNode = anyNode(n.ptr+"/additionalProperties", n.name+"Value")
 			if n.addl == addlOpen {
-				n.addl = addlSchema
+				n.addl, n.keptOpen = addlSchema, true
 			}
 		})
 	}
