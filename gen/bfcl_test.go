@@ -131,8 +131,14 @@ func bfclRefusal(t *testing.T, path string) []string {
 // bfclUpstream are the BFCL functions whose own definitions are certainly
 // wrong, so that toolgate generate must refuse them, by name and where they
 // first appear, with what makes them so (the refusal's pointer and keyword
-// or lint rule).
-var bfclUpstream = map[string]string{}
+// or lint rule). Each of these requires a member whose enum holds no value
+// of the member's type (strings on an integer, on an array: the enum meant
+// for its items), so that the function accepts no call.
+var bfclUpstream = map[string]string{
+	"get_response (BFCL_v4_live_irrelevance.json live_irrelevance_428-103-0)":     "/parameters/properties/intents required",
+	"Events_3_BuyEventTickets (BFCL_v4_live_relevance.json live_relevance_8-8-0)": "/parameters/properties/number_of_tickets required",
+	"extract_parameters_v1 (BFCL_v4_live_simple.json live_simple_71-35-0)":        "/parameters/properties/metrics required",
+}
 
 // TestBFCLCorpus converts every distinct BFCL function definition to its
 // tool file (realset.BFCLToolFile) and generates each on its own with

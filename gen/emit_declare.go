@@ -117,6 +117,9 @@ func (e *emitter) declareStruct(n *node) {
 	if n.keepsUndeclared() {
 		seenField["AdditionalProperties"] = "the field of the undeclared members"
 	}
+	if n.keepPatterned {
+		seenField["PatternProperties"] = "the field of the members patternProperties covers"
+	}
 	for _, p := range n.props {
 		if _, ok := e.defaultLiteral(p); ok {
 			seenField[p.goName+"OrDefault"] = "the default accessor of member " + strconv.Quote(p.name)
@@ -133,6 +136,9 @@ func (e *emitter) declareStruct(n *node) {
 		if p.node.desc != "" {
 			comment = p.goName + " is " + lowerFirst(p.node.desc)
 		}
+		if p.node.kind == kindNever {
+			comment = strings.TrimSpace(comment + "\n\nNo value is accepted: no value satisfies the member's schema, so it can only be left out.")
+		}
 		if _, ok := e.defaultLiteral(p); ok {
 			comment = strings.TrimSpace(comment + fmt.Sprintf("\n\nDefault %s (see %sOrDefault); nothing is filled in by decoding.", p.node.def.Marshal(), p.goName))
 		}
@@ -143,7 +149,13 @@ func (e *emitter) declareStruct(n *node) {
 		fields = append(fields, comments(comment)...)
 		fields = append(fields, field)
 	}
-	if n.keepsUndeclared() {
+	switch {
+	case n.keepPatterned:
+		fields = append(fields, jen.Comment("AdditionalProperties holds the members neither declared in properties nor covered by patternProperties."))
+		fields = append(fields, jen.Id("AdditionalProperties").Map(jen.String()).Add(e.elemType(n.addlNode)).Tag(map[string]string{"json": "-"}))
+		fields = append(fields, jen.Comment("PatternProperties holds the members patternProperties covers that properties does not declare, each as its validated JSON."))
+		fields = append(fields, jen.Id("PatternProperties").Map(jen.String()).Qual(pkgJSON, "RawMessage").Tag(map[string]string{"json": "-"}))
+	case n.keepsUndeclared():
 		fields = append(fields, jen.Comment("AdditionalProperties holds the members not declared in properties."))
 		fields = append(fields, jen.Id("AdditionalProperties").Map(jen.String()).Add(e.elemType(n.addlNode)).Tag(map[string]string{"json": "-"}))
 	}

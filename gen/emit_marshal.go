@@ -49,6 +49,11 @@ func (e *emitter) emitAppendMethod(n *node) {
 		body = append(body, jen.For(jen.List(jen.Id("key"), jen.Id("x")).Op(":=").Range().Qual(pkgTgimpl, "SortedKeys").Call(jen.Id("v").Dot("AdditionalProperties"))).Block(
 			append([]jen.Code{jen.Id("b").Op("=").Qual(pkgTgimpl, "Member").Call(jen.Id("b"), jen.Id("start"), jen.Id("key"))}, e.appendElem(n.addlNode, jen.Id("x"))...)...))
 	}
+	if n.keepPatterned {
+		body = append(body, jen.For(jen.List(jen.Id("key"), jen.Id("x")).Op(":=").Range().Qual(pkgTgimpl, "SortedKeys").Call(jen.Id("v").Dot("PatternProperties"))).Block(
+			jen.Id("b").Op("=").Qual(pkgTgimpl, "Member").Call(jen.Id("b"), jen.Id("start"), jen.Id("key")),
+			jen.Id("b").Op("=").Qual(pkgTgimpl, "AppendRaw").Call(jen.Id("b"), jen.Id("x"))))
+	}
 	body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}'))))
 	e.f.Func().Params(jen.Id("v").Op("*").Id(n.goName)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(body...)
 	e.f.Line()

@@ -137,7 +137,7 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
 		d().Dot("PushName").Call(),
 	)
-	if n.keepMatched {
+	if n.keepMatched || n.keepPatterned {
 		dflt = e.keepMatchedDefault(n, dflt)
 	} else {
 		dflt = e.patternDefault(n, dflt)

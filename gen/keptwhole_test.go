@@ -16,8 +16,10 @@ import (
 
 // keptTools are the shapes whose values once lost what the decoder had
 // checked (an untagged union of objects, the members patternProperties
-// covers, a const object, an object that declares no members, each also
-// inside an array) and a recursive tagged union. TestKeptWhole decodes each accepted input, re-encodes the typed
+// covers, beside a typed additionalProperties too, a const object, an
+// object that declares no members, each also inside an array, a definition
+// an open object uses both as a branch and as a plain value, the branches
+// of an open tagged union) and a recursive tagged union. TestKeptWhole decodes each accepted input, re-encodes the typed
 // value and compares it with the input (numbers by value, members in any
 // order); each refused input must be refused.
 var keptTools = []struct {
@@ -63,6 +65,12 @@ var keptTools = []struct {
 		false,
 		[]string{`{"labels":{"x-a":"b","x-c":"d"}}`, `{"mixed":{"a":1,"x-b":"c"}}`},
 		[]string{`{"labels":{"x-a":1}}`, `{"labels":{"y":"b"}}`, `{"labels":{"x-toolong":"b"}}`, `{"mixed":{"a":1,"b":2}}`}},
+	{"pattern_typed_additional", `{"type":"object","properties":{
+		"m":{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x-":{"type":"integer"}},"additionalProperties":{"type":"boolean"}},
+		"flags":{"type":"object","patternProperties":{"^x-":{"type":"integer"}},"additionalProperties":{"type":"boolean"}}}}`,
+		false,
+		[]string{`{"m":{"a":"s","x-n":1,"other":true}}`, `{"m":{"x-a":1,"x-b":2.0}}`, `{"flags":{"x-n":2,"on":false}}`, `{"flags":{}}`},
+		[]string{`{"m":{"x-n":true}}`, `{"m":{"other":1}}`, `{"m":{"a":1}}`, `{"flags":{"x-n":"1"}}`, `{"flags":{"on":null}}`}},
 	{"const_object", `{"type":"object","properties":{"c":{"const":{"a":1,"b":[true]}},"cs":{"type":"array","items":{"type":"object","enum":[{"k":1},{"k":2}]}}}}`,
 		false,
 		[]string{`{"c":{"a":1,"b":[true]}}`, `{"c":{"b":[true],"a":1.0}}`, `{"cs":[{"k":2},{"k":1}]}`},
@@ -80,6 +88,20 @@ var keptTools = []struct {
 		true,
 		[]string{`{"gradeDict":{"ann":90,"bob":72.5}}`, `{"rows":[{"a":{"b":[]}}]}`, `{"other":1}`},
 		[]string{`{"gradeDict":[90]}`, `{"rows":{}}`}},
+	{"shared_definition_open", `{"type":"object","properties":{
+		"u":{"oneOf":[{"$ref":"#/$defs/item"},{"type":"string"}]},
+		"plain":{"$ref":"#/$defs/item"},
+		"list":{"type":"array","items":{"$ref":"#/$defs/item"}}},
+		"$defs":{"item":{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}}}`,
+		true,
+		[]string{`{"plain":{"id":1,"extra":"x"}}`, `{"list":[{"id":1,"n":{"deep":[null]}},{"id":2}]}`, `{"u":{"id":2,"more":[1]}}`, `{"u":"s"}`},
+		[]string{`{"plain":{"extra":1}}`, `{"plain":{"id":"1"}}`, `{"u":{"more":1}}`, `{"list":[{"id":1.5}]}`}},
+	{"tagged_open", `{"type":"object","properties":{"b":{"oneOf":[
+		{"type":"object","properties":{"type":{"const":"a"},"x":{"type":"string"}},"required":["type"]},
+		{"type":"object","properties":{"type":{"const":"b"}},"required":["type"]}]}}}`,
+		true,
+		[]string{`{"b":{"type":"a","x":"s","y":[1,{"z":null}]}}`, `{"b":{"n":1.50,"type":"b"}}`},
+		[]string{`{"b":{"type":"c"}}`, `{"b":{"type":"a","x":1}}`, `{"b":{"y":1}}`}},
 	{"recursive_tagged", `{"type":"object","properties":{"root":{"$ref":"#/$defs/block"}},"required":["root"],"$defs":{"block":{"oneOf":[
 		{"type":"object","properties":{"type":{"const":"para"},"text":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/block"}}},"required":["type"]},
 		{"type":"object","properties":{"type":{"const":"list"},"children":{"type":"array","items":{"$ref":"#/$defs/block"}}},"required":["type"]}]}}}`,

@@ -93,6 +93,13 @@ type node struct {
 	// keepMatched: the members patternProperties covers are kept in the
 	// struct's AdditionalProperties (undeclared.go).
 	keepMatched bool
+	// keepPatterned: beside a typed additionalProperties, the members
+	// patternProperties covers are kept raw in the struct's
+	// PatternProperties (undeclared.go).
+	keepPatterned bool
+	// keptOpen: open, its undeclared members kept in AdditionalProperties
+	// (addlSchema of raw values) by keepUndeclared; still a plain struct.
+	keptOpen bool
 
 	// arrays
 	prefix   []*node

@@ -228,6 +228,9 @@ func (b *builder) fillObject(n *node, ptr string, s *jsonval.Value, name string)
 					}
 				}
 				child := b.build(pptr, m.Value, base+field)
+				if child.kind == kindNever {
+					b.neverValid(pptr, m.Key, m.Value, required[m.Key])
+				}
 				declared[m.Key] = true
 				n.props = append(n.props, &prop{name: m.Key, goName: field, fixed: fixed, node: child, required: required[m.Key], bit: len(n.props), sens: sensitiveUse(m.Value)})
 			}
@@ -278,6 +281,23 @@ func (b *builder) fillObject(n *node, ptr string, s *jsonval.Value, name string)
 		b.freeForm(n, ptr)
 	}
 	n.hasStruct = len(n.props) > 0 || n.addl != addlSchema
+}
+
+// neverValid reports member name of an object, whose schema s at ptr no
+// value satisfies. Required, no value satisfies the object: an error.
+// Optional, it can only be left out: a warning, unless s is false, which
+// says that on purpose.
+func (b *builder) neverValid(ptr, name string, s *jsonval.Value, required bool) {
+	why := "no value satisfies its schema"
+	if s.Has("enum") || s.Has("const") {
+		why = "none of the values of its enum or const is of its type"
+	}
+	switch {
+	case required:
+		b.fail(ptr, "required", "member %q is required but %s: no value can satisfy the schema", name, why)
+	case s.Kind != jsonval.Bool:
+		b.warn(WarnNeverValid, ptr, "member %q accepts no value (%s): it can only be left out", name, why)
+	}
 }
 
 // uniqueName returns name, or name with the smallest suffix 2, 3, … that is

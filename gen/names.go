@@ -244,6 +244,9 @@ func nameFields(n *node) {
 	if n.keepsUndeclared() {
 		taken["AdditionalProperties"] = true
 	}
+	if n.keepPatterned {
+		taken["PatternProperties"] = true
+	}
 	// A member with a default may get an accessor; its name is kept free
 	// whether or not the default's type gets one.
 	accessor := func(p *prop) bool { return p.node.def != nil && !p.required && !p.node.nullable }

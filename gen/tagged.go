@@ -81,10 +81,11 @@ func taggedSite(n *node) *taggedUnion {
 // evaluate but its declared properties. A struct closed by its own
 // additionalProperties: false is one too: that keyword evaluates every
 // member, but the struct's decoder refuses every member it does not
-// declare (OpenAI's strict mode needs such branches closed).
+// declare (OpenAI's strict mode needs such branches closed). So is an open
+// struct that keeps its undeclared members (keptOpen, undeclared.go).
 func plainStruct(n *node) bool {
 	c := n.comp
-	return n.kind == kindObject && n.hasStruct && !n.nullable && n.addl != addlSchema &&
+	return n.kind == kindObject && n.hasStruct && !n.nullable && (n.addl != addlSchema || n.keptOpen) &&
 		(c == nil || !c.checks() && len(c.patterns) == 0 && (!c.seen.allNames || n.addl == addlClosed) && len(c.sameValue()) == 0)
 }
 

@@ -17,6 +17,12 @@ const (
 	// WarnRootType: a root schema with properties but no "type": "object",
 	// read as an object, as MCP clients read it.
 	WarnRootType = "root-type-implied"
+	// WarnNeverValid: an optional member no value satisfies (BFCL's
+	// {"type": "boolean", "enum": ["True", "False", "dontcare"]}: enum
+	// values of another type). The member can only be left out; its
+	// field's doc says so. Required, it is a generation error: the object
+	// would accept nothing.
+	WarnNeverValid = "never-valid"
 )
 
 // Warning is something the generator accepts with a caveat: the tool is

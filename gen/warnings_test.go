@@ -16,7 +16,9 @@ import (
 // BFCL-style default its own schema rejects (no OrDefault accessor for
 // it), a format toolgate does not know (not enforced, listed as
 // unenforced in every provider's definition), a root with properties but
-// no type (read as an object; the effective schema says so).
+// no type (read as an object; the effective schema says so), an optional
+// member no value satisfies (BFCL's enum of strings on a boolean: it can
+// only be left out, and its field's doc says so).
 func TestWarnings(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -36,6 +38,8 @@ func TestWarnings(t *testing.T) {
 			[]string{"format-unknown /parameters/properties/doc/format"}, `tgimpl.Format("uuid")`, `tgimpl.Format("json")`, `"format":"json"`, []string{`/properties/doc: format "json"`}},
 		{"root without type", `{"properties": {"q": {"type": "string"}}, "required": ["q"]}`,
 			[]string{"root-type-implied /parameters"}, "Q string", "", `{"type":"object","properties"`, nil},
+		{"BFCL enum of another type", `{"type": "object", "properties": {"fast": {"type": "boolean", "enum": ["True", "False", "dontcare"]}, "mode": {"type": "integer", "const": "on"}, "ok": {"type": "boolean"}}}`,
+			[]string{"never-valid /parameters/properties/fast", "never-valid /parameters/properties/mode"}, "No value is accepted", "", `"enum":["True","False","dontcare"]`, nil},
 		{"clean", `{"type": "object", "properties": {"q": {"type": "string", "format": "email"}}}`,
 			nil, `tgimpl.Format("email")`, "", `"format":"email"`, nil},
 	}

@@ -8,12 +8,12 @@ import (
 
 // generatorWarnings reports the generator's own warnings about the tool
 // (gen.Warnings: an invalid default, an unknown format, an implied root
-// type) as findings of the rules of the same IDs. A tool the generator
+// type, a member no value satisfies) as findings of the rules of the same IDs. A tool the generator
 // refuses has none: providerFit returns its error. An invalid default gets
 // no accessor, so its default-invalid finding replaces the
 // default-accessor hint about it.
 func (c *checker) generatorWarnings(opts Options) {
-	if opts.Generating || !c.runs(RuleDefaultInvalid, RuleFormatUnknown, RuleRootType) {
+	if opts.Generating || !c.runs(RuleDefaultInvalid, RuleFormatUnknown, RuleRootType, RuleNeverValid) {
 		return
 	}
 	warnings, err := gen.Warnings(c.ti.t, gen.Options{Providers: opts.Providers})

@@ -65,7 +65,7 @@ type Options struct {
 	MinSeverity Severity
 	// Generating marks the run of generate and check: the rules of the
 	// generator's own warnings (default-invalid, format-unknown,
-	// root-type-implied) do not run, the generator reported them.
+	// root-type-implied, never-valid) do not run, the generator reported them.
 	Generating bool
 }
 

@@ -45,6 +45,7 @@ const (
 	RuleDefaultInvalid = gen.WarnDefaultInvalid
 	RuleFormatUnknown  = gen.WarnFormatUnknown
 	RuleRootType       = gen.WarnRootType
+	RuleNeverValid     = gen.WarnNeverValid
 )
 
 // Rules lists every rule, in the order the README documents them.
@@ -81,6 +82,7 @@ var Rules = []Rule{
 	{RuleDefaultInvalid, Error, "A default satisfies its own schema. The generator accepts the tool with a warning and generates no …OrDefault accessor for it (the decoder never applies defaults)."},
 	{RuleFormatUnknown, Warning, "A format is one toolgate asserts; any other is an annotation, as in JSON Schema 2020-12, that nobody enforces."},
 	{RuleRootType, Warning, "A root schema with properties says \"type\": \"object\"; without it toolgate reads it as an object, as MCP clients do."},
+	{RuleNeverValid, Warning, "Some value satisfies every member's schema (an enum's values are of its type); a member none satisfies can only be left out, and one that is required refuses the tool."},
 }
 
 // certain are the Error rules whose finding is certainly wrong: a schema no
