@@ -85,7 +85,10 @@ func (d *Decoder) noteAbsent() {
 		name = int(d.path[d.depth-1])
 	}
 	d.R.Null()
-	if base := d.offsetOf(d.R.Data()); d.trial && base >= 0 && name >= 0 {
+	if !d.trial || name < 0 {
+		return
+	}
+	if base := d.offsetOf(d.R.Data()); base >= 0 {
 		d.absent = append(d.absent, span{base + name, base + d.R.Offset()})
 	}
 }

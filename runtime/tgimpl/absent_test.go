@@ -108,3 +108,57 @@ func TestKeptInTrialAndOutside(t *testing.T) {
 		t.Errorf("bytes outside the input start at %d, want -1", at)
 	}
 }
+
+// TestRememberedVerdictKeepsAbsent: a nested trial's verdict that the
+// decode remembers (trials.go) hands its caller the members the branch
+// took as absent, as running the trial does, so that the value kept
+// loses them even when the trial is not run again.
+func TestRememberedVerdictKeepsAbsent(t *testing.T) {
+	input := []byte(`{"sub":{"id":"a","note":null}}`)
+	var p Decoder
+	p.Reset("t", input)
+	p.NullAsAbsent = true
+	// outer tries {"sub": inner}, trying inner with try.
+	outer := func(try func(d *Decoder, inner []byte) bool) bool {
+		var d Decoder
+		d.TrialOf(&p, input)
+		d.R.ObjectStart()
+		d.R.NextMember()
+		d.PushName()
+		start := d.R.Offset()
+		d.R.Skip()
+		if !try(&d, d.R.Capture(start)) {
+			return false
+		}
+		d.Pop()
+		d.R.NextMember()
+		return p.Remember("outer", input, &d)
+	}
+
+	ran := outer(func(d *Decoder, inner []byte) bool {
+		var nested Decoder
+		nested.TrialOf(d, inner)
+		trialObject(&nested)
+		return d.Remember("inner", inner, &nested)
+	})
+	if !ran {
+		t.Fatal("the trials fail")
+	}
+	if got := string(p.Kept(input)); got != `{"sub":{"id":"a"}}` {
+		t.Fatalf("Kept after running the trials = %s", got)
+	}
+
+	remembered := outer(func(d *Decoder, inner []byte) bool {
+		ok, known := d.Tried("inner", inner)
+		if !known {
+			t.Error("the inner verdict is not remembered")
+		}
+		return ok
+	})
+	if !remembered {
+		t.Fatal("the trials fail on the remembered verdict")
+	}
+	if got := string(p.Kept(input)); got != `{"sub":{"id":"a"}}` {
+		t.Errorf("Kept after a remembered verdict = %s, want the absent member cut", got)
+	}
+}
