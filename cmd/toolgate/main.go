@@ -50,6 +50,9 @@
 //	toolgate test --calls DIR   replay recorded calls (runtime/callrecord)
 //	                            against --schemas; exit 1 when one is not
 //	                            decided as recorded
+//	toolgate version            print the module version, the VCS revision
+//	                            it was built from and the runtime version
+//	                            the generated code needs (also --version)
 //
 // Flags of all three:
 //
@@ -143,6 +146,7 @@ Usage:
                               exit 1 on a breaking change not allowed
   toolgate test --calls DIR   replay recorded calls against the schemas;
                               exit 1 when one is decided otherwise
+  toolgate version            print toolgate's version (also --version)
 
 Run 'toolgate COMMAND --help' for the flags of a command.
 `
@@ -161,6 +165,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runDiff(args[1:], stdout, stderr)
 	case "test":
 		return runTest(args[1:], stdout, stderr)
+	case "version", "--version":
+		return runVersion(stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
