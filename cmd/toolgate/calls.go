@@ -16,14 +16,13 @@ import (
 // decided as it was recorded, by the current schemas.
 func runTest(args []string, stdout, stderr io.Writer) int {
 	fl := pflag.NewFlagSet("toolgate test", pflag.ContinueOnError)
-	fl.SetOutput(stderr)
 	calls := fl.String("calls", "", "a folder of call records (runtime/callrecord fixtures)")
 	schemas := fl.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
 	open := fl.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
-	fl.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: toolgate test --calls DIR [flags]\n\nReplays every recorded call against the tools in --schemas and exits 1 when\none is not decided as recorded (accepted, or refused for the same keywords)\nor cannot be replayed (a record the masking could not make replayable\nwithout keeping a secret: delete it, or record the call again).\n\nFlags:\n%s", fl.FlagUsages())
-	}
-	if code, ok := parseFlags(fl, args, stderr); !ok {
+	setUsage(fl, "toolgate test --calls DIR [flags]",
+		"Replays every recorded call against the tools in --schemas and exits 1 when\none is not decided as recorded (accepted, or refused for the same keywords)\nor cannot be replayed (a record the masking could not make replayable\nwithout keeping a secret: delete it, or record the call again).",
+		"toolgate test --calls runtime/callrecord/testdata/refund_order --schemas ./schemas")
+	if code, ok := parseFlags(fl, args, stdout, stderr); !ok {
 		return code
 	}
 	if *calls == "" {

@@ -24,23 +24,17 @@ const defaultDiffConfig = "toolgate-diff.json"
 
 func runDiff(args []string, stdout, stderr io.Writer) int {
 	fl := pflag.NewFlagSet("toolgate diff", pflag.ContinueOnError)
-	fl.SetOutput(stderr)
 	base := fl.String("base", "", "compare --schemas with the same paths at this git revision (instead of OLD NEW)")
 	schemas := fl.StringArray("schemas", []string{"schemas"}, "with --base: a folder of *.json tool files, or a tool file; repeatable")
 	format := fl.String("format", "human", "the output: human, json or markdown")
 	cfgPath := fl.String("diff-config", defaultDiffConfig, "the breaking changes accepted, each with a reason")
 	open := fl.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
 	calls := fl.String("calls", "", "also replay the call records in this folder against OLD and NEW and report each whose outcome changes")
-	fl.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: toolgate diff [flags] OLD NEW\n       toolgate diff --base REV [--schemas PATH]... [flags]\n\nClassifies every change of every tool from OLD to NEW (folders or tool files)\nas breaking, widening or compatible, for callers and for queued calls; exits 1\non a breaking change no --diff-config entry allows, or (--calls) on a recorded\ncall the old schemas accept and the new ones refuse.\n\nFlags:\n%s", fl.FlagUsages())
-	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "toolgate diff: %v\n", err)
-		fl.Usage()
-		return exitUsage
+	setUsage(fl, "toolgate diff [flags] OLD NEW\n       toolgate diff --base REV [--schemas PATH]... [flags]",
+		"Classifies every change of every tool from OLD to NEW (folders or tool files)\nas breaking, widening or compatible, for callers and for queued calls; exits 1\non a breaking change no --diff-config entry allows, or (--calls) on a recorded\ncall the old schemas accept and the new ones refuse.",
+		"toolgate diff --base origin/main --format markdown")
+	if code, ok := parseArgs(fl, args, stdout, stderr); !ok {
+		return code
 	}
 	if (*base == "") != (fl.NArg() == 2) || (*base != "" && fl.NArg() != 0) || (*base == "" && fl.Changed("schemas")) {
 		fmt.Fprintf(stderr, "toolgate diff: give OLD and NEW, or --base REV (with --schemas)\n")

@@ -33,17 +33,16 @@ func lintConfig(fl *pflag.FlagSet, path string) (lint.Config, error) {
 
 func runLint(args []string, stdout, stderr io.Writer) int {
 	fl := pflag.NewFlagSet("toolgate lint", pflag.ContinueOnError)
-	fl.SetOutput(stderr)
 	schemas := fl.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
 	format := fl.String("format", "human", "the output: human, json or sarif")
 	cfgPath := fl.String("lint-config", defaultLintConfig, "the lint config: rules disabled per tool or file, with a reason")
 	show := fl.String("min-severity", "hint", "the least severe findings shown: hint, warning or error")
 	failOn := fl.String("fail-on", "error", "the least severe finding that makes lint exit 1: warning or error")
 	provs := fl.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default all: "+providerNames()+")")
-	fl.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: toolgate lint [flags]\n\nChecks the tool files in --schemas against the lint rules and prints each\nfinding as file:line:column; exits 1 when any is an error (or, with\n--fail-on warning, a warning).\n\nFlags:\n%s", fl.FlagUsages())
-	}
-	if code, ok := parseFlags(fl, args, stderr); !ok {
+	setUsage(fl, "toolgate lint [flags]",
+		"Checks the tool files in --schemas against the lint rules and prints each\nfinding as file:line:column; exits 1 when any is an error (or, with\n--fail-on warning, a warning).",
+		"toolgate lint --schemas ./schemas --format sarif --fail-on warning > lint.sarif")
+	if code, ok := parseFlags(fl, args, stdout, stderr); !ok {
 		return code
 	}
 	if !slices.Contains([]string{"human", "json", "sarif"}, *format) {

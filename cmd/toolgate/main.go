@@ -54,14 +54,17 @@
 //	                            it was built from and the runtime version
 //	                            the generated code needs (also --version)
 //
-// Flags of all three:
+// Flags of generate, check and export ('toolgate COMMAND --help' prints,
+// on stdout, the flags of COMMAND and no others):
 //
 //	--schemas PATH   a folder of *.json tool files, or one tool file;
 //	                 repeatable (default ./schemas)
-//	--out DIR        the output package directory (default ./generated)
-//	--package NAME   the package name (default: the package already in
-//	                 --out, else $GOPACKAGE when --out is the directory
-//	                 go generate runs in, else the folder name)
+//	--out DIR        generate and check only: the output package
+//	                 directory (default ./generated)
+//	--package NAME   generate and check only: the package name (default:
+//	                 the package already in --out, else $GOPACKAGE when
+//	                 --out is the directory go generate runs in, else the
+//	                 folder name)
 //	--open-objects   plain JSON Schema semantics: an object schema without
 //	                 additionalProperties is open (default: closed)
 //	--catalog FILE   generate and check only: also write (check: compare)
@@ -98,8 +101,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -157,8 +158,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "generate", "check", "export":
+	case "generate", "check":
 		return runGenerate(args[0], args[1:], stdout, stderr)
+	case "export":
+		return runExport(args[1:], stdout, stderr)
 	case "lint":
 		return runLint(args[1:], stdout, stderr)
 	case "diff":
@@ -177,38 +180,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("toolgate "+cmd, pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	schemas := fs.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
 	out := fs.String("out", "generated", "the output package directory")
 	pkg := fs.String("package", "", "the Go package name (default: the package in --out, else $GOPACKAGE, else the folder name)")
 	open := fs.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
 	provs := fs.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default: every provider that can carry the tool, of "+providerNames()+")")
 	lintCfg := fs.String("lint-config", defaultLintConfig, "the lint config (generate and check run the error-level lint rules: the certain ones refuse a tool, the heuristic ones warn)")
-	var prov, catalogPath *string
-	strictOneOf := new(bool)
-	if cmd != "export" {
-		strictOneOf = fs.Bool("strict-oneof", false, "a oneOf whose branches can match one value (a warning by default) is an error")
-		catalogPath = fs.String("catalog", "", "also write (check: compare) a Markdown catalog of the tools at this path")
+	strictOneOf := fs.Bool("strict-oneof", false, "a oneOf whose branches can match one value (a warning by default) is an error")
+	catalogPath := fs.String("catalog", "", "also write (check: compare) a Markdown catalog of the tools at this path")
+	if cmd == "check" {
+		setUsage(fs, "toolgate check [flags]",
+			"Renders the generated Go files in memory and compares them with --out;\nexits 1 with a unified diff when any is stale, missing or extra.",
+			"toolgate check --schemas ../schemas --out ./tools --catalog ../schemas/CATALOG.md")
+	} else {
+		setUsage(fs, "toolgate generate [flags]",
+			"Writes the generated Go files for the tools in --schemas to --out.",
+			"toolgate generate --schemas ../schemas --out . --providers openai-chat,anthropic")
 	}
-	if cmd == "export" {
-		prov = fs.String("provider", "", "the provider: "+providerNames())
-	}
-	fs.Usage = func() {
-		what := "Writes the generated Go files for the tools in --schemas to --out."
-		switch cmd {
-		case "export":
-			what = "Prints the tool definitions that --provider is sent, as a JSON array, and\non stderr a notice for each tool left out, with the reason."
-		case "check":
-			what = "Renders the generated Go files in memory and compares them with --out;\nexits 1 with a unified diff when any is stale, missing or extra."
-		}
-		fmt.Fprintf(stderr, "Usage: toolgate %s [flags]\n\n%s\n\nFlags:\n%s", cmd, what, fs.FlagUsages())
-	}
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
-	}
-	if cmd == "export" && *prov == "" {
-		fmt.Fprintf(stderr, "toolgate export: --provider is required (%s)\n", providerNames())
-		return exitUsage
 	}
 	name, err := packageName(*pkg, *out)
 	if err != nil {
@@ -222,9 +212,6 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	tools, err := gen.Load(*schemas...)
 	if err != nil {
 		return reportLoad(cmd, err, stderr)
-	}
-	if cmd == "export" {
-		return export(provider.Provider(*prov), tools, gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers}, stdout, stderr)
 	}
 	wr := &warner{w: stderr}
 	defer wr.summary(cmd)
@@ -304,25 +291,6 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// parseFlags parses args; when it returns false the command ends with code
-// (0 after --help).
-func parseFlags(fs *pflag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK, false
-		}
-		fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
-		fs.Usage()
-		return exitUsage, false
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected arguments %q\n", fs.Name(), fs.Args())
-		fs.Usage()
-		return exitUsage, false
-	}
-	return exitOK, true
-}
-
 // parseProviders checks the names of --providers.
 func parseProviders(cmd string, names []string, stderr io.Writer) ([]provider.Provider, int) {
 	var providers []provider.Provider
@@ -342,33 +310,6 @@ func providerNames() string {
 		names[i] = string(p)
 	}
 	return strings.Join(names, ", ")
-}
-
-// export prints the definitions of tools for p as an indented JSON array.
-func export(p provider.Provider, tools []*gen.Tool, opts gen.Options, stdout, stderr io.Writer) int {
-	if !slices.Contains(provider.All, p) {
-		fmt.Fprintf(stderr, "toolgate export: --provider must be one of %s\n", providerNames())
-		return exitUsage
-	}
-	defs, leftOut, err := gen.Export(tools, opts, p)
-	if err != nil {
-		return reportLoad("export", err, stderr)
-	}
-	list := make([]string, len(defs))
-	for i, d := range defs {
-		list[i] = d.JSON
-	}
-	// json.Indent keeps the bytes of each definition (no HTML escaping).
-	var out bytes.Buffer
-	if err := json.Indent(&out, []byte("["+strings.Join(list, ",")+"]"), "", "  "); err != nil {
-		fmt.Fprintf(stderr, "toolgate export: %v\n", err)
-		return exitFailure
-	}
-	fmt.Fprintf(stdout, "%s\n", out.Bytes())
-	for _, n := range leftOut {
-		fmt.Fprintf(stderr, "notice: %v\n", n)
-	}
-	return exitOK
 }
 
 // reportLoad prints generation errors, one a line, and picks the exit code:

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/runtime/provider"
+)
+
+// runExport is `toolgate export --provider P`: it writes no Go code, so it
+// takes none of the flags of the output package (--out, --package) nor of
+// the checks generate and check run (--lint-config, --strict-oneof,
+// --catalog).
+func runExport(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("toolgate export", pflag.ContinueOnError)
+	prov := fs.String("provider", "", "the provider: "+providerNames())
+	schemas := fs.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
+	open := fs.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
+	provs := fs.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default: every provider that can carry the tool, of "+providerNames()+")")
+	setUsage(fs, "toolgate export --provider P [flags]",
+		"Prints the tool definitions that --provider is sent, as a JSON array, and\non stderr a notice for each tool left out, with the reason.",
+		"toolgate export --provider openai-chat --schemas ./schemas > tools.json")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if *prov == "" {
+		fmt.Fprintf(stderr, "toolgate export: --provider is required (%s)\n", providerNames())
+		return exitUsage
+	}
+	providers, code := parseProviders("export", *provs, stderr)
+	if code != exitOK {
+		return code
+	}
+	tools, err := gen.Load(*schemas...)
+	if err != nil {
+		return reportLoad("export", err, stderr)
+	}
+	return export(provider.Provider(*prov), tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
+}
+
+// export prints the definitions of tools for p as an indented JSON array.
+func export(p provider.Provider, tools []*gen.Tool, opts gen.Options, stdout, stderr io.Writer) int {
+	if !slices.Contains(provider.All, p) {
+		fmt.Fprintf(stderr, "toolgate export: --provider must be one of %s\n", providerNames())
+		return exitUsage
+	}
+	defs, leftOut, err := gen.Export(tools, opts, p)
+	if err != nil {
+		return reportLoad("export", err, stderr)
+	}
+	list := make([]string, len(defs))
+	for i, d := range defs {
+		list[i] = d.JSON
+	}
+	// json.Indent keeps the bytes of each definition (no HTML escaping).
+	var out bytes.Buffer
+	if err := json.Indent(&out, []byte("["+strings.Join(list, ",")+"]"), "", "  "); err != nil {
+		fmt.Fprintf(stderr, "toolgate export: %v\n", err)
+		return exitFailure
+	}
+	fmt.Fprintf(stdout, "%s\n", out.Bytes())
+	for _, n := range leftOut {
+		fmt.Fprintf(stderr, "notice: %v\n", n)
+	}
+	return exitOK
+}
