@@ -147,7 +147,7 @@ func Load(paths ...string) ([]*Tool, error) {
 }
 
 func loadFile(path string) ([]*Tool, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadToolFile(path)
 	if err != nil {
 		return nil, err
 	}

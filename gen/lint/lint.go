@@ -8,7 +8,6 @@ package lint
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -202,7 +201,7 @@ func Run(tools []*gen.Tool, opts Options) (*Result, error) {
 // readSource reads and parses a tool file again, with the positions of its
 // JSON values.
 func readSource(file string) (*source, error) {
-	data, err := os.ReadFile(file)
+	data, err := gen.ReadToolFile(file)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,9 @@
 package lint
 
 import (
-	"os"
 	"sync"
 
+	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/jsonpos"
 )
 
@@ -24,7 +24,7 @@ func (l *Locator) Find(file, ptr string) (jsonpos.Pos, error) {
 	defer l.mu.Unlock()
 	m, ok := l.files[file]
 	if !ok {
-		data, err := os.ReadFile(file)
+		data, err := gen.ReadToolFile(file)
 		if err != nil {
 			return jsonpos.Pos{}, err
 		}
