@@ -116,15 +116,9 @@ func writeChanged(dir string, files []File) (written []string, err error) {
 		if failed.Load() {
 			return
 		}
-		path := filepath.Join(dir, files[i].Name)
-		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, files[i].Data) {
-			return
-		}
-		if errs[i] = writeAtomic(path, files[i].Data); errs[i] != nil {
+		if wrote[i], errs[i] = WriteChanged(filepath.Join(dir, files[i].Name), files[i].Data); errs[i] != nil {
 			failed.Store(true)
-			return
 		}
-		wrote[i] = true
 	})
 	for i, f := range files {
 		if wrote[i] {
@@ -135,6 +129,19 @@ func writeChanged(dir string, files []File) (written []string, err error) {
 		}
 	}
 	return written, err
+}
+
+// WriteChanged replaces path with data, atomically and with mode 0644,
+// unless it holds data already: a file left as it was keeps its
+// modification time. written reports a write.
+func WriteChanged(path string, data []byte) (written bool, err error) {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	if err := writeAtomic(path, data); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // writeAtomic replaces path with data through a temporary file, so a

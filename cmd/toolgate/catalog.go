@@ -3,14 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/catalog"
 )
 
-// writeCatalog renders the catalog for generate (writing it) or check
+// writeCatalog renders the catalog for generate (writing it, as the Go
+// files are written: only when it changed, with mode 0644) or check
 // (comparing it); stale reports a check that found it out of date.
 func writeCatalog(cmd, path string, tools []*gen.Tool, opts gen.Options, stdout, stderr io.Writer) (stale bool, code int) {
 	data, err := catalog.Render(tools, opts, path)
@@ -29,23 +28,13 @@ func writeCatalog(cmd, path string, tools []*gen.Tool, opts gen.Options, stdout,
 		}
 		return false, exitOK
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".catalog-*")
-	if err == nil {
-		_, err = tmp.Write(data)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), path)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
-		}
-	}
+	written, err := gen.WriteChanged(path, data)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgate generate: %v\n", err)
 		return false, exitFailure
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", path)
+	if written {
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+	}
 	return false, exitOK
 }
