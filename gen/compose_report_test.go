@@ -125,20 +125,11 @@ func TestComposedViolationsMatchOracle(t *testing.T) {
 	for _, tc := range reportTools {
 		schemas[tc.name+".json"] = fmt.Appendf(nil, `{"name":%q,"description":"","parameters":%s,"x-toolgate":{"providers":["mcp"]}}`, tc.name, tc.params)
 	}
-	gobuild.WriteFiles(t, mod, "schemas", schemas)
+	gobuild.WriteFiles(t, mod, "tools", generateFolder(t, mod, schemas))
 	tools, err := gen.Load(filepath.Join(mod, "schemas"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := gen.Generate(tools, gen.Options{Package: "tools"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string][]byte{}
-	for _, f := range files {
-		out[f.Name] = f.Data
-	}
-	gobuild.WriteFiles(t, mod, "tools", out)
 
 	var main strings.Builder
 	main.WriteString("package main\n\nimport (\n\t\"encoding/json\"\n\t\"errors\"\n\t\"fmt\"\n\n\t\"github.com/toolgate/toolgate/runtime/toolerr\"\n\n\t\"reported/tools\"\n)\n\n")

@@ -105,12 +105,19 @@ func benignTwin(s string) string {
 // generates from it.
 func generateFolder(t *testing.T, mod string, files map[string][]byte) map[string][]byte {
 	t.Helper()
-	gobuild.WriteFiles(t, mod, "schemas", files)
-	tools, err := gen.Load(filepath.Join(mod, "schemas"))
+	return generateSchemas(t, mod, "schemas", files, gen.Options{Package: "tools", OutDir: filepath.Join(mod, "tools")})
+}
+
+// generateSchemas writes files into the folder sub of the module mod and
+// returns what gen.Generate writes for them with opts.
+func generateSchemas(t *testing.T, mod, sub string, files map[string][]byte, opts gen.Options) map[string][]byte {
+	t.Helper()
+	gobuild.WriteFiles(t, mod, sub, files)
+	tools, err := gen.Load(filepath.Join(mod, sub))
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	generated, err := gen.Generate(tools, gen.Options{Package: "tools", OutDir: filepath.Join(mod, "tools")})
+	generated, err := gen.Generate(tools, opts)
 	if err != nil {
 		t.Fatalf("generate: %.2000v", err)
 	}

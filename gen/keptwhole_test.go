@@ -133,20 +133,7 @@ func TestKeptWhole(t *testing.T) {
 				schemas[k.name+".json"] = fmt.Appendf(nil, `{"name":%q,"description":"A tool.","parameters":%s}`, k.name, k.params)
 			}
 		}
-		gobuild.WriteFiles(t, mod, "schemas_"+pkg, schemas)
-		tools, err := gen.Load(filepath.Join(mod, "schemas_"+pkg))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files, err := gen.Generate(tools, gen.Options{Package: pkg, OutDir: filepath.Join(mod, pkg), OpenObjects: open})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string][]byte{}
-		for _, f := range files {
-			out[f.Name] = f.Data
-		}
-		gobuild.WriteFiles(t, mod, pkg, out)
+		gobuild.WriteFiles(t, mod, pkg, generateSchemas(t, mod, "schemas_"+pkg, schemas, gen.Options{Package: pkg, OutDir: filepath.Join(mod, pkg), OpenObjects: open}))
 	}
 	type run struct {
 		Tool    int     `json:"tool"`
@@ -207,8 +194,9 @@ func main() {
 	if err != nil {
 		t.Fatalf("running the program: %v\n%s", err, got)
 	}
-	if err := json.Unmarshal(got, &runs); err != nil {
-		t.Fatalf("the program's output: %v\n%s", err, got)
+	n := len(runs)
+	if err := json.Unmarshal(got, &runs); err != nil || len(runs) != n {
+		t.Fatalf("the program's output (%d runs, want %d): %v\n%s", len(runs), n, err, got)
 	}
 	for _, r := range runs {
 		k := keptTools[r.Tool]

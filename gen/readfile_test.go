@@ -23,7 +23,7 @@ func TestReadToolFile(t *testing.T) {
 	if err := os.Truncate(sparse, 512<<20); err != nil {
 		t.Fatal(err)
 	}
-	link := func(name, target string) string {
+	link := func(t *testing.T, name, target string) string {
 		p := filepath.Join(dir, name)
 		if err := os.Symlink(target, p); err != nil {
 			t.Skipf("no symlinks: %v", err)
@@ -35,23 +35,23 @@ func TestReadToolFile(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		path func() string
+		path func(t *testing.T) string
 		want string // "" for the file's content, read
 	}{
-		{"regular file", func() string { return tool }, ""},
-		{"symlink to a regular file", func() string { return link("link.json", tool) }, ""},
-		{"sparse file over the limit", func() string { return sparse }, "sparse.json: larger than the tool file limit of 64 MiB"},
-		{"directory", func() string { return filepath.Join(dir, "folder.json") }, "folder.json: a directory, not a regular file"},
-		{"symlink to /dev/zero", func() string {
+		{"regular file", func(*testing.T) string { return tool }, ""},
+		{"symlink to a regular file", func(t *testing.T) string { return link(t, "link.json", tool) }, ""},
+		{"sparse file over the limit", func(*testing.T) string { return sparse }, "sparse.json: larger than the tool file limit of 64 MiB"},
+		{"directory", func(*testing.T) string { return filepath.Join(dir, "folder.json") }, "folder.json: a directory, not a regular file"},
+		{"symlink to /dev/zero", func(t *testing.T) string {
 			if _, err := os.Stat("/dev/zero"); err != nil {
 				t.Skip("no /dev/zero")
 			}
-			return link("zero.json", "/dev/zero")
+			return link(t, "zero.json", "/dev/zero")
 		}, "zero.json: a device, not a regular file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := tt.path()
+			path := tt.path(t)
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
 			data, err := ReadToolFile(path)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -362,5 +363,27 @@ func TestAuditDurationAndAttempt(t *testing.T) {
 	}
 	if events[0].Version != "v1" || events[0].Code != OK || events[1].Version != "" || events[1].Code != toolerr.UnknownTool || events[1].Tool != "nope" {
 		t.Errorf("events = %+v", events)
+	}
+}
+
+// TestSensitiveIsBound: the spec's sensitive pointers reach the bound tool
+// and the registry's copies of it (a call recorder masks what they name),
+// and a copy's slice is its own.
+func TestSensitiveIsBound(t *testing.T) {
+	var c spyCounts
+	spec := paySpec(&c)
+	spec.Sensitive = []string{"/properties/card"}
+	bound := Bind(spec, payBinding(&c, nil, nil))
+	if !slices.Equal(bound.Sensitive, spec.Sensitive) {
+		t.Fatalf("bound tool Sensitive = %q, want %q", bound.Sensitive, spec.Sensitive)
+	}
+	r := mustRegistry(t, []*Tool{bound})
+	list := r.Tools(Principal{ID: "p"})
+	if len(list) != 1 || !slices.Equal(list[0].Sensitive, spec.Sensitive) {
+		t.Fatalf("Tools() = %v, want the tool with Sensitive %q", list, spec.Sensitive)
+	}
+	list[0].Sensitive[0] = "/changed"
+	if again := r.Tools(Principal{ID: "p"}); again[0].Sensitive[0] != "/properties/card" {
+		t.Errorf("a copy's Sensitive changed the registry's: %q", again[0].Sensitive)
 	}
 }
