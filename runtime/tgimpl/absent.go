@@ -41,9 +41,6 @@ func (d *Decoder) Kept(raw []byte) json.RawMessage {
 	if len(cut) == 0 {
 		return append([]byte(nil), raw...)
 	}
-	// Two branches that hold may both take a member as absent.
-	slices.SortFunc(cut, func(a, b span) int { return a.from - b.from })
-	cut = slices.Compact(cut)
 	out := append([]byte(nil), raw...)
 	for i := len(cut) - 1; i >= 0; i-- {
 		out = withoutMember(out, cut[i])
@@ -75,6 +72,19 @@ func withoutMember(b []byte, s span) []byte {
 		}
 	}
 	return append(b[:from], b[to:]...)
+}
+
+// takeAbsent adds to d's members taken as absent those of a branch that
+// holds, each once: the branches of an anyOf that both hold hand up the
+// same members from below, which appended as they come would double at
+// every level of a recursive union.
+func (d *Decoder) takeAbsent(spans []span) {
+	if len(spans) == 0 {
+		return
+	}
+	d.absent = append(d.absent, spans...)
+	slices.SortFunc(d.absent, func(a, b span) int { return a.from - b.from })
+	d.absent = slices.Compact(d.absent)
 }
 
 // noteAbsent notes, in a trial, that the member being read is absent: its

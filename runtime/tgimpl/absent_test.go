@@ -1,6 +1,7 @@
 package tgimpl
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/toolgate/toolgate/runtime/jsonread"
@@ -160,5 +161,23 @@ func TestRememberedVerdictKeepsAbsent(t *testing.T) {
 	}
 	if got := string(p.Kept(input)); got != `{"sub":{"id":"a"}}` {
 		t.Errorf("Kept after a remembered verdict = %s, want the absent member cut", got)
+	}
+}
+
+// TestTakeAbsentOnce: the members that both holding branches of an anyOf
+// hand up are kept once, so a recursive union whose branches both hold at
+// every level keeps one span per absent member, not two to the depth.
+func TestTakeAbsentOnce(t *testing.T) {
+	leaf := []span{{from: 40, to: 49}, {from: 10, to: 19}}
+	var level []span
+	level = append(level, leaf...)
+	for range 40 {
+		var up Decoder
+		up.takeAbsent(level) // the first branch that holds
+		up.takeAbsent(level) // the second one, with the same members
+		level = up.absent
+	}
+	if want := []span{{10, 19}, {40, 49}}; !slices.Equal(level, want) {
+		t.Errorf("after 40 levels of two holding branches: %v, want %v", level, want)
 	}
 }

@@ -104,7 +104,7 @@ func (p *Decoder) Tried(trial string, raw []byte) (ok, known bool) {
 	}
 	v, known := p.memo.verdicts[trialKey{trial, at}]
 	if v.ok {
-		p.absent = append(p.absent, v.absent...)
+		p.takeAbsent(v.absent)
 	}
 	return v.ok, known
 }
@@ -116,7 +116,7 @@ func (p *Decoder) Tried(trial string, raw []byte) (ok, known bool) {
 func (p *Decoder) Remember(trial string, raw []byte, d *Decoder) bool {
 	ok := d.Valid()
 	if ok {
-		p.absent = append(p.absent, d.absent...)
+		p.takeAbsent(d.absent)
 	}
 	if p.memo == nil {
 		p.memo = d.memo
