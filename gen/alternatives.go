@@ -3,8 +3,6 @@ package gen
 import (
 	"fmt"
 	"strings"
-
-	"github.com/dave/jennifer/jen"
 )
 
 // Untagged unions of objects: a oneOf or anyOf whose branches are plain
@@ -71,18 +69,6 @@ func (b *builder) mergeAlternatives(n *node) {
 		v.addl, v.addlNode = addlSchema, anyNode(n.ptr, n.name+"Value")
 		n.kind, n.hasStruct, n.goName, n.variants = kindUnion, false, "", []*node{v}
 	}
-}
-
-// mergedChecks wraps the member loop of a merged struct's decode method:
-// the union is checked on the value's bytes when its members broke no
-// rule of their own.
-func (e *emitter) mergedChecks(n *node, body []jen.Code) []jen.Code {
-	out := append([]jen.Code{
-		jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
-		jen.Id("before").Op(":=").Add(d().Dot("Violations").Call()),
-	}, body...)
-	return append(out, jen.If(jen.Id("raw").Op(":=").Add(dr().Dot("Capture").Call(jen.Id("start"))), jen.Id("raw").Op("!=").Nil().Op("&&").Add(d().Dot("Violations").Call()).Op("==").Id("before")).Block(
-		jen.Id(checkFunc(n)).Call(d(), jen.Id("raw"))))
 }
 
 // objectBranches reports whether every branch of c's oneOf and anyOf

@@ -54,13 +54,21 @@ func (e *emitter) withChecks(n *node, set setter, code []jen.Code) []jen.Code {
 	return []jen.Code{jen.Block(append(body, run)...)}
 }
 
-// structChecks wraps the member loop of a struct's decode method.
+// structChecks wraps the member loop of a struct's decode method. A
+// merged union (alternatives.go) is checked only when its members broke
+// no rule of their own.
 func (e *emitter) structChecks(n *node, body []jen.Code) []jen.Code {
 	if !n.comp.checks() {
 		return body
 	}
-	out := append([]jen.Code{jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call())}, body...)
-	return append(out, jen.If(jen.Id("raw").Op(":=").Add(dr().Dot("Capture").Call(jen.Id("start"))), jen.Id("raw").Op("!=").Nil()).Block(
+	out := []jen.Code{jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call())}
+	ok := jen.Id("raw").Op("!=").Nil()
+	if n.merged {
+		out = append(out, jen.Id("before").Op(":=").Add(d().Dot("Violations").Call()))
+		ok = ok.Op("&&").Add(d().Dot("Violations").Call()).Op("==").Id("before")
+	}
+	out = append(out, body...)
+	return append(out, jen.If(jen.Id("raw").Op(":=").Add(dr().Dot("Capture").Call(jen.Id("start"))), ok).Block(
 		jen.Id(checkFunc(n)).Call(d(), jen.Id("raw"))))
 }
 

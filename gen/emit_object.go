@@ -193,13 +193,9 @@ func (e *emitter) emitNestedUnmarshal(n *node) {
 func (e *emitter) emitDecodeMethod(n *node) {
 	recv := jen.Id("v").Op("*").Id(n.goName)
 	dec := jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")
-	checks := e.structChecks
-	if n.merged {
-		checks = e.mergedChecks
-	}
 	if !e.closable[n] {
 		e.collectScalars(n, func() {
-			e.f.Func().Params(recv).Id("decode").Params(dec).Block(checks(n, e.memberLoop(n, nil))...)
+			e.f.Func().Params(recv).Id("decode").Params(dec).Block(e.structChecks(n, e.memberLoop(n, nil))...)
 			e.f.Line()
 		})
 		return
@@ -210,7 +206,7 @@ func (e *emitter) emitDecodeMethod(n *node) {
 	loop := *n
 	loop.addl = addlClosedAt
 	e.collectScalars(n, func() {
-		e.f.Func().Params(recv).Id("decodeIn").Params(dec, jen.Id("closedAt").String()).Block(checks(n, e.memberLoop(&loop, nil))...)
+		e.f.Func().Params(recv).Id("decodeIn").Params(dec, jen.Id("closedAt").String()).Block(e.structChecks(n, e.memberLoop(&loop, nil))...)
 		e.f.Line()
 	})
 }
