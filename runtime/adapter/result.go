@@ -162,7 +162,7 @@ func MCPResult(res gate.Result) (json.RawMessage, error) {
 // built by hand), which would break the envelope around it.
 func embeddable(res gate.Result) (text []byte, isError bool, err error) {
 	text, isError, err = Content(res)
-	if err == nil && len(text) > 0 && !json.Valid(text) {
+	if err == nil && len(text) > 0 && jsonread.Valid(text, jsonread.DefaultLimits) != nil {
 		err = fmt.Errorf("adapter: the result of call %q is not JSON", res.CallID)
 	}
 	return text, isError, err

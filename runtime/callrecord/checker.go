@@ -142,7 +142,7 @@ func (c *Checker) decideAt(ptr string, v *jsonval.Value) (d Decision, err error)
 // maxExponent in magnitude.
 const (
 	maxNumberLen = 1000
-	maxExponent  = 10000
+	maxExponent  = "10000" // decimal digits, compared as text
 )
 
 // judgeable reports whether every number in v is one the validator reads
@@ -156,7 +156,7 @@ func judgeable(v *jsonval.Value) bool {
 		if i := strings.IndexAny(v.Str, "eE"); i >= 0 {
 			exp := strings.TrimLeft(v.Str[i+1:], "+-")
 			exp = strings.TrimLeft(exp, "0")
-			return len(exp) < 5 || len(exp) == 5 && exp <= "10000"
+			return len(exp) < len(maxExponent) || len(exp) == len(maxExponent) && exp <= maxExponent
 		}
 	case jsonval.Array:
 		return !slices.ContainsFunc(v.Items, func(it *jsonval.Value) bool { return !judgeable(it) })
