@@ -210,30 +210,49 @@ func nullsToAbsent(data []byte, eff *jsonval.Value) []byte {
 	if err != nil {
 		return data
 	}
-	mapNulls(v, eff, eff)
+	mapNulls(v, []*jsonval.Value{eff}, eff)
 	return v.Marshal()
 }
 
-func mapNulls(v, schema, root *jsonval.Value) {
-	schemas := objectSchemas(schema, root, nil)
+// mapNulls maps the nulls of v, a value that each of schemas describes.
+// The schemas of a member (or of the items) are gathered from every schema
+// that declares it and followed once, each schema once, so that branches
+// that share a recursive member cost no more than one.
+func mapNulls(v *jsonval.Value, schemas []*jsonval.Value, root *jsonval.Value) {
+	var all []*jsonval.Value
+	for _, s := range schemas {
+		for _, o := range objectSchemas(s, root, nil) {
+			if !slices.Contains(all, o) {
+				all = append(all, o)
+			}
+		}
+	}
 	switch v.Kind {
 	case jsonval.Object:
 		for _, m := range slices.Clone(v.Members) {
-			props := declaring(schemas, m.Key)
+			props := declaring(all, m.Key)
 			if m.Value.Kind == jsonval.Null && slices.ContainsFunc(props, func(p declared) bool { return p.optional && !acceptsNull(root, p.schema) }) {
 				v.Delete(m.Key)
 				continue
 			}
+			var below []*jsonval.Value
 			for _, p := range props {
-				mapNulls(m.Value, p.schema, root)
+				below = append(below, p.schema)
+			}
+			if len(below) > 0 {
+				mapNulls(m.Value, below, root)
 			}
 		}
 	case jsonval.Array:
-		for _, s := range schemas {
-			if items := s.Get("items"); items != nil && items.Kind == jsonval.Object {
-				for _, it := range v.Items {
-					mapNulls(it, items, root)
-				}
+		var items []*jsonval.Value
+		for _, s := range all {
+			if it := s.Get("items"); it != nil && it.Kind == jsonval.Object {
+				items = append(items, it)
+			}
+		}
+		if len(items) > 0 {
+			for _, it := range v.Items {
+				mapNulls(it, items, root)
 			}
 		}
 	}

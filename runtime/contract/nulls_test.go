@@ -41,3 +41,23 @@ func TestNullsToAbsent(t *testing.T) {
 		})
 	}
 }
+
+// TestNullsToAbsentRecursiveUnion: a union whose two branches both declare
+// the same recursive member is followed once per value, not once per
+// branch at every level (2^40 walks for this instance, before), and the
+// null at the bottom is still mapped.
+func TestNullsToAbsentRecursiveUnion(t *testing.T) {
+	eff, err := jsonval.Parse([]byte(`{"$ref":"#/$defs/block","$defs":{"block":{"anyOf":[
+		{"type":"object","properties":{"para":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/block"}}}},
+		{"type":"object","properties":{"list":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/block"}}}}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, want := `{"para":null}`, `{}`
+	for range 40 {
+		in, want = `{"children":[`+in+`]}`, `{"children":[`+want+`]}`
+	}
+	if got := string(nullsToAbsent([]byte(in), eff)); got != want {
+		t.Errorf("nullsToAbsent of 40 levels = %s, want %s", got, want)
+	}
+}
