@@ -83,8 +83,11 @@ func Members(raw []byte) iter.Seq2[string, []byte] { return (*trialMemo)(nil).me
 func Items(raw []byte) iter.Seq2[int, []byte] { return (*trialMemo)(nil).items(raw) }
 
 // Has reports whether the raw object has a member of that name.
-func Has(raw []byte, name string) bool {
-	for k := range Members(raw) {
+func Has(raw []byte, name string) bool { return hasMember(Members(raw), name) }
+
+// hasMember reports whether members holds one named name.
+func hasMember(members iter.Seq2[string, []byte], name string) bool {
+	for k := range members {
 		if k == name {
 			return true
 		}

@@ -243,14 +243,7 @@ func (d *Decoder) Members(raw []byte) iter.Seq2[string, []byte] { return d.memo.
 func (d *Decoder) Items(raw []byte) iter.Seq2[int, []byte] { return d.memo.items(raw) }
 
 // Has is Has of raw, a value d read, as Members is Members.
-func (d *Decoder) Has(raw []byte, name string) bool {
-	for k := range d.Members(raw) {
-		if k == name {
-			return true
-		}
-	}
-	return false
-}
+func (d *Decoder) Has(raw []byte, name string) bool { return hasMember(d.Members(raw), name) }
 
 // UnevaluatedMembers is s.UnevaluatedMembers of raw, a value d read, as
 // Members is Members.
