@@ -113,13 +113,7 @@ func (e *emitter) declareStruct(n *node) {
 	}
 	e.doc(doc)
 	// The struct's fields and methods share one set of names.
-	seenField := map[string]string{"decode": "a method", "appendJSON": "a method", "MarshalJSON": "a method", "UnmarshalJSON": "a method"}
-	if n.keepsUndeclared() {
-		seenField["AdditionalProperties"] = "the field of the undeclared members"
-	}
-	if n.keepPatterned {
-		seenField["PatternProperties"] = "the field of the members patternProperties covers"
-	}
+	seenField := reservedFields(n)
 	for _, p := range n.props {
 		if _, ok := e.defaultLiteral(p); ok {
 			seenField[p.goName+"OrDefault"] = "the default accessor of member " + strconv.Quote(p.name)

@@ -233,6 +233,19 @@ func uniqueNodeNames(models []*toolModel) {
 	}
 }
 
+// reservedFields are the names toolgate's own methods and fields take in
+// the struct of n, and what each is: no member's field may have them.
+func reservedFields(n *node) map[string]string {
+	out := map[string]string{"decode": "a method", "appendJSON": "a method", "MarshalJSON": "a method", "UnmarshalJSON": "a method"}
+	if n.keepsUndeclared() {
+		out["AdditionalProperties"] = "the field of the undeclared members"
+	}
+	if n.keepPatterned {
+		out["PatternProperties"] = "the field of the members patternProperties covers"
+	}
+	return out
+}
+
 // nameFields names the fields of a struct. The methods toolgate gives
 // every struct, the AdditionalProperties field and the names chosen in the
 // tool file (with their …OrDefault accessors) come first, then the members
@@ -240,12 +253,9 @@ func uniqueNodeNames(models []*toolModel) {
 // name that is taken, or whose accessor name is, gets a number: members
 // "order_id" and "orderId" are OrderID and OrderID2.
 func nameFields(n *node) {
-	taken := map[string]bool{"decode": true, "appendJSON": true, "MarshalJSON": true, "UnmarshalJSON": true}
-	if n.keepsUndeclared() {
-		taken["AdditionalProperties"] = true
-	}
-	if n.keepPatterned {
-		taken["PatternProperties"] = true
+	taken := map[string]bool{}
+	for name := range reservedFields(n) {
+		taken[name] = true
 	}
 	// A member with a default may get an accessor; its name is kept free
 	// whether or not the default's type gets one.
