@@ -14,6 +14,10 @@ type Error struct {
 	Pointer string
 	Keyword string
 	Message string
+	// Line and Column are the 1-based position in File of the value at
+	// Pointer (of the byte at fault, for invalid JSON), in Unicode code
+	// points; 0 when the error has no place in a file.
+	Line, Column int
 	// Provider is set when the error is a chosen provider that cannot
 	// carry the tool.
 	Provider provider.Provider
