@@ -19,14 +19,23 @@
 //	  }
 //	}
 //
-// and one line in the package that should hold the code:
+// and one line in the package that should hold the code, say tools/ beside
+// schemas/ (go generate runs it in the package's folder, so the paths are
+// relative to tools/):
 //
 //	//go:generate go tool toolgate generate --schemas ../schemas --out .
 //
-// (after `go get -tool github.com/toolgate/toolgate/cmd/toolgate`). Each
-// tool gets <tool>_tool.go with RefundOrderArgs, DecodeRefundOrderArgs,
+// Each tool gets <tool>_tool.go with RefundOrderArgs, DecodeRefundOrderArgs,
 // MarshalJSON/UnmarshalJSON and the effective schema; toolgate.go holds what
-// the package needs once.
+// the package needs once. In CI, from the module's root,
+//
+//	go tool toolgate check --schemas schemas --out tools
+//
+// fails with exit code 1 and a diff when the package is stale. toolgate
+// becomes a tool of the module with `go get -tool
+// github.com/toolgate/toolgate/cmd/toolgate@latest` once the module is
+// published, and until then from a checkout with the replace line of the
+// README's "In your service".
 //
 // Usage:
 //
