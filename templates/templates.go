@@ -6,7 +6,6 @@ package templates
 
 import (
 	"embed"
-	"strings"
 	"text/template"
 )
 
@@ -45,44 +44,11 @@ type ContractTool struct {
 }
 
 // Catalog renders the Markdown catalog of the tools. Its data is
-// CatalogData. Every string from a tool file goes through cell or code,
-// which keep it inside its table cell and inert: no pipes, newlines,
-// backticks or HTML.
-var Catalog = template.Must(template.New("catalog.md.tmpl").Funcs(template.FuncMap{"cell": cell, "code": code}).ParseFS(files, "catalog.md.tmpl"))
-
-var cellEscaper = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ", "`", "'", "<", "&lt;", ">", "&gt;", "&", "&amp;")
-
-// cell makes s safe inside a Markdown table cell.
-func cell(s string) string { return cellEscaper.Replace(s) }
-
-// code renders s as inline code in a table cell, exactly (backticks
-// included), or nothing for "".
-func code(s string) string {
-	if s == "" {
-		return ""
-	}
-	s = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
-	if strings.Contains(s, "`") {
-		// A run of backticks inside closes a single-backtick span: use a
-		// longer delimiter than any run inside (CommonMark code spans).
-		fence := strings.Repeat("`", longestRun(s, '`')+1)
-		return fence + " " + s + " " + fence
-	}
-	return "`" + s + "`"
-}
-
-func longestRun(s string, c byte) int {
-	longest, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return longest
-}
+// CatalogData. Every string from a tool file, its file name included, goes
+// through text (prose and table cells), span (a code span outside a
+// table) or code (a code span in a table cell), which keep it on its line,
+// in its cell and inert (see markdown.go).
+var Catalog = template.Must(template.New("catalog.md.tmpl").Funcs(template.FuncMap{"text": text, "span": span, "code": code}).ParseFS(files, "catalog.md.tmpl"))
 
 // CatalogData is what the catalog template needs.
 type CatalogData struct {
