@@ -201,6 +201,7 @@ func inert(line string) string {
 			}
 			i = end + n - 1
 		case c == '_' && i > 0 && i+1 < len(line) && isWord(line[i-1]) && isWord(line[i+1]):
+			// inside a word: never emphasis
 		case strings.IndexByte("[]<*_~$", c) >= 0:
 			return "an unescaped " + string(c)
 		}
