@@ -101,7 +101,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -178,7 +177,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
-func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
+func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int) {
 	fs := pflag.NewFlagSet("toolgate "+cmd, pflag.ContinueOnError)
 	schemas := fs.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
 	out := fs.String("out", "generated", "the output package directory")
@@ -188,17 +187,41 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	lintCfg := fs.String("lint-config", defaultLintConfig, "the lint config (generate and check run the error-level lint rules: the certain ones refuse a tool, the heuristic ones warn)")
 	strictOneOf := fs.Bool("strict-oneof", false, "a oneOf whose branches can match one value (a warning by default) is an error")
 	catalogPath := fs.String("catalog", "", "also write (check: compare) a Markdown catalog of the tools at this path")
+	formats := []string{"human", "json"}
+	if cmd == "check" {
+		formats = append(formats, "github")
+	}
+	format := fs.String("format", "human", "the output: "+strings.Join(formats, ", ")+" (json: one JSON object on stdout, see 'toolgate help')")
+	quiet := quietFlag(fs)
 	if cmd == "check" {
 		setUsage(fs, "toolgate check [flags]",
 			"Renders the generated Go files in memory and compares them with --out;\nexits 1 with a unified diff when any is stale, missing or extra.",
 			"toolgate check --schemas ../schemas --out ./tools --catalog ../schemas/CATALOG.md")
 	} else {
 		setUsage(fs, "toolgate generate [flags]",
-			"Writes the generated Go files for the tools in --schemas to --out.",
+			"Writes the generated Go files for the tools in --schemas to --out and lists\nthe files it wrote or removed.",
 			"toolgate generate --schemas ../schemas --out . --providers openai-chat,anthropic")
 	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
+	}
+	if !slices.Contains(formats, *format) {
+		fmt.Fprintf(stderr, "toolgate %s: --format must be %s, not %q\n", cmd, strings.Join(formats, " or "), *format)
+		return exitUsage
+	}
+	if *quiet {
+		var done func(int)
+		stdout, stderr, done = hush(stdout, stderr, *format != "human")
+		defer func() { done(code) }()
+	}
+	rep := &reporter{cmd: cmd, format: *format, stdout: stdout, stderr: stderr}
+	var res generateResult
+	if *format == "json" {
+		// The JSON document is the whole of stdout; what would be printed
+		// there in the human format is in it.
+		doc := stdout
+		stdout = io.Discard
+		defer func() { writeGenerateJSON(doc, cmd, code, rep, &res, stderr) }()
 	}
 	name, err := packageName(*pkg, *out)
 	if err != nil {
@@ -209,23 +232,25 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		return code
 	}
+	if code := checkSchemas(cmd, *schemas, true, schemasHint, stderr); code != exitOK {
+		return code
+	}
 	tools, err := gen.Load(*schemas...)
 	if err != nil {
-		return reportLoad(cmd, err, stderr)
+		return rep.loadErrors(err)
 	}
-	wr := &warner{w: stderr}
-	defer wr.summary(cmd)
+	defer rep.summary()
 	var generated []gen.Warning
 	opts := gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers, Warn: func(w gen.Warning) { generated = append(generated, w) }}
 	if cmd == "generate" {
-		opts.Notice = func(n gen.Notice) { fmt.Fprintf(stderr, "notice: %v\n", n) }
+		opts.Notice = func(n gen.Notice) { fmt.Fprintf(stderr, "toolgate generate: notice: %v\n", n) }
 	}
 	files, err := gen.Generate(tools, opts)
 	if err != nil {
-		return reportLoad(cmd, err, stderr)
+		return rep.loadErrors(err)
 	}
 	for _, w := range generated {
-		wr.generator(w)
+		rep.generator(w)
 	}
 	var (
 		drift    []gen.Drift
@@ -238,32 +263,40 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		// its answer is read only when they pass.
 		checking.Go(func() { drift, checkErr = gen.Check(*out, files) })
 	}
-	if code := oneOfWarnings(cmd, tools, gen.Options{OpenObjects: *open}, *strictOneOf, wr, stderr); code != exitOK {
+	if code := oneOfWarnings(tools, gen.Options{OpenObjects: *open}, *strictOneOf, rep); code != exitOK {
 		return code
 	}
-	if code := lintErrors(cmd, fs, *lintCfg, tools, providers, wr, stderr); code != exitOK {
+	if code := lintErrors(fs, *lintCfg, tools, providers, rep); code != exitOK {
 		return code
 	}
 	if cmd == "check" {
 		checking.Wait()
 		if checkErr != nil {
-			fmt.Fprintf(stderr, "toolgate check: %v\n", checkErr)
+			rep.failed(checkErr)
 			return exitFailure
 		}
-		for _, d := range drift {
-			fmt.Fprintf(stdout, "%s: %s\n", d.File, d.Problem)
-		}
-		for _, d := range drift {
-			fmt.Fprint(stdout, d.Diff)
+		res.drift = drift
+		if *format == "github" {
+			for _, d := range drift {
+				fmt.Fprintln(stdout, annotation("error", d.File, 0, 0, "toolgate check", d.File+" is "+d.Problem+"; run toolgate generate"))
+			}
+		} else {
+			for _, d := range drift {
+				fmt.Fprintf(stdout, "%s: %s\n", d.File, d.Problem)
+			}
+			for _, d := range drift {
+				fmt.Fprint(stdout, d.Diff)
+			}
 		}
 		stale := 0
 		if *catalogPath != "" {
-			st, code := writeCatalog(cmd, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
+			st, code := writeCatalog(rep, stdout, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers})
 			if code != exitOK {
 				return code
 			}
 			if st {
 				stale = 1
+				res.drift = append(res.drift, gen.Drift{File: *catalogPath, Problem: "stale"})
 			}
 		}
 		if len(drift)+stale == 0 {
@@ -275,17 +308,22 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	// What was written is reported also when a write fails part-way.
 	written, removed, err := gen.Write(*out, files)
 	for _, f := range written {
+		res.written = append(res.written, filepath.Join(*out, f))
 		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, f))
 	}
 	for _, f := range removed {
+		res.removed = append(res.removed, filepath.Join(*out, f))
 		fmt.Fprintf(stdout, "removed %s\n", filepath.Join(*out, f))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "toolgate generate: %v\n", err)
+		rep.failed(err)
 		return exitFailure
 	}
 	if *catalogPath != "" {
-		_, code := writeCatalog(cmd, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
+		wrote, code := writeCatalog(rep, stdout, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers})
+		if wrote {
+			res.written = append(res.written, *catalogPath)
+		}
 		return code
 	}
 	return exitOK
@@ -310,31 +348,6 @@ func providerNames() string {
 		names[i] = string(p)
 	}
 	return strings.Join(names, ", ")
-}
-
-// reportLoad prints generation errors, one a line, and picks the exit code:
-// problems with the tool definitions are 3; anything else among them (I/O)
-// makes it 4.
-func reportLoad(cmd string, err error, stderr io.Writer) int {
-	var list gen.ErrorList
-	if !errors.As(err, &list) {
-		list = gen.ErrorList{err}
-	}
-	code := exitInvalid
-	errs := list.Flat()
-	for _, e := range errs {
-		// A *gen.Error escapes itself; an I/O error may name a file
-		// whose name holds anything.
-		fmt.Fprintln(stderr, gen.Printable(e.Error()))
-		var ge *gen.Error
-		if !errors.As(e, &ge) {
-			code = exitFailure
-		}
-	}
-	if code == exitInvalid {
-		fmt.Fprintf(stderr, "toolgate %s: %d problem(s) in the tool definitions\n", cmd, len(errs))
-	}
-	return code
 }
 
 // packageName decides the package name: the flag, else the package of the
