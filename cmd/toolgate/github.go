@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/toolgate/toolgate/gen"
 )
 
 // annotation is one GitHub Actions workflow command that annotates a file:
@@ -13,11 +15,12 @@ import (
 // level is error, warning or notice; a line or column of 0 and an empty
 // file or title are left out. Every field is escaped by ghEscape, so that
 // no file name, title or message can end the command early or start
-// another one.
+// another one, after gen.Printable has escaped what could hide or reorder
+// text in a log.
 func annotation(level, file string, line, col int, title, msg string) string {
 	var props []string
 	if file != "" {
-		props = append(props, "file="+ghEscape(file, true))
+		props = append(props, "file="+ghEscape(gen.Printable(file), true))
 	}
 	if line > 0 {
 		props = append(props, "line="+strconv.Itoa(line))
@@ -26,13 +29,13 @@ func annotation(level, file string, line, col int, title, msg string) string {
 		}
 	}
 	if title != "" {
-		props = append(props, "title="+ghEscape(title, true))
+		props = append(props, "title="+ghEscape(gen.Printable(title), true))
 	}
 	cmd := "::" + level
 	if len(props) > 0 {
 		cmd += " " + strings.Join(props, ",")
 	}
-	return fmt.Sprintf("%s::%s", cmd, ghEscape(msg, false))
+	return fmt.Sprintf("%s::%s", cmd, ghEscape(gen.Printable(msg), false))
 }
 
 // ghEscape escapes s as GitHub's runner unescapes a workflow command's

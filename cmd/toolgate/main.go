@@ -37,13 +37,14 @@
 //	                            P (openai-chat, openai-responses, anthropic,
 //	                            gemini, gemini-legacy, mcp) as a JSON array
 //	toolgate lint [flags]       report lint findings as file:line:column
-//	                            (--format human, json or sarif); exit 1 on
-//	                            an error-level finding
+//	                            (--format human, json, sarif or github);
+//	                            exit 1 on an error-level finding
 //	toolgate diff OLD NEW       classify every schema change from OLD to NEW
 //	toolgate diff --base REV    (folders or files), or from git revision REV
 //	                            to --schemas: breaking, widening or
 //	                            compatible, for callers and queued calls
-//	                            (--format human, json or markdown); exit 1
+//	                            (--format human, json, markdown or
+//	                            github); exit 1
 //	                            on a breaking change toolgate-diff.json does
 //	                            not allow with a reason; --calls DIR also
 //	                            replays recorded calls against both
@@ -69,6 +70,8 @@
 //	                 additionalProperties is open (default: closed)
 //	--catalog FILE   generate and check only: also write (check: compare)
 //	                 a Markdown catalog of the tools at FILE
+//	--format F       generate and check only: human (default), json, or
+//	                 for check github (see Output formats)
 //	--providers P,…  the model providers tools are exported to, unless a
 //	                 tool's x-toolgate providers says otherwise; a tool a
 //	                 listed provider cannot carry faithfully is an invalid
@@ -94,10 +97,59 @@
 // toolgate-lint.json, when it exists) disables a rule per tool or per file
 // with a reason.
 //
-// Exit codes: 0 success, 1 generated code is stale (check), lint found an
-// error or diff a breaking change, 2 usage error, 3 invalid tool
-// definitions (a chosen provider that cannot carry a tool among them),
-// 4 any other failure (such as I/O).
+// Output formats. Every command takes -q/--quiet: when it succeeds it
+// prints nothing (as sqlc and buf), when it fails it prints all it would
+// have; a machine-readable document (--format json, sarif or github, and
+// export's definitions) is printed all the same. Without -q, generate lists
+// each file it wrote or removed ("wrote generated/a_tool.go"). Messages on
+// stderr start with the command ("toolgate generate: ..."), problems in a
+// tool file with its place ("schemas/a.json:4:7: ..." or
+// "schemas/a.json#/pointer: ...").
+//
+// --format github (lint, check, diff) prints a GitHub Actions
+// workflow-command annotation a line on stdout,
+//
+//	::error file=schemas/a.json,line=4,col=7,title=trusted-identity::message
+//
+// (::warning and ::notice for warnings, hints and changes that are not
+// breaking), each field escaped as the runner unescapes it, so that no file
+// name or message can end a command or start another. check annotates each
+// stale, missing or extra file; diff each change, on the tool's file.
+//
+// --format json (generate, check) prints one JSON object on stdout:
+//
+//	{
+//	  "command": "check",
+//	  "exit_code": 1,
+//	  "problems": [{"file": "schemas/a.json", "line": 4, "column": 7,
+//	    "pointer": "/parameters/properties/x", "keyword": "default-invalid",
+//	    "message": "...", "severity": "warning"}],
+//	  "stale": ["generated/a_tool.go"], "missing": [], "extra": []
+//	}
+//
+// generate's has "written" and "removed" (the paths, with the catalog)
+// instead of "stale", "missing" and "extra". problems are the errors and
+// warnings about the tool definitions (severity "error" or "warning";
+// keyword is the schema keyword, lint rule or "oneOf"; line and column are
+// 1-based, 0 when unknown, and file is "" for an I/O error). Every list is
+// present, paths use forward slashes. Usage errors print only on stderr.
+//
+// lint --format sarif writes SARIF 2.1.0 with tool.driver.version (the
+// module version, as 'toolgate version' prints it) and artifact URIs
+// percent-encoded (RFC 3986), relative to the working directory, with
+// forward slashes.
+//
+// Exit codes, alike in every command:
+//
+//	0  success
+//	1  check: generated code is stale; lint: a finding at --fail-on;
+//	   diff: a breaking change not allowed; test: a call decided otherwise
+//	2  usage: a bad flag or argument, and a --schemas, --calls, OLD or NEW
+//	   path that does not exist, or --schemas paths that hold no *.json
+//	   file (diff reads such a folder as no tools)
+//	3  invalid tool definitions (a chosen provider that cannot carry a
+//	   tool among them), or an invalid lint or diff config
+//	4  any other failure (such as I/O)
 package main
 
 import (
