@@ -429,6 +429,34 @@ func TestCLI(t *testing.T) {
 		{name: "test, invalid", files: withCalls(invalid), args: []string{"test", "--calls", "calls"}, code: exitInvalid, stderr: "toolgate test: 1 problem(s)"},
 		{name: "test, unreadable", files: withCalls(valid), setup: danglingLink, args: []string{"test", "--calls", "calls"}, code: exitFailure, stderr: "toolgate test: stat schemas/gone.json: no such file or directory"},
 	}
+	// Every command is run to every exit code it can end with (generate
+	// and export find no drift, version and help only succeed), with
+	// --help and with -q.
+	want := map[string][]int{
+		"generate": {exitOK, exitUsage, exitInvalid, exitFailure},
+		"check":    {exitOK, exitDrift, exitUsage, exitInvalid, exitFailure},
+		"export":   {exitOK, exitUsage, exitInvalid, exitFailure},
+		"lint":     {exitOK, exitDrift, exitUsage, exitInvalid, exitFailure},
+		"diff":     {exitOK, exitDrift, exitUsage, exitInvalid, exitFailure},
+		"test":     {exitOK, exitDrift, exitUsage, exitInvalid, exitFailure},
+	}
+	for cmd, codes := range want {
+		var seen []int
+		help, quiet := false, false
+		for _, tt := range tests {
+			if len(tt.args) > 0 && tt.args[0] == cmd {
+				if !slices.Contains(seen, tt.code) {
+					seen = append(seen, tt.code)
+				}
+				help = help || slices.Contains(tt.args, "--help")
+				quiet = quiet || slices.Contains(tt.args, "-q")
+			}
+		}
+		slices.Sort(seen)
+		if !slices.Equal(seen, codes) || !help || !quiet {
+			t.Errorf("%s: the table has exit codes %v (want %v), --help %v, -q %v", cmd, seen, codes, help, quiet)
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := workspace(t, tt.files)
