@@ -263,7 +263,7 @@ func TestCLI(t *testing.T) {
 				t.Errorf("annotations %+v", got)
 			}
 		}},
-		{name: "check, bad format", files: valid, args: []string{"check", "--format", "xml"}, code: exitUsage, stderr: "toolgate check: --format must be human or json or github"},
+		{name: "check, bad format", files: valid, args: []string{"check", "--format", "xml"}, code: exitUsage, stderr: "toolgate check: --format must be human, json or github"},
 		{name: "check, missing folder", args: []string{"check", "--schemas", "nowhere"}, code: exitUsage, stderr: "toolgate check: ./nowhere does not exist (" + schemasHint + ")"},
 		{name: "check, empty folder", files: empty, args: []string{"check"}, code: exitUsage, stderr: "toolgate check: no tool files in ./schemas"},
 		{name: "check, invalid", files: invalid, args: []string{"check"}, code: exitInvalid, stderr: "toolgate check: 1 problem(s) in the tool definitions"},

@@ -243,7 +243,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 	if cmd == "check" {
 		formats = append(formats, "github")
 	}
-	format := fs.String("format", "human", "the output: "+strings.Join(formats, ", ")+" (json: one JSON object on stdout, see 'toolgate help')")
+	format := fs.String("format", "human", "the output: "+orList(formats)+" (json: one JSON object on stdout, described by go doc github.com/toolgate/toolgate/cmd/toolgate)")
 	quiet := quietFlag(fs)
 	if cmd == "check" {
 		setUsage(fs, "toolgate check [flags]",
@@ -258,7 +258,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 		return code
 	}
 	if !slices.Contains(formats, *format) {
-		fmt.Fprintf(stderr, "toolgate %s: --format must be %s, not %q\n", cmd, strings.Join(formats, " or "), *format)
+		fmt.Fprintf(stderr, "toolgate %s: --format must be %s, not %q\n", cmd, orList(formats), *format)
 		return exitUsage
 	}
 	if *quiet {
@@ -379,6 +379,14 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 		return code
 	}
 	return exitOK
+}
+
+// orList writes "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // parseProviders checks the names of --providers.
