@@ -58,7 +58,7 @@ func TestBFCLRoundTrip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the BFCL functions that have ground-truth calls; skipped with -short")
 	}
-	root := sharedDir(t, "corpora/bfcl")
+	root := sharedDir(t, "BFCL round trip", "corpora/bfcl")
 	calls, err := realset.BFCLCalls(filepath.Dir(root))
 	if err != nil {
 		t.Fatal(err)

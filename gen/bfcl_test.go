@@ -154,7 +154,7 @@ func TestBFCLCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates about 3,400 tools; skipped with -short")
 	}
-	fns := bfclTools(t, sharedDir(t, "corpora/bfcl"))
+	fns := bfclTools(t, sharedDir(t, "BFCL corpus", "corpora/bfcl"))
 	dir := t.TempDir()
 	total, generated := 0, 0
 	stillRefused := map[string]bool{}
@@ -206,12 +206,14 @@ func TestBFCLCorpus(t *testing.T) {
 //	TOOLGATE_BFCL_BUILD=1 go test ./gen -run TestBFCLBuild -v -timeout 0
 func TestBFCLBuild(t *testing.T) {
 	if os.Getenv("TOOLGATE_BFCL_BUILD") == "" {
+		// make test names this skip from the variable (a log written here
+		// would keep go test from caching the package).
 		t.Skip("set TOOLGATE_BFCL_BUILD=1 to measure the build of the BFCL corpus's tools")
 	}
 	dir := t.TempDir()
 	taken := map[string]bool{}
 	var tools []*gen.Tool
-	for i, fn := range bfclTools(t, sharedDir(t, "corpora/bfcl")) {
+	for i, fn := range bfclTools(t, sharedDir(t, "BFCL corpus", "corpora/bfcl")) {
 		path := filepath.Join(dir, fmt.Sprintf("f%04d.json", i))
 		if err := os.WriteFile(path, fn.file, 0o644); err != nil {
 			t.Fatal(err)

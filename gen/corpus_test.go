@@ -13,20 +13,16 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/gobuild"
+	"github.com/toolgate/toolgate/gen/internal/suiteskip"
 	"github.com/toolgate/toolgate/gen/lint"
 )
 
-// sharedDir returns ../shared/<rel> from the module root, or skips (fails
-// under CI=true) when it is missing.
-func sharedDir(t *testing.T, rel string) string {
+// sharedDir returns ../shared/<rel> from the module root, the folder of
+// suite, or skips (fails under CI=true) when it is missing.
+func sharedDir(t *testing.T, suite, rel string) string {
 	t.Helper()
 	dir := sharedPath(t, rel)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the test corpus %s is missing (required under CI=true): %v", dir, err)
-		}
-		t.Skipf("the test corpus %s is missing; skipping", dir)
-	}
+	suiteskip.Missing(t, suite, dir)
 	return dir
 }
 
@@ -161,7 +157,7 @@ func TestMCPCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests the generated corpus packages; skipped with -short")
 	}
-	root := sharedDir(t, "corpora/mcp")
+	root := sharedDir(t, "MCP corpus", "corpora/mcp")
 	mod := gobuild.Module(t, "corpus")
 	var pkgs []string
 	for _, server := range mcpServers(t, root) {

@@ -130,8 +130,12 @@ func TestCompilesCleanNeverAcceptsWhatSanthoshRejects(t *testing.T) {
 		docs func(t *testing.T) map[string][]byte
 	}{
 		{"own", func(t *testing.T) map[string][]byte { return ownSchemas(t) }},
-		{"jsts", func(t *testing.T) map[string][]byte { return jstsSchemas(t, sharedDir(t, "corpora/jsts")) }},
-		{"mcp", func(t *testing.T) map[string][]byte { return corpusDocuments(t, sharedDir(t, "corpora/mcp")) }},
+		{"jsts", func(t *testing.T) map[string][]byte {
+			return jstsSchemas(t, sharedDir(t, "JSON Schema Test Suite", "corpora/jsts"))
+		}},
+		{"mcp", func(t *testing.T) map[string][]byte {
+			return corpusDocuments(t, sharedDir(t, "MCP corpus", "corpora/mcp"))
+		}},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			docs := set.docs(t)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/gobuild"
+	"github.com/toolgate/toolgate/gen/internal/suiteskip"
 	"github.com/toolgate/toolgate/gen/internal/synth"
 	"github.com/toolgate/toolgate/runtime/provider"
 )
@@ -94,6 +95,8 @@ func BenchmarkGenerateSynth5000(b *testing.B) { benchmarkSynth(b, 5000) }
 func TestSynthBuild(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("TOOLGATE_SYNTH_BUILD"))
 	if err != nil || n <= 0 {
+		// make test names this skip from the variable (a log written here
+		// would keep go test from caching the package).
 		t.Skip("set TOOLGATE_SYNTH_BUILD to a number of tools to measure the build")
 	}
 	measureBuild(t, "synthbuild", "tools", synthFiles(t, n), n)
@@ -108,7 +111,7 @@ func measureBuild(t *testing.T, module, pkg string, files []gen.File, n int) {
 	t.Helper()
 	timeCmd, err := exec.LookPath("/usr/bin/time")
 	if err != nil {
-		t.Skip("/usr/bin/time is needed for the peak memory")
+		suiteskip.Skip(t, module+" build measurement", "/usr/bin/time is needed for the peak memory")
 	}
 	mod := gobuild.Module(t, module)
 	out := map[string][]byte{}

@@ -14,11 +14,12 @@ import (
 
 // runTest is `toolgate test --calls DIR`: every recorded call must be
 // decided as it was recorded, by the current schemas.
-func runTest(args []string, stdout, stderr io.Writer) int {
+func runTest(args []string, stdout, stderr io.Writer) (code int) {
 	fl := pflag.NewFlagSet("toolgate test", pflag.ContinueOnError)
 	calls := fl.String("calls", "", "a folder of call records (runtime/callrecord fixtures)")
 	schemas := fl.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
 	open := fl.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
+	quiet := quietFlag(fl)
 	setUsage(fl, "toolgate test --calls DIR [flags]",
 		"Replays every recorded call against the tools in --schemas and exits 1 when\none is not decided as recorded (accepted, or refused for the same keywords)\nor cannot be replayed (a record the masking could not make replayable\nwithout keeping a secret: delete it, or record the call again).",
 		"toolgate test --calls runtime/callrecord/testdata/refund_order --schemas ./schemas")
@@ -29,6 +30,17 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "toolgate test: --calls is required")
 		fl.Usage()
 		return exitUsage
+	}
+	if *quiet {
+		var done func(int)
+		stdout, stderr, done = hush(stdout, stderr, false)
+		defer func() { done(code) }()
+	}
+	if code := checkSchemas("test", []string{*calls}, false, callsHint, stderr); code != exitOK {
+		return code
+	}
+	if code := checkSchemas("test", *schemas, true, schemasHint, stderr); code != exitOK {
+		return code
 	}
 	entries, err := callreplay.LoadDir(*calls)
 	if err != nil {
@@ -63,6 +75,9 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	}
 	return exitOK
 }
+
+// callsHint says what --calls takes, after a folder that does not exist.
+const callsHint = "--calls names a folder of call records (runtime/callrecord fixtures)"
 
 func versionNote(recorded, now string) string {
 	if recorded == now {

@@ -60,7 +60,7 @@ func TestTestCalls(t *testing.T) {
 			"written by an earlier toolgate"},
 		{"no --calls", map[string]string{"schemas/r.json": refundV1}, nil, exitUsage, "", "--calls is required"},
 		{"bad record", map[string]string{"schemas/r.json": refundV1, "calls/x.json": `{"tool": "r"}`}, []string{"--calls", "calls"}, exitInvalid, "", "missing"},
-		{"missing folder", map[string]string{"schemas/r.json": refundV1}, []string{"--calls", "nowhere"}, exitFailure, "", "nowhere"},
+		{"missing folder", map[string]string{"schemas/r.json": refundV1}, []string{"--calls", "nowhere"}, exitUsage, "", "nowhere"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

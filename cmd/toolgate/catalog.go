@@ -10,31 +10,36 @@ import (
 
 // writeCatalog renders the catalog for generate (writing it, as the Go
 // files are written: only when it changed, with mode 0644) or check
-// (comparing it); stale reports a check that found it out of date.
-func writeCatalog(cmd, path string, tools []*gen.Tool, opts gen.Options, stdout, stderr io.Writer) (stale bool, code int) {
+// (comparing it); changed reports a catalog generate wrote or check found
+// out of date.
+func writeCatalog(rep *reporter, stdout io.Writer, path string, tools []*gen.Tool, opts gen.Options) (changed bool, code int) {
 	data, err := catalog.Render(tools, opts, path)
 	if err != nil {
-		return false, reportLoad(cmd, err, stderr)
+		return false, rep.loadErrors(err)
 	}
-	if cmd == "check" {
+	if rep.cmd == "check" {
 		diff, err := catalog.Check(path, data)
 		if err != nil {
-			fmt.Fprintf(stderr, "toolgate check: %v\n", err)
+			rep.failed(err)
 			return false, exitFailure
 		}
-		if diff != "" {
+		switch {
+		case diff == "":
+			return false, exitOK
+		case rep.format == "github":
+			fmt.Fprintln(stdout, annotation("error", path, 0, 0, "toolgate check", path+" is stale; run toolgate generate --catalog "+path))
+		default:
 			fmt.Fprintf(stdout, "%s: stale\n%s", path, diff)
-			return true, exitOK
 		}
-		return false, exitOK
+		return true, exitOK
 	}
 	written, err := gen.WriteChanged(path, data)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolgate generate: %v\n", err)
+		rep.failed(err)
 		return false, exitFailure
 	}
 	if written {
 		fmt.Fprintf(stdout, "wrote %s\n", path)
 	}
-	return false, exitOK
+	return written, exitOK
 }

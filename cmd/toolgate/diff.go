@@ -22,14 +22,15 @@ import (
 // defaultDiffConfig is read when --diff-config is not given and it exists.
 const defaultDiffConfig = "toolgate-diff.json"
 
-func runDiff(args []string, stdout, stderr io.Writer) int {
+func runDiff(args []string, stdout, stderr io.Writer) (code int) {
 	fl := pflag.NewFlagSet("toolgate diff", pflag.ContinueOnError)
 	base := fl.String("base", "", "compare --schemas with the same paths at this git revision (instead of OLD NEW)")
 	schemas := fl.StringArray("schemas", []string{"schemas"}, "with --base: a folder of *.json tool files, or a tool file; repeatable")
-	format := fl.String("format", "human", "the output: human, json or markdown")
+	format := fl.String("format", "human", "the output: human, json, markdown or github (workflow-command annotations)")
 	cfgPath := fl.String("diff-config", defaultDiffConfig, "the breaking changes accepted, each with a reason")
 	open := fl.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
 	calls := fl.String("calls", "", "also replay the call records in this folder against OLD and NEW and report each whose outcome changes")
+	quiet := quietFlag(fl)
 	setUsage(fl, "toolgate diff [flags] OLD NEW\n       toolgate diff --base REV [--schemas PATH]... [flags]",
 		"Classifies every change of every tool from OLD to NEW (folders or tool files)\nas breaking, widening or compatible, for callers and for queued calls; exits 1\non a breaking change no --diff-config entry allows, or (--calls) on a recorded\ncall the old schemas accept and the new ones refuse.",
 		"toolgate diff --base origin/main --format markdown")
@@ -41,9 +42,27 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fl.Usage()
 		return exitUsage
 	}
-	if !slices.Contains([]string{"human", "json", "markdown"}, *format) {
-		fmt.Fprintf(stderr, "toolgate diff: --format must be human, json or markdown, not %q\n", *format)
+	if !slices.Contains([]string{"human", "json", "markdown", "github"}, *format) {
+		fmt.Fprintf(stderr, "toolgate diff: --format must be human, json, markdown or github, not %q\n", *format)
 		return exitUsage
+	}
+	if *quiet {
+		var done func(int)
+		stdout, stderr, done = hush(stdout, stderr, *format != "human")
+		defer func() { done(code) }()
+	}
+	// A folder without tool files is a set of no tools (a revision before
+	// they existed); a path that does not exist is a mistake.
+	if *base != "" {
+		code = checkSchemas("diff", *schemas, false, schemasHint, stderr)
+	} else {
+		code = checkSchemas("diff", fl.Args(), false, "OLD and NEW name folders of *.json tool files or files", stderr)
+	}
+	if code == exitOK && *calls != "" {
+		code = checkSchemas("diff", []string{*calls}, false, callsHint, stderr)
+	}
+	if code != exitOK {
+		return code
 	}
 	var cfg schemadiff.Config
 	if _, err := os.Stat(*cfgPath); fl.Changed("diff-config") || !errors.Is(err, fs.ErrNotExist) {
@@ -104,10 +123,12 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		err = schemadiff.WriteJSON(stdout, rep)
 	case *format == "markdown":
 		err = schemadiff.WriteMarkdown(stdout, rep)
+	case *format == "github":
+		err = writeDiffGitHub(stdout, rep, newTools, oldTools)
 	default:
 		err = schemadiff.WriteHuman(stdout, rep)
 	}
-	if err == nil && cr != nil && *format != "json" {
+	if err == nil && cr != nil && *format != "json" && *format != "github" {
 		fmt.Fprintln(stdout)
 		err = cr.write(stdout, *format)
 	}
@@ -119,6 +140,41 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return exitDrift
 	}
 	return exitOK
+}
+
+// writeDiffGitHub writes a change a line as a workflow-command annotation
+// on the file of the tool (the new one, the old one for a removed tool): a
+// breaking change no config allows is ::error, one allowed ::warning, the
+// others ::notice, titled with the kind of change.
+func writeDiffGitHub(w io.Writer, r *schemadiff.Report, newTools, oldTools []*gen.Tool) error {
+	files := map[string]string{}
+	for _, list := range [][]*gen.Tool{oldTools, newTools} {
+		for _, t := range list {
+			files[t.Name] = t.File
+		}
+	}
+	for _, t := range r.Tools {
+		for _, c := range t.Changes {
+			level := "notice"
+			if c.Worst() == schemadiff.Breaking {
+				level = "error"
+				if c.Allowed != "" {
+					level = "warning"
+				}
+			}
+			msg := fmt.Sprintf("%s: %s %s (callers: %s, queued calls: %s)", t.Name, c.Worst(), c.Kind, c.Callers, c.Queued)
+			if c.Pointer != "" {
+				msg += " at " + c.Pointer
+			}
+			if c.Allowed != "" {
+				msg += "; allowed: " + c.Allowed
+			}
+			if _, err := fmt.Fprintln(w, annotation(level, files[t.Name], 0, 0, c.Kind, msg)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // loadOrEmpty loads tool files; a folder with none (a revision before the

@@ -41,7 +41,7 @@ func TestDiffCommand(t *testing.T) {
 		{"allowance without reason", map[string]string{"old/r.json": refundV1, "new/r.json": refundV2, "toolgate-diff.json": `{"allow": [{"tool": "refund_order", "change": "bound-narrowed"}]}`}, []string{"old", "new"}, exitInvalid, "", "needs a reason"},
 		{"one folder", map[string]string{"old/r.json": refundV1}, []string{"old"}, exitUsage, "", "OLD and NEW"},
 		{"invalid tool", map[string]string{"old/r.json": refundV1, "new/r.json": `{"name": "r"}`}, []string{"old", "new"}, exitInvalid, "", "no parameters"},
-		{"missing folder", map[string]string{"old/r.json": refundV1}, []string{"old", "nowhere"}, exitFailure, "", "nowhere"},
+		{"missing folder", map[string]string{"old/r.json": refundV1}, []string{"old", "nowhere"}, exitUsage, "", "nowhere"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

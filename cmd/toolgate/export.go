@@ -18,12 +18,13 @@ import (
 // takes none of the flags of the output package (--out, --package) nor of
 // the checks generate and check run (--lint-config, --strict-oneof,
 // --catalog).
-func runExport(args []string, stdout, stderr io.Writer) int {
+func runExport(args []string, stdout, stderr io.Writer) (code int) {
 	fs := pflag.NewFlagSet("toolgate export", pflag.ContinueOnError)
 	prov := fs.String("provider", "", "the provider: "+providerNames())
 	schemas := fs.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
 	open := fs.Bool("open-objects", false, "an object schema without additionalProperties is open (plain JSON Schema)")
 	provs := fs.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default: every provider that can carry the tool, of "+providerNames()+")")
+	quiet := quietFlag(fs)
 	setUsage(fs, "toolgate export --provider P [flags]",
 		"Prints the tool definitions that --provider is sent, as a JSON array, and\non stderr a notice for each tool left out, with the reason.",
 		"toolgate export --provider openai-chat --schemas ./schemas > tools.json")
@@ -34,8 +35,17 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgate export: --provider is required (%s)\n", providerNames())
 		return exitUsage
 	}
+	if *quiet {
+		// The definitions are the output asked for; the notices are not.
+		var done func(int)
+		stdout, stderr, done = hush(stdout, stderr, true)
+		defer func() { done(code) }()
+	}
 	providers, code := parseProviders("export", *provs, stderr)
 	if code != exitOK {
+		return code
+	}
+	if code := checkSchemas("export", *schemas, true, schemasHint, stderr); code != exitOK {
 		return code
 	}
 	tools, err := gen.Load(*schemas...)
@@ -67,7 +77,7 @@ func export(p provider.Provider, tools []*gen.Tool, opts gen.Options, stdout, st
 	}
 	fmt.Fprintf(stdout, "%s\n", out.Bytes())
 	for _, n := range leftOut {
-		fmt.Fprintf(stderr, "notice: %v\n", n)
+		fmt.Fprintf(stderr, "toolgate export: notice: %v\n", n)
 	}
 	return exitOK
 }

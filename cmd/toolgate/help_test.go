@@ -23,12 +23,12 @@ func TestCommandHelp(t *testing.T) {
 		cmd   string
 		flags []string // every flag the command reads, and no other
 	}{
-		{"generate", []string{"catalog", "lint-config", "open-objects", "out", "package", "providers", "schemas", "strict-oneof"}},
-		{"check", []string{"catalog", "lint-config", "open-objects", "out", "package", "providers", "schemas", "strict-oneof"}},
-		{"export", []string{"open-objects", "provider", "providers", "schemas"}},
-		{"lint", []string{"fail-on", "format", "lint-config", "min-severity", "providers", "schemas"}},
-		{"diff", []string{"base", "calls", "diff-config", "format", "open-objects", "schemas"}},
-		{"test", []string{"calls", "open-objects", "schemas"}},
+		{"generate", []string{"catalog", "format", "lint-config", "open-objects", "out", "package", "providers", "quiet", "schemas", "strict-oneof"}},
+		{"check", []string{"catalog", "format", "lint-config", "open-objects", "out", "package", "providers", "quiet", "schemas", "strict-oneof"}},
+		{"export", []string{"open-objects", "provider", "providers", "quiet", "schemas"}},
+		{"lint", []string{"fail-on", "format", "lint-config", "min-severity", "providers", "quiet", "schemas"}},
+		{"diff", []string{"base", "calls", "diff-config", "format", "open-objects", "quiet", "schemas"}},
+		{"test", []string{"calls", "open-objects", "quiet", "schemas"}},
 	}
 	for _, tt := range tests {
 		for _, help := range []string{"--help", "-h"} {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -31,22 +30,23 @@ func lintConfig(fl *pflag.FlagSet, path string) (lint.Config, error) {
 	return lint.LoadConfig(path)
 }
 
-func runLint(args []string, stdout, stderr io.Writer) int {
+func runLint(args []string, stdout, stderr io.Writer) (code int) {
 	fl := pflag.NewFlagSet("toolgate lint", pflag.ContinueOnError)
 	schemas := fl.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
-	format := fl.String("format", "human", "the output: human, json or sarif")
+	format := fl.String("format", "human", "the output: human, json, sarif or github (workflow-command annotations)")
 	cfgPath := fl.String("lint-config", defaultLintConfig, "the lint config: rules disabled per tool or file, with a reason")
 	show := fl.String("min-severity", "hint", "the least severe findings shown: hint, warning or error")
 	failOn := fl.String("fail-on", "error", "the least severe finding that makes lint exit 1: warning or error")
 	provs := fl.StringSlice("providers", nil, "the providers tools are exported to unless a tool's x-toolgate providers says otherwise (default all: "+providerNames()+")")
+	quiet := quietFlag(fl)
 	setUsage(fl, "toolgate lint [flags]",
 		"Checks the tool files in --schemas against the lint rules and prints each\nfinding as file:line:column; exits 1 when any is an error (or, with\n--fail-on warning, a warning).",
 		"toolgate lint --schemas ./schemas --format sarif --fail-on warning > lint.sarif")
 	if code, ok := parseFlags(fl, args, stdout, stderr); !ok {
 		return code
 	}
-	if !slices.Contains([]string{"human", "json", "sarif"}, *format) {
-		fmt.Fprintf(stderr, "toolgate lint: --format must be human, json or sarif, not %q\n", *format)
+	if !slices.Contains([]string{"human", "json", "sarif", "github"}, *format) {
+		fmt.Fprintf(stderr, "toolgate lint: --format must be human, json, sarif or github, not %q\n", *format)
 		return exitUsage
 	}
 	minSev, okShow := severities[*show]
@@ -55,29 +55,51 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgate lint: --min-severity is hint, warning or error and --fail-on is warning or error\n")
 		return exitUsage
 	}
+	if *quiet {
+		var done func(int)
+		stdout, stderr, done = hush(stdout, stderr, *format != "human")
+		defer func() { done(code) }()
+	}
 	providers, code := parseProviders("lint", *provs, stderr)
 	if code != exitOK {
 		return code
 	}
 	cfg, err := lintConfig(fl, *cfgPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolgate lint: %v\n", err)
+		fmt.Fprintf(stderr, "toolgate lint: %s\n", gen.Printable(err.Error()))
 		return configExit(err)
+	}
+	if code := checkSchemas("lint", *schemas, true, schemasHint, stderr); code != exitOK {
+		return code
 	}
 	tools, invalid, err := loadEach(*schemas)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolgate lint: %v\n", err)
+		fmt.Fprintf(stderr, "toolgate lint: %s\n", gen.Printable(err.Error()))
 		return exitFailure
 	}
 	res, err := lint.Run(tools, lint.Options{Config: cfg, Providers: providers, MinSeverity: minSev})
 	if err != nil {
 		return reportLoad("lint", err, stderr)
 	}
+	// The tool definitions toolgate refuses are reported before the
+	// findings, so that the totals end the output, and counted in them.
+	invalid = append(invalid, res.Invalid...)
+	res.Invalid = invalid
+	code = exitOK
+	if len(invalid) > 0 {
+		rep := &reporter{cmd: "lint", format: "human", stdout: stdout, stderr: stderr}
+		if *format == "github" {
+			rep.format = "github"
+		}
+		code = rep.loadErrors(gen.ErrorList(invalid))
+	}
 	switch *format {
 	case "json":
 		err = lint.WriteJSON(stdout, res)
 	case "sarif":
-		err = lint.WriteSARIF(stdout, res)
+		err = lint.WriteSARIF(stdout, res, toolVersion())
+	case "github":
+		err = writeLintGitHub(stdout, res)
 	default:
 		err = lint.WriteHuman(stdout, res)
 	}
@@ -85,8 +107,8 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgate lint: %v\n", err)
 		return exitFailure
 	}
-	if invalid = append(invalid, res.Invalid...); len(invalid) > 0 {
-		return reportLoad("lint", gen.ErrorList(invalid), stderr)
+	if code != exitOK {
+		return code
 	}
 	for _, f := range res.Findings {
 		if f.Severity >= failSev {
@@ -96,12 +118,26 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// writeLintGitHub writes a finding a line as a workflow-command
+// annotation: an error finding is ::error, a warning ::warning, a hint
+// ::notice, titled with its rule.
+func writeLintGitHub(w io.Writer, r *lint.Result) error {
+	for _, f := range r.Findings {
+		level := [...]string{lint.Hint: "notice", lint.Warning: "warning", lint.Error: "error"}[f.Severity]
+		if _, err := fmt.Fprintln(w, annotation(level, f.File, f.Pos.Line, f.Pos.Column, f.Rule, f.Message)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 var severities = map[string]lint.Severity{"hint": lint.Hint, "warning": lint.Warning, "error": lint.Error}
 
 // loadEach loads every tool file on its own, so that one invalid file does
 // not hide the findings in the others: it returns the tools of the files
 // that load and the errors of those that do not. err is a path that cannot
-// be listed.
+// be listed (checkSchemas has made sure the paths exist and hold tool
+// files).
 func loadEach(paths []string) (tools []*gen.Tool, invalid []error, err error) {
 	var files []string
 	for _, p := range paths {
@@ -118,9 +154,6 @@ func loadEach(paths []string) (tools []*gen.Tool, invalid []error, err error) {
 			return nil, nil, err
 		}
 		files = append(files, matches...)
-	}
-	if len(files) == 0 {
-		return nil, nil, fmt.Errorf("no tool files in %s", strings.Join(paths, ", "))
 	}
 	for _, f := range files {
 		ts, err := gen.Load(f)
@@ -147,25 +180,25 @@ func configExit(err error) int {
 // that cannot carry the tool, an invalid config) is an invalid tool
 // definition (exit 3); the heuristic ones (trusted-identity,
 // name-confusable, enum-spelling…) are warnings.
-func lintErrors(cmd string, fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool, providers []provider.Provider, wr *warner, stderr io.Writer) int {
+func lintErrors(fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool, providers []provider.Provider, rep *reporter) int {
 	cfg, err := lintConfig(fl, cfgPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolgate %s: %s\n", cmd, gen.Printable(err.Error()))
+		fmt.Fprintf(rep.stderr, "toolgate %s: %s\n", rep.cmd, gen.Printable(err.Error()))
 		return configExit(err)
 	}
 	refused, warned, err := lint.Refusals(tools, cfg, providers)
 	if err != nil {
-		return reportLoad(cmd, err, stderr)
+		return rep.loadErrors(err)
 	}
 	for _, f := range warned {
-		wr.finding(f)
+		rep.finding(f)
 	}
 	if len(refused) == 0 {
 		return exitOK
 	}
 	for _, f := range refused {
-		fmt.Fprintln(stderr, gen.Printable(f.String()))
+		rep.refused(f)
 	}
-	fmt.Fprintf(stderr, "toolgate %s: %d lint error(s); fix them, or disable a rule with a reason (toolgate lint --help)\n", cmd, len(refused))
+	fmt.Fprintf(rep.stderr, "toolgate %s: %d lint error(s); fix them, or disable a rule with a reason (toolgate lint --help)\n", rep.cmd, len(refused))
 	return exitInvalid
 }

@@ -40,7 +40,7 @@ func TestLintExitCodesAndFormats(t *testing.T) {
 		{"bad format", map[string]string{"schemas/a.json": cleanTool}, []string{"--format", "xml"}, exitUsage, "", "--format"},
 		{"bad provider", map[string]string{"schemas/a.json": cleanTool}, []string{"--providers", "nobody"}, exitUsage, "", "nobody"},
 		{"invalid tool beside a linted one", map[string]string{"schemas/a.json": adminTool, "schemas/b.json": `{"name": "x y"}`}, nil, exitInvalid, "error trusted-identity", "does not match"},
-		{"missing folder", map[string]string{}, []string{"--schemas", "nowhere"}, exitFailure, "", "nowhere"},
+		{"missing folder", map[string]string{}, []string{"--schemas", "nowhere"}, exitUsage, "", "nowhere"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

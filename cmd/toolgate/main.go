@@ -46,13 +46,14 @@
 //	                            P (openai-chat, openai-responses, anthropic,
 //	                            gemini, gemini-legacy, mcp) as a JSON array
 //	toolgate lint [flags]       report lint findings as file:line:column
-//	                            (--format human, json or sarif); exit 1 on
-//	                            an error-level finding
+//	                            (--format human, json, sarif or github);
+//	                            exit 1 on an error-level finding
 //	toolgate diff OLD NEW       classify every schema change from OLD to NEW
 //	toolgate diff --base REV    (folders or files), or from git revision REV
 //	                            to --schemas: breaking, widening or
 //	                            compatible, for callers and queued calls
-//	                            (--format human, json or markdown); exit 1
+//	                            (--format human, json, markdown or
+//	                            github); exit 1
 //	                            on a breaking change toolgate-diff.json does
 //	                            not allow with a reason; --calls DIR also
 //	                            replays recorded calls against both
@@ -78,6 +79,8 @@
 //	                 additionalProperties is open (default: closed)
 //	--catalog FILE   generate and check only: also write (check: compare)
 //	                 a Markdown catalog of the tools at FILE
+//	--format F       generate and check only: human (default), json, or
+//	                 for check github (see Output formats)
 //	--providers P,…  the model providers tools are exported to, unless a
 //	                 tool's x-toolgate providers says otherwise; a tool a
 //	                 listed provider cannot carry faithfully is an invalid
@@ -103,14 +106,62 @@
 // toolgate-lint.json, when it exists) disables a rule per tool or per file
 // with a reason.
 //
-// Exit codes: 0 success, 1 generated code is stale (check), lint found an
-// error or diff a breaking change, 2 usage error, 3 invalid tool
-// definitions (a chosen provider that cannot carry a tool among them),
-// 4 any other failure (such as I/O).
+// Output formats. Every command takes -q/--quiet: when it succeeds it
+// prints nothing (as sqlc and buf), when it fails it prints all it would
+// have; a machine-readable document (--format json, sarif or github, and
+// export's definitions) is printed all the same. Without -q, generate lists
+// each file it wrote or removed ("wrote generated/a_tool.go"). Messages on
+// stderr start with the command ("toolgate generate: ..."), problems in a
+// tool file with its place ("schemas/a.json:4:7: ..." or
+// "schemas/a.json#/pointer: ...").
+//
+// --format github (lint, check, diff) prints a GitHub Actions
+// workflow-command annotation a line on stdout,
+//
+//	::error file=schemas/a.json,line=4,col=7,title=trusted-identity::message
+//
+// (::warning and ::notice for warnings, hints and changes that are not
+// breaking), each field escaped as the runner unescapes it, so that no file
+// name or message can end a command or start another. check annotates each
+// stale, missing or extra file; diff each change, on the tool's file.
+//
+// --format json (generate, check) prints one JSON object on stdout:
+//
+//	{
+//	  "command": "check",
+//	  "exit_code": 1,
+//	  "problems": [{"file": "schemas/a.json", "line": 4, "column": 7,
+//	    "pointer": "/parameters/properties/x", "keyword": "default-invalid",
+//	    "message": "...", "severity": "warning"}],
+//	  "stale": ["generated/a_tool.go"], "missing": [], "extra": []
+//	}
+//
+// generate's has "written" and "removed" (the paths, with the catalog)
+// instead of "stale", "missing" and "extra". problems are the errors and
+// warnings about the tool definitions (severity "error" or "warning";
+// keyword is the schema keyword, lint rule or "oneOf"; line and column are
+// 1-based, 0 when unknown, and file is "" for an I/O error). Every list is
+// present, paths use forward slashes. Usage errors print only on stderr.
+//
+// lint --format sarif writes SARIF 2.1.0 with tool.driver.version (the
+// module version, as 'toolgate version' prints it) and artifact URIs
+// percent-encoded (RFC 3986), relative to the working directory, with
+// forward slashes.
+//
+// Exit codes, alike in every command:
+//
+//	0  success
+//	1  check: generated code is stale; lint: a finding at --fail-on;
+//	   diff: a breaking change not allowed; test: a call decided otherwise
+//	2  usage: a bad flag or argument, and a --schemas, --calls, OLD or NEW
+//	   path that does not exist, or --schemas paths that hold no *.json
+//	   file (diff reads such a folder as no tools)
+//	3  invalid tool definitions (a chosen provider that cannot carry a
+//	   tool among them), or an invalid lint or diff config
+//	4  any other failure (such as I/O)
 package main
 
 import (
-	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -187,7 +238,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
-func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
+func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int) {
 	fs := pflag.NewFlagSet("toolgate "+cmd, pflag.ContinueOnError)
 	schemas := fs.StringArray("schemas", []string{"schemas"}, "a folder of *.json tool files, or a tool file; repeatable")
 	out := fs.String("out", "generated", "the output package directory")
@@ -197,17 +248,41 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	lintCfg := fs.String("lint-config", defaultLintConfig, "the lint config (generate and check run the error-level lint rules: the certain ones refuse a tool, the heuristic ones warn)")
 	strictOneOf := fs.Bool("strict-oneof", false, "a oneOf whose branches can match one value (a warning by default) is an error")
 	catalogPath := fs.String("catalog", "", "also write (check: compare) a Markdown catalog of the tools at this path")
+	formats := []string{"human", "json"}
+	if cmd == "check" {
+		formats = append(formats, "github")
+	}
+	format := fs.String("format", "human", "the output: "+orList(formats)+" (json: one JSON object on stdout, described by go doc github.com/toolgate/toolgate/cmd/toolgate)")
+	quiet := quietFlag(fs)
 	if cmd == "check" {
 		setUsage(fs, "toolgate check [flags]",
 			"Renders the generated Go files in memory and compares them with --out;\nexits 1 with a unified diff when any is stale, missing or extra.",
 			"toolgate check --schemas ../schemas --out ./tools --catalog ../schemas/CATALOG.md")
 	} else {
 		setUsage(fs, "toolgate generate [flags]",
-			"Writes the generated Go files for the tools in --schemas to --out.",
+			"Writes the generated Go files for the tools in --schemas to --out and lists\nthe files it wrote or removed.",
 			"toolgate generate --schemas ../schemas --out . --providers openai-chat,anthropic")
 	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
+	}
+	if !slices.Contains(formats, *format) {
+		fmt.Fprintf(stderr, "toolgate %s: --format must be %s, not %q\n", cmd, orList(formats), *format)
+		return exitUsage
+	}
+	if *quiet {
+		var done func(int)
+		stdout, stderr, done = hush(stdout, stderr, *format != "human")
+		defer func() { done(code) }()
+	}
+	rep := &reporter{cmd: cmd, format: *format, stdout: stdout, stderr: stderr}
+	var res generateResult
+	if *format == "json" {
+		// The JSON document is the whole of stdout; what would be printed
+		// there in the human format is in it.
+		doc := stdout
+		stdout = io.Discard
+		defer func() { writeGenerateJSON(doc, cmd, code, rep, &res, stderr) }()
 	}
 	name, err := packageName(*pkg, *out)
 	if err != nil {
@@ -218,23 +293,25 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		return code
 	}
+	if code := checkSchemas(cmd, *schemas, true, schemasHint, stderr); code != exitOK {
+		return code
+	}
 	tools, err := gen.Load(*schemas...)
 	if err != nil {
-		return reportLoad(cmd, err, stderr)
+		return rep.loadErrors(err)
 	}
-	wr := &warner{w: stderr}
-	defer wr.summary(cmd)
+	defer rep.summary()
 	var generated []gen.Warning
 	opts := gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers, Warn: func(w gen.Warning) { generated = append(generated, w) }}
 	if cmd == "generate" {
-		opts.Notice = func(n gen.Notice) { fmt.Fprintf(stderr, "notice: %v\n", n) }
+		opts.Notice = func(n gen.Notice) { fmt.Fprintf(stderr, "toolgate generate: notice: %v\n", n) }
 	}
 	files, err := gen.Generate(tools, opts)
 	if err != nil {
-		return reportLoad(cmd, err, stderr)
+		return rep.loadErrors(err)
 	}
 	for _, w := range generated {
-		wr.generator(w)
+		rep.generator(w)
 	}
 	var (
 		drift    []gen.Drift
@@ -247,32 +324,40 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 		// its answer is read only when they pass.
 		checking.Go(func() { drift, checkErr = gen.Check(*out, files) })
 	}
-	if code := oneOfWarnings(cmd, tools, gen.Options{OpenObjects: *open}, *strictOneOf, wr, stderr); code != exitOK {
+	if code := oneOfWarnings(tools, gen.Options{OpenObjects: *open}, *strictOneOf, rep); code != exitOK {
 		return code
 	}
-	if code := lintErrors(cmd, fs, *lintCfg, tools, providers, wr, stderr); code != exitOK {
+	if code := lintErrors(fs, *lintCfg, tools, providers, rep); code != exitOK {
 		return code
 	}
 	if cmd == "check" {
 		checking.Wait()
 		if checkErr != nil {
-			fmt.Fprintf(stderr, "toolgate check: %v\n", checkErr)
+			rep.failed(checkErr)
 			return exitFailure
 		}
-		for _, d := range drift {
-			fmt.Fprintf(stdout, "%s: %s\n", d.File, d.Problem)
-		}
-		for _, d := range drift {
-			fmt.Fprint(stdout, d.Diff)
+		res.drift = drift
+		if *format == "github" {
+			for _, d := range drift {
+				fmt.Fprintln(stdout, annotation("error", d.File, 0, 0, "toolgate check", d.File+" is "+d.Problem+"; run toolgate generate"))
+			}
+		} else {
+			for _, d := range drift {
+				fmt.Fprintf(stdout, "%s: %s\n", d.File, d.Problem)
+			}
+			for _, d := range drift {
+				fmt.Fprint(stdout, d.Diff)
+			}
 		}
 		stale := 0
 		if *catalogPath != "" {
-			st, code := writeCatalog(cmd, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
+			st, code := writeCatalog(rep, stdout, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers})
 			if code != exitOK {
 				return code
 			}
 			if st {
 				stale = 1
+				res.drift = append(res.drift, gen.Drift{File: *catalogPath, Problem: "stale"})
 			}
 		}
 		if len(drift)+stale == 0 {
@@ -284,20 +369,33 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	// What was written is reported also when a write fails part-way.
 	written, removed, err := gen.Write(*out, files)
 	for _, f := range written {
+		res.written = append(res.written, filepath.Join(*out, f))
 		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, f))
 	}
 	for _, f := range removed {
+		res.removed = append(res.removed, filepath.Join(*out, f))
 		fmt.Fprintf(stdout, "removed %s\n", filepath.Join(*out, f))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "toolgate generate: %v\n", err)
+		rep.failed(err)
 		return exitFailure
 	}
 	if *catalogPath != "" {
-		_, code := writeCatalog(cmd, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
+		wrote, code := writeCatalog(rep, stdout, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers})
+		if wrote {
+			res.written = append(res.written, *catalogPath)
+		}
 		return code
 	}
 	return exitOK
+}
+
+// orList writes "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // parseProviders checks the names of --providers.
@@ -319,31 +417,6 @@ func providerNames() string {
 		names[i] = string(p)
 	}
 	return strings.Join(names, ", ")
-}
-
-// reportLoad prints generation errors, one a line, and picks the exit code:
-// problems with the tool definitions are 3; anything else among them (I/O)
-// makes it 4.
-func reportLoad(cmd string, err error, stderr io.Writer) int {
-	var list gen.ErrorList
-	if !errors.As(err, &list) {
-		list = gen.ErrorList{err}
-	}
-	code := exitInvalid
-	errs := list.Flat()
-	for _, e := range errs {
-		// A *gen.Error escapes itself; an I/O error may name a file
-		// whose name holds anything.
-		fmt.Fprintln(stderr, gen.Printable(e.Error()))
-		var ge *gen.Error
-		if !errors.As(e, &ge) {
-			code = exitFailure
-		}
-	}
-	if code == exitInvalid {
-		fmt.Fprintf(stderr, "toolgate %s: %d problem(s) in the tool definitions\n", cmd, len(errs))
-	}
-	return code
 }
 
 // packageName decides the package name: the flag, else the package of the

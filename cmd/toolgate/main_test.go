@@ -148,7 +148,7 @@ func TestExitCodes(t *testing.T) {
 		{"help", nil, []string{"generate", "--help"}, exitOK, "Usage: toolgate generate"},
 		{"invalid schema", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"a": {"oneOf": []}}}}`}, []string{"generate"}, exitInvalid, "schemas/t.json#/parameters"},
 		{"unknown keyword", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"a": {"type": "string", "foo": 1}}}}`}, []string{"check"}, exitInvalid, `keyword "foo" is not enforced`},
-		{"missing folder", nil, []string{"generate", "--schemas", "nowhere"}, exitFailure, "nowhere"},
+		{"missing folder", nil, []string{"generate", "--schemas", "nowhere"}, exitUsage, "nowhere"},
 		{"bad providers flag", map[string]string{"schemas/t.json": toolFile}, []string{"generate", "--providers", "mcp,cohere"}, exitUsage, `--providers: "cohere" is not one of`},
 		{"provider refuses the tool", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}}}`}, []string{"check", "--providers", "mcp,openai-chat"}, exitInvalid, "tool t cannot be sent to openai-chat"},
 		{"providers flag narrows the export", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}}}`}, []string{"generate", "--providers", "mcp,anthropic"}, exitOK, "wrote generated/t_tool.go"},

@@ -29,7 +29,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"txt", func(b *bytes.Buffer, r *Result) error { return WriteHuman(b, r) }},
 		{"json", func(b *bytes.Buffer, r *Result) error { return WriteJSON(b, r) }},
-		{"sarif", func(b *bytes.Buffer, r *Result) error { return WriteSARIF(b, r) }},
+		{"sarif", func(b *bytes.Buffer, r *Result) error { return WriteSARIF(b, r, "v1.2.3") }},
 	} {
 		var b bytes.Buffer
 		if err := w.write(&b, res); err != nil {

@@ -6,10 +6,11 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
-// WriteHuman writes one finding a line, then the totals and the count per
-// rule.
+// WriteHuman writes one finding a line, then the totals (with the invalid
+// tool definitions, when there are any) and the count per rule.
 func WriteHuman(w io.Writer, r *Result) error {
 	var n [3]int
 	for _, f := range r.Findings {
@@ -18,7 +19,11 @@ func WriteHuman(w io.Writer, r *Result) error {
 			return err
 		}
 	}
-	fmt.Fprintf(w, "%d error(s), %d warning(s), %d hint(s)\n", n[Error], n[Warning], n[Hint])
+	fmt.Fprintf(w, "%d error(s), %d warning(s), %d hint(s)", n[Error], n[Warning], n[Hint])
+	if len(r.Invalid) > 0 {
+		fmt.Fprintf(w, "; %d invalid tool definition(s)", len(r.Invalid))
+	}
+	fmt.Fprintln(w)
 	counts := r.Counts()
 	for _, id := range sortedKeys(counts) {
 		fmt.Fprintf(w, "  %-22s %d\n", id, counts[id])
@@ -86,6 +91,7 @@ type (
 	}
 	sarifDriver struct {
 		Name           string      `json:"name"`
+		Version        string      `json:"version"`
 		InformationURI string      `json:"informationUri"`
 		Rules          []sarifRule `json:"rules"`
 	}
@@ -125,10 +131,11 @@ type (
 
 func sarifLevel(s Severity) string { return [...]string{"note", "warning", "error"}[s] }
 
-// WriteSARIF writes a SARIF 2.1.0 log with every rule and finding.
-func WriteSARIF(w io.Writer, r *Result) error {
+// WriteSARIF writes a SARIF 2.1.0 log with every rule and finding;
+// version is toolgate's (tool.driver.version).
+func WriteSARIF(w io.Writer, r *Result, version string) error {
 	run := sarifRun{ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
-	run.Tool.Driver = sarifDriver{Name: "toolgate", InformationURI: "https://github.com/toolgate/toolgate"}
+	run.Tool.Driver = sarifDriver{Name: "toolgate", Version: version, InformationURI: "https://github.com/toolgate/toolgate"}
 	index := map[string]int{}
 	for i, rule := range Rules {
 		index[rule.ID] = i
@@ -137,8 +144,41 @@ func WriteSARIF(w io.Writer, r *Result) error {
 	for _, f := range r.Findings {
 		run.Results = append(run.Results, sarifResult{
 			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Message: sarifText{f.Message},
-			Locations: []sarifLocation{{sarifPhysical{sarifArtifact{filepath.ToSlash(f.File)}, sarifRegion{f.Pos.Line, f.Pos.Column}}}},
+			Locations: []sarifLocation{{sarifPhysical{sarifArtifact{fileURI(f.File)}, sarifRegion{f.Pos.Line, f.Pos.Column}}}},
 		})
 	}
 	return encode(w, sarifLog{Version: "2.1.0", Schema: "https://json.schemastore.org/sarif-2.1.0.json", Runs: []sarifRun{run}})
+}
+
+// fileURI is the URI reference of a file for SARIF (RFC 3986): a relative
+// path stays relative, with forward slashes, an absolute one is a file: URI,
+// and every byte but an unreserved one and the slash is percent-encoded, so
+// that "plan #2.json" is plan%20%232.json, not "plan " and a fragment.
+func fileURI(file string) string {
+	p := filepath.ToSlash(file)
+	prefix := ""
+	if filepath.IsAbs(file) {
+		prefix = "file://"
+		if !strings.HasPrefix(p, "/") {
+			prefix += "/" // C:/dir/a.json
+		}
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.WriteString(prefix)
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			c == '-', c == '.', c == '_', c == '~', c == '/':
+			b.WriteByte(c)
+		case c == ':' && prefix != "" && i == 1:
+			b.WriteByte(c) // the drive letter's colon of file:///C:/...
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
 }

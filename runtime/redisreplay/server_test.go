@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/toolgate/toolgate/runtime/internal/suiteskip"
 )
 
 // The tests run real redis-server processes, each on a free loopback port
@@ -31,7 +33,7 @@ func redisBinary(t testing.TB) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
-		t.Skip(msg)
+		suiteskip.Skip(t, "Redis replay store", msg)
 	}
 	return p
 }

@@ -3,12 +3,12 @@ package realset
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolgate/toolgate/gen/internal/suiteskip"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 )
 
@@ -16,12 +16,7 @@ import (
 // under CI=true) when it is missing.
 func corpora(t *testing.T) string {
 	dir := filepath.Join("..", "..", "..", "..", "shared", "corpora")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the test corpora %s are missing (required under CI=true): %v", dir, err)
-		}
-		t.Skipf("the test corpora %s are missing; skipping", dir)
-	}
+	suiteskip.Missing(t, "real tool sets", dir)
 	return dir
 }
 

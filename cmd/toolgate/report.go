@@ -1,0 +1,145 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/gen/lint"
+)
+
+// problem is one error or warning of a command about the tool files, as
+// --format json lists it. Line and Column are 1-based, 0 when the problem
+// has no place in a file (an I/O error: File is then "" too).
+type problem struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Pointer  string `json:"pointer"`
+	Keyword  string `json:"keyword"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"` // "error" or "warning"
+}
+
+// reporter reports the problems of generate, check, export, test (and the
+// unloadable files of lint) in one format:
+//
+//   - human: one a line on stderr; a warning as lint prints a finding,
+//     with the pointer after it:
+//     schemas/a.json:4:7: warning default-invalid: the default … (at /parameters/properties/x/default)
+//   - github: a workflow-command annotation a line on stdout;
+//   - json: kept in problems, for the command's JSON document.
+//
+// The counts that end a run go to stderr in every format. The generator's
+// warnings, the heuristic lint rules and the ambiguous oneOf all go through
+// warn: one channel, each line locating what it is about.
+type reporter struct {
+	cmd            string
+	format         string
+	stdout, stderr io.Writer
+	loc            lint.Locator
+	warnings       int
+	problems       []problem
+}
+
+// report prints or keeps p; human is its line in the human format.
+func (r *reporter) report(p problem, human string) {
+	switch r.format {
+	case "json":
+		r.problems = append(r.problems, p)
+	case "github":
+		fmt.Fprintln(r.stdout, annotation(p.Severity, p.File, p.Line, p.Column, p.Keyword, p.Message))
+	default:
+		fmt.Fprintln(r.stderr, gen.Printable(human))
+	}
+}
+
+// locate fills in p's line and column from its pointer when it has none.
+func (r *reporter) locate(p *problem) {
+	if p.Line != 0 || p.File == "" {
+		return
+	}
+	if pos, err := r.loc.Find(p.File, p.Pointer); err == nil {
+		p.Line, p.Column = pos.Line, pos.Column
+	}
+}
+
+// warn reports a warning of kind (a lint rule ID or a keyword) about the
+// JSON at ptr in file.
+func (r *reporter) warn(file, ptr, kind, msg string) {
+	r.warnings++
+	p := problem{File: file, Pointer: ptr, Keyword: kind, Message: msg, Severity: "warning"}
+	r.locate(&p)
+	at := file
+	if p.Line != 0 {
+		at = fmt.Sprintf("%s:%d:%d", file, p.Line, p.Column)
+	}
+	r.report(p, fmt.Sprintf("%s: warning %s: %s (at %s)", at, kind, msg, orRoot(ptr)))
+}
+
+// generator reports a generation warning.
+func (r *reporter) generator(w gen.Warning) { r.warn(w.File, w.Pointer, w.Kind, w.Message) }
+
+// finding reports a lint finding as a warning.
+func (r *reporter) finding(f lint.Finding) { r.warn(f.File, f.Pointer, f.Rule, f.Message) }
+
+// refused reports a lint finding as an error.
+func (r *reporter) refused(f lint.Finding) {
+	r.report(problem{File: f.File, Line: f.Pos.Line, Column: f.Pos.Column, Pointer: f.Pointer, Keyword: f.Rule, Message: f.Message, Severity: "error"}, f.String())
+}
+
+// failed reports an error that is not about a tool file's content (I/O).
+func (r *reporter) failed(err error) {
+	r.report(problem{Message: err.Error(), Severity: "error"}, fmt.Sprintf("toolgate %s: %v", r.cmd, err))
+}
+
+// summary ends the warnings with their count, when there are any.
+func (r *reporter) summary() {
+	if r.warnings > 0 {
+		fmt.Fprintf(r.stderr, "toolgate %s: %d warning(s); the code is generated all the same (toolgate lint --fail-on warning fails on them)\n", r.cmd, r.warnings)
+	}
+}
+
+// loadErrors reports generation errors and picks the exit code: problems
+// with the tool definitions are 3; anything else among them (I/O) makes it
+// 4.
+func (r *reporter) loadErrors(err error) int {
+	var list gen.ErrorList
+	if !errors.As(err, &list) {
+		list = gen.ErrorList{err}
+	}
+	code := exitInvalid
+	errs := list.Flat()
+	for _, e := range errs {
+		var ge *gen.Error
+		if !errors.As(e, &ge) {
+			code = exitFailure
+			r.failed(e)
+			continue
+		}
+		// A *gen.Error escapes itself (its string is the human line).
+		p := problem{File: ge.File, Line: ge.Line, Column: ge.Column, Pointer: ge.Pointer, Keyword: ge.Keyword, Message: ge.Message, Severity: "error"}
+		if p.Pointer != "" {
+			r.locate(&p)
+		}
+		r.report(p, ge.Error())
+	}
+	if code == exitInvalid {
+		fmt.Fprintf(r.stderr, "toolgate %s: %d problem(s) in the tool definitions\n", r.cmd, len(errs))
+	}
+	return code
+}
+
+// reportLoad is loadErrors for a command that reports in the human format.
+func reportLoad(cmd string, err error, stderr io.Writer) int {
+	return (&reporter{cmd: cmd, format: "human", stderr: stderr}).loadErrors(err)
+}
+
+// orRoot names the empty pointer.
+func orRoot(ptr string) string {
+	if ptr == "" {
+		return "the document root"
+	}
+	return ptr
+}
