@@ -198,6 +198,7 @@ func (s *MemoryPendingStore) held(k quotaKey) PendingUse {
 // calls, and with a *QuotaError when a tenant's or requester's quota
 // would be; then it stores none of the calls.
 func (s *MemoryPendingStore) Create(_ context.Context, calls ...PendingCall) error {
+	now := s.now()
 	entries := make([]*pendingEntry, len(calls))
 	size := 0
 	batch := map[quotaKey]*PendingUse{}
@@ -206,6 +207,9 @@ func (s *MemoryPendingStore) Create(_ context.Context, calls ...PendingCall) err
 		e := &pendingEntry{pc: pc, size: PendingSize(pc), tenant: quotaKey{tenant: pc.Tenant}, requester: quotaKey{tenant: pc.Tenant, requester: "\x00" + pc.Principal}}
 		entries[i] = e
 		size += e.size
+		if !pc.State.Open() || !now.Before(pc.ExpiresAt) {
+			continue
+		}
 		for _, k := range []quotaKey{e.tenant, e.requester} {
 			if batch[k] == nil {
 				batch[k] = &PendingUse{}
@@ -222,7 +226,6 @@ func (s *MemoryPendingStore) Create(_ context.Context, calls ...PendingCall) err
 			return ErrPendingExists
 		}
 	}
-	now := s.now()
 	full := func() bool { return len(s.calls)+len(entries) > s.cfg.Calls || s.bytes+size > s.cfg.Bytes }
 	s.drop(now, full)
 	if full() {
@@ -230,6 +233,9 @@ func (s *MemoryPendingStore) Create(_ context.Context, calls ...PendingCall) err
 	}
 	s.retire(now)
 	for _, e := range entries {
+		if batch[e.requester] == nil {
+			continue
+		}
 		if qe := s.cfg.Quota.Check(s.held(e.tenant), *batch[e.tenant], s.held(e.requester), *batch[e.requester]); qe != nil {
 			return qe
 		}

@@ -54,13 +54,16 @@ local function held(f)
 end
 local tn, tb, byreq, reqs = 0, 0, {}, {}
 for _, c in ipairs(calls) do
-  tn, tb = tn + 1, tb + c.e.z
-  if not byreq[c.e.r] then
-    byreq[c.e.r] = {0, 0}
-    table.insert(reqs, c.e.r)
+  c.counted = isopen(c.state) and c.e.e > now
+  if c.counted then
+    tn, tb = tn + 1, tb + c.e.z
+    if not byreq[c.e.r] then
+      byreq[c.e.r] = {0, 0}
+      table.insert(reqs, c.e.r)
+    end
+    byreq[c.e.r][1] = byreq[c.e.r][1] + 1
+    byreq[c.e.r][2] = byreq[c.e.r][2] + c.e.z
   end
-  byreq[c.e.r][1] = byreq[c.e.r][1] + 1
-  byreq[c.e.r][2] = byreq[c.e.r][2] + c.e.z
 end
 local q = {tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])}
 if held('n') + tn > q[1] then return {'quota', 'tenant', 'calls', q[1], held('n')} end
@@ -83,7 +86,7 @@ for _, c in ipairs(calls) do
   local at = c.e.e + grace
   redis.call('HSET', c.rec, 's', c.state, 'd', c.json, 'o', open, 'x', c.tix)
   redis.call('PEXPIREAT', c.rec, at)
-  if isopen(c.state) and c.e.e > now then
+  if c.counted then
     redis.call('ZADD', index, 0, c.e.m)
     redis.call('ZADD', c.tix, 0, c.e.m)
     redis.call('HSET', open, c.id, c.raw)
