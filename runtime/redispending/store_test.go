@@ -73,7 +73,7 @@ func TestExpiryIsRedisTTL(t *testing.T) {
 		t.Errorf("the call's key expires at %d (%v), want its ExpiresAt plus the grace, %d", at, err, want)
 	}
 	late := call("late", "t1", "u1", "refund", now.Add(-2*time.Hour), time.Hour+time.Minute) // expired a minute ago
-	gone := call("gone", "t1", "u1", "refund", now.Add(-3*time.Hour), time.Hour)            // past expiry and grace
+	gone := call("gone", "t1", "u1", "refund", now.Add(-3*time.Hour), time.Hour)             // past expiry and grace
 	if err := s.Create(ctx, late, gone); err != nil {
 		t.Fatalf("expired calls count against no quota: %v", err)
 	}
