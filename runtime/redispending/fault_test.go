@@ -38,10 +38,16 @@ func TestSlowRedisFailsClosed(t *testing.T) {
 	srv := startServer(t, false)
 	proxy := startProxy(t, srv.addr())
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
-	reg := newRegistry(t, mustStore(t, newClient(t, proxy.addr()), Options{Timeout: 50 * time.Millisecond}), log, nil)
+	// fast sets up and retries, slow (through the proxy) takes the step.
+	fast := newRegistry(t, mustStore(t, newClient(t, srv.addr()), Options{Timeout: 5 * time.Second}), log, nil)
+	slowClient := newClient(t, proxy.addr())
+	slow := newRegistry(t, mustStore(t, slowClient, Options{Timeout: 50 * time.Millisecond}), log, nil)
 	ctx := context.Background()
-	warm := approvedCall(t, reg, "warm") // the scripts are loaded
-	if _, err := reg.Resume(ctx, warm); err != nil {
+	warm := approvedCall(t, fast, "warm") // the scripts are loaded
+	if _, err := fast.Resume(ctx, warm); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fast.ListPending(ctx, boss, gate.PendingQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -51,17 +57,21 @@ func TestSlowRedisFailsClosed(t *testing.T) {
 		retry toolerr.Code // Resume once Redis is fast again
 	}{
 		{"request", 0, func(string) error {
-			_, err := reg.Dispatch(ctx, gate.Caller{Principal: clerk, Scope: "conv"}, refundCall("slow-request"))
+			_, err := slow.Dispatch(ctx, gate.Caller{Principal: clerk, Scope: "conv"}, refundCall("slow-request"))
 			return err
 		}, ""},
-		{"approve", 0, func(id string) error { return reg.Approve(ctx, boss, id) }, ""},
-		{"resume reads", 0, func(id string) error { _, err := reg.Resume(ctx, id); return err }, gate.OK},
-		{"resume moves", 1, func(id string) error { _, err := reg.Resume(ctx, id); return err }, toolerr.ApprovalAlreadyResumed},
-		{"list", 0, func(string) error { _, err := reg.ListPending(ctx, boss, gate.PendingQuery{}); return err }, ""},
+		{"approve", 0, func(id string) error { return slow.Approve(ctx, boss, id) }, ""},
+		{"resume reads", 0, func(id string) error { _, err := slow.Resume(ctx, id); return err }, gate.OK},
+		{"resume moves", 1, func(id string) error { _, err := slow.Resume(ctx, id); return err }, toolerr.ApprovalAlreadyResumed},
+		{"list", 0, func(string) error { _, err := slow.ListPending(ctx, boss, gate.PendingQuery{}); return err }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			id := approvedCall(t, reg, tt.name)
+			id := approvedCall(t, fast, tt.name)
+			// A live connection, so that the step's first reply is its own.
+			if err := slowClient.Ping(ctx).Err(); err != nil {
+				t.Fatal(err)
+			}
 			runs := log.total(t)
 			proxy.hold(tt.skip)
 			err := tt.step(id)
@@ -78,7 +88,7 @@ func TestSlowRedisFailsClosed(t *testing.T) {
 				t.Fatalf("%d runs while Redis was slow", n)
 			}
 			if tt.retry != "" {
-				_, err := reg.Resume(ctx, id)
+				_, err := fast.Resume(ctx, id)
 				if errCode(err) != tt.retry || log.runs(t, tt.name) != map[toolerr.Code]int{gate.OK: 1}[tt.retry] {
 					t.Errorf("Resume once Redis is fast: %v (%d runs), want %s", err, log.runs(t, tt.name), tt.retry)
 				}
