@@ -75,17 +75,14 @@ func (r *Registry) hold(ctx context.Context, c Caller, preps []*prepared, result
 		})
 	}
 	var claimed []string
-	unclaim := func() {
+	// fail releases the claims and answers the calls: those in refused
+	// with their refusal, the others batch_aborted.
+	fail := func(refused map[int]*toolerr.Error) {
 		for _, id := range claimed {
 			r.release(context.WithoutCancel(ctx), c.Scope, id)
 		}
-	}
-	// fail answers the calls: those refusal names with its refusal, the
-	// others batch_aborted.
-	fail := func(refusal func(i int) *toolerr.Error) {
-		unclaim()
 		for _, i := range held {
-			if err := refusal(i); err != nil {
+			if err := refused[i]; err != nil {
 				results[i].Err = err
 				continue
 			}
@@ -93,28 +90,27 @@ func (r *Registry) hold(ctx context.Context, c Caller, preps []*prepared, result
 		}
 	}
 	for _, i := range held {
-		id := preps[i].call.ID
-		if id == "" {
+		p := preps[i]
+		if p.call.ID == "" {
 			continue
 		}
-		ok, err := r.claimID(ctx, c.Scope, id)
-		if err != nil || !ok {
-			at := i
-			fail(func(i int) *toolerr.Error {
-				switch {
-				case i != at:
-					return nil
-				case err != nil:
-					return replayUnavailable(preps[i].tool.Name, id, err)
-				}
-				return duplicate(preps[i].tool.Name, id, "was already executed")
-			})
+		ok, err := r.claimID(ctx, c.Scope, p.call.ID)
+		switch {
+		case err != nil:
+			fail(map[int]*toolerr.Error{i: replayUnavailable(p.tool.Name, p.call.ID, err)})
+			return
+		case !ok:
+			fail(map[int]*toolerr.Error{i: duplicate(p.tool.Name, p.call.ID, "was already executed")})
 			return
 		}
-		claimed = append(claimed, id)
+		claimed = append(claimed, p.call.ID)
 	}
 	if err := r.createPending(ctx, pcs); err != nil {
-		fail(func(i int) *toolerr.Error { return pendingRefusal(preps[i].tool.Name, preps[i].call.ID, err) })
+		refused := map[int]*toolerr.Error{}
+		for _, i := range held {
+			refused[i] = pendingRefusal(preps[i].tool.Name, preps[i].call.ID, err)
+		}
+		fail(refused)
 		return
 	}
 	for k, i := range held {
