@@ -20,11 +20,12 @@ import (
 // like any other; then, instead of running, it is stored as a pending call
 // (PendingStore) and answered with the code approval_required (category
 // approval), whose Result.Approval names it. An approver finds it
-// (ListPending), reads it (Inspect) and decides it (Approve, Reject): a principal of the requester's tenant holding one of
-// the tool's Approvers roles, and not the requester unless the tool allows
-// SelfApproval. Resume then runs exactly the approved argument bytes, once.
-// Nothing the model sends can approve a call: approval is an API of the
-// service, never an argument.
+// (ListPending), reads it (Inspect) and decides it (Approve, Reject): a
+// principal of the requester's tenant holding one of the tool's Approvers
+// roles, and not the requester unless the tool allows SelfApproval.
+// Resume then runs exactly the approved argument bytes, once. Nothing the
+// model sends can approve a call: approval is an API of the service,
+// never an argument.
 type Approval string
 
 // The approval settings.
