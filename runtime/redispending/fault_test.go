@@ -32,8 +32,9 @@ func approvedCall(t *testing.T, reg *gate.Registry, ref string) string {
 // Each step gives up at the store's deadline, while Redis's answer is
 // still held, and is refused with approval_unavailable: nothing runs.
 // Once Redis answers again, a Resume that gave up reading the call runs it
-// once; one whose move to resumed was done but not answered finds the call
-// resumed and does not run it: at most once.
+// once; one whose move to resumed was done but whose answer, and the read
+// that checks for it, were held finds the call resumed and does not run
+// it: at most once.
 func TestSlowRedisFailsClosed(t *testing.T) {
 	srv := startServer(t, false)
 	proxy := startProxy(t, srv.addr())
@@ -94,6 +95,34 @@ func TestSlowRedisFailsClosed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLostAnswerOfAMove: the answer of Resume's move to resumed is held
+// back past the store's deadline, but Redis did the move and answers the
+// store's next read: the store finds its own write there, and the call
+// runs, once; a second Resume does not run it again.
+func TestLostAnswerOfAMove(t *testing.T) {
+	srv := startServer(t, false)
+	proxy := startProxy(t, srv.addr())
+	log := execLog(filepath.Join(t.TempDir(), "execs"))
+	fast := newRegistry(t, mustStore(t, newClient(t, srv.addr()), Options{Timeout: 5 * time.Second}), log, nil)
+	slowClient := newClient(t, proxy.addr())
+	slow := newRegistry(t, mustStore(t, slowClient, Options{Timeout: 100 * time.Millisecond}), log, nil)
+	ctx := context.Background()
+	id := approvedCall(t, fast, "late-answer") // and the scripts are loaded
+	if err := slowClient.Ping(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	proxy.holdOne(1) // Get's answer goes, the move's is held
+	_, err := slow.Resume(ctx, id)
+	held := proxy.heldReplies()
+	proxy.release()
+	if err != nil || held != 1 || log.runs(t, "late-answer") != 1 {
+		t.Fatalf("Resume: %v, %d replies held, %d runs; want it run once", err, held, log.runs(t, "late-answer"))
+	}
+	if _, err := fast.Resume(ctx, id); errCode(err) != toolerr.ApprovalAlreadyResumed || log.runs(t, "late-answer") != 1 {
+		t.Errorf("a second Resume: %v, %d runs", err, log.runs(t, "late-answer"))
 	}
 }
 

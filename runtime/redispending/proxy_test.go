@@ -19,6 +19,7 @@ type slowProxy struct {
 	holding bool          // replies are being held
 	open    chan struct{} // closed when the held replies may go
 	held    int           // replies held so far since hold
+	most    int           // replies to hold at most, 0 for every one
 }
 
 func startProxy(t testing.TB, target string) *slowProxy {
@@ -77,8 +78,10 @@ func (p *slowProxy) replies(c, s net.Conn) {
 			if p.holding && p.skip > 0 {
 				p.skip--
 				wait = nil
-			} else if p.holding {
+			} else if p.holding && (p.most == 0 || p.held < p.most) {
 				p.held++
+			} else {
+				wait = nil
 			}
 			p.mu.Unlock()
 			if wait != nil {
@@ -98,7 +101,16 @@ func (p *slowProxy) replies(c, s net.Conn) {
 func (p *slowProxy) hold(skip int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.holding, p.skip, p.held, p.open = true, skip, 0, make(chan struct{})
+	p.holding, p.skip, p.held, p.most, p.open = true, skip, 0, 0, make(chan struct{})
+}
+
+// holdOne lets the next skip replies through, holds the one after and
+// lets every later one through.
+func (p *slowProxy) holdOne(skip int) {
+	p.hold(skip)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.most = 1
 }
 
 // heldReplies returns how many replies are held back since hold.

@@ -32,10 +32,13 @@
 // error and the gate refuses the step with approval_unavailable: nothing
 // runs. An OOM answer (maxmemory reached under noeviction) is
 // gate.ErrPendingStoreFull; the scripts that write are refused whole by
-// Redis when it is out of memory, before any write. A step whose answer
-// was lost (a timeout, a connection that broke) may still have been done
-// in Redis: a call moved to resumed that way is not run (Resume runs a call
-// only after its move succeeded), so it runs at most once, never twice.
+// Redis when it is out of memory, before any write. A compare-and-swap
+// whose answer was lost (a timeout, a connection that broke) may still
+// have been done in Redis: the store reads the call once more, and when it
+// finds its own write there the step goes on (a resumed call runs, once).
+// When that read fails too, the step is refused; a call moved to resumed
+// that way is not run (Resume runs a call only after its move succeeded):
+// it runs at most once, never twice.
 //
 // For the calls to survive a Redis restart or crash, run Redis with
 // `appendonly yes`, `appendfsync always` and `maxmemory-policy noeviction`,

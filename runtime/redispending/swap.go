@@ -2,8 +2,10 @@ package redispending
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/toolgate/toolgate/runtime/gate"
 )
 
@@ -41,11 +43,14 @@ func (s *Store) CompareAndSwap(ctx context.Context, id string, from gate.Pending
 	}
 	open, quota, index := s.tenantKeys(next.Tenant)
 	keys := []string{s.recordKey(id), open, quota, index, s.toolIndexKey(next.Tenant, next.Tool)}
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	n, err := swapScript.Run(ctx, s.client, keys, id, string(from), string(next.State), rec, gate.PendingSize(next)).Int64()
+	n, err := swapScript.Run(cctx, s.client, keys, id, string(from), string(next.State), rec, gate.PendingSize(next)).Int64()
 	if err != nil {
-		return false, s.fail(ctx, "compare-and-swap", err)
+		if s.landed(ctx, id, rec, err) {
+			return true, nil
+		}
+		return false, s.fail(cctx, "compare-and-swap", err)
 	}
 	switch n {
 	case 1:
@@ -56,4 +61,21 @@ func (s *Store) CompareAndSwap(ctx context.Context, id string, from gate.Pending
 		return false, gate.ErrPendingNotFound
 	}
 	return false, fmt.Errorf("%w: compare-and-swap answered %d", errGarbage, n)
+}
+
+// landed reports whether a swap whose answer was lost (err is not an
+// answer of Redis: a timeout, a broken connection) was done all the same:
+// one more read, under a timeout of its own, finds the call's record to be
+// the exact bytes the swap wrote (they hold the times of the step, so no
+// other step writes the same). A Resume whose move landed then runs the
+// call, once, instead of leaving it resumed without running it.
+func (s *Store) landed(ctx context.Context, id, rec string, err error) bool {
+	var answer redis.Error
+	if errors.As(err, &answer) || ctx.Err() != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	got, gerr := s.client.HGet(ctx, s.recordKey(id), "d").Result()
+	return gerr == nil && got == rec
 }
