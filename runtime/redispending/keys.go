@@ -21,7 +21,8 @@ func part(v string) string {
 }
 
 // recordKey is the hash of one pending call: its state "s", its record
-// "d", its tenant's open key "o" and its tool's index key "x".
+// "d", its tenant's open key "o", its tool's index key "x" and the token
+// of its last compare-and-swap "w".
 func (s *Store) recordKey(id string) string { return s.prefix + "c:" + part(id) }
 
 // tenantKeys are the keys of a tenant: the hash of its open calls, its

@@ -35,7 +35,7 @@
 // Redis when it is out of memory, before any write. A compare-and-swap
 // whose answer was lost (a timeout, a connection that broke) may still
 // have been done in Redis: the store reads the call once more, and when it
-// finds its own write there the step goes on (a resumed call runs, once).
+// finds its own write there (the write's random token) the step goes on (a resumed call runs, once).
 // When that read fails too, the step is refused; a call moved to resumed
 // that way is not run (Resume runs a call only after its move succeeded):
 // it runs at most once, never twice.

@@ -2,6 +2,7 @@ package redispending
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 
@@ -45,9 +46,10 @@ func (s *Store) CompareAndSwap(ctx context.Context, id string, from gate.Pending
 	keys := []string{s.recordKey(id), open, quota, index, s.toolIndexKey(next.Tenant, next.Tool)}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	n, err := swapScript.Run(cctx, s.client, keys, id, string(from), string(next.State), rec, gate.PendingSize(next)).Int64()
+	token := rand.Text()
+	n, err := swapScript.Run(cctx, s.client, keys, id, string(from), string(next.State), rec, gate.PendingSize(next), token).Int64()
 	if err != nil {
-		if s.landed(ctx, id, rec, err) {
+		if s.landed(ctx, id, token, err) {
 			return true, nil
 		}
 		return false, s.fail(cctx, "compare-and-swap", err)
@@ -65,17 +67,16 @@ func (s *Store) CompareAndSwap(ctx context.Context, id string, from gate.Pending
 
 // landed reports whether a swap whose answer was lost (err is not an
 // answer of Redis: a timeout, a broken connection) was done all the same:
-// one more read, under a timeout of its own, finds the call's record to be
-// the exact bytes the swap wrote (they hold the times of the step, so no
-// other step writes the same). A Resume whose move landed then runs the
-// call, once, instead of leaving it resumed without running it.
-func (s *Store) landed(ctx context.Context, id, rec string, err error) bool {
+// one more read, under a timeout of its own, finds the swap's token (128
+// random bits) on the call. A Resume whose move landed then runs the call,
+// once, instead of leaving it resumed without running it.
+func (s *Store) landed(ctx context.Context, id, token string, err error) bool {
 	var answer redis.Error
 	if errors.As(err, &answer) || ctx.Err() != nil {
 		return false
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	got, gerr := s.client.HGet(ctx, s.recordKey(id), "d").Result()
-	return gerr == nil && got == rec
+	got, gerr := s.client.HGet(ctx, s.recordKey(id), "w").Result()
+	return gerr == nil && got == token
 }
