@@ -19,12 +19,13 @@ import (
 // A call that needs approval is resolved, decoded, validated and authorized
 // like any other; then, instead of running, it is stored as a pending call
 // (PendingStore) and answered with the code approval_required (category
-// approval), whose Result.Approval names it. An approver decides it
-// (Approve, Reject): a principal of the requester's tenant holding one of
-// the tool's Approvers roles, and not the requester unless the tool allows
-// SelfApproval. Resume then runs exactly the approved argument bytes, once.
-// Nothing the model sends can approve a call: approval is an API of the
-// service, never an argument.
+// approval), whose Result.Approval names it. An approver finds it
+// (ListPending), reads it (Inspect) and decides it (Approve, Reject): a
+// principal of the requester's tenant holding one of the tool's Approvers
+// roles, and not the requester unless the tool allows SelfApproval.
+// Resume then runs exactly the approved argument bytes, once. Nothing the
+// model sends can approve a call: approval is an API of the service,
+// never an argument.
 type Approval string
 
 // The approval settings.
@@ -320,29 +321,37 @@ func holdsRole(p Principal, roles []string) bool {
 	return false
 }
 
+// maxStoreRounds bounds the reads of a pending call that one step makes
+// while the store says the call moved on: states only move forward, so a
+// store whose reads keep up settles within three; one whose reads lag its
+// writes is refused (approval_unavailable) rather than asked forever.
+const maxStoreRounds = 4
+
 // expireIfDue moves a pending or approved call past its expiry to Expired
 // (auditing it once, by whoever wins the move) and reports whether pc is
 // now expired.
 func (r *Registry) expireIfDue(ctx context.Context, pc *PendingCall) (bool, *toolerr.Error) {
-	if pc.State == StateExpired {
-		return true, nil
-	}
-	if (pc.State != StatePending && pc.State != StateApproved) || r.wall().Before(pc.ExpiresAt) {
-		return false, nil
-	}
-	next := pc.clone()
-	next.State = StateExpired
-	if err := r.swapPending(ctx, pc, pc.State, next); err != nil {
+	for range maxStoreRounds {
+		if pc.State == StateExpired {
+			return true, nil
+		}
+		if (pc.State != StatePending && pc.State != StateApproved) || r.wall().Before(pc.ExpiresAt) {
+			return false, nil
+		}
+		next := pc.clone()
+		next.State = StateExpired
+		err := r.swapPending(ctx, pc, pc.State, next)
+		if err == nil {
+			*pc = next
+			r.auditApproval(ctx, ApprovalExpired, next, "", nil)
+			return true, nil
+		}
 		if !movedOn(err.Code) {
 			return false, err
 		}
-		// Another step moved the call on (pc holds it now): states only
-		// move forward, so this ends within two rounds.
-		return r.expireIfDue(ctx, pc)
+		// Another step moved the call on (pc holds it now): try again.
 	}
-	*pc = next
-	r.auditApproval(ctx, ApprovalExpired, next, "", nil)
-	return true, nil
+	return false, pendingUnavailable(pc.Tool, pc.CallID, fmt.Errorf("the pending store's reads did not settle in %d rounds: it says the call moved on, and reads it unmoved", maxStoreRounds))
 }
 
 // movedOn reports whether a refusal of swapPending says the call was in
@@ -405,4 +414,14 @@ func (r *Registry) swapPending(ctx context.Context, pc *PendingCall, from Pendin
 // serve; err (kept for the logs) says why.
 func pendingUnavailable(tool, callID string, err error) *toolerr.Error {
 	return approvalErr(toolerr.ApprovalUnavailable, tool, callID, "the pending approval store is full or unavailable; nothing was run", err)
+}
+
+// pendingRefusal is the refusal of a call the store would not hold: a
+// full quota (approval_quota, saying which), or else approval_unavailable.
+func pendingRefusal(tool, callID string, err error) *toolerr.Error {
+	var qe *QuotaError
+	if !errors.As(err, &qe) {
+		return pendingUnavailable(tool, callID, err)
+	}
+	return approvalErr(toolerr.ApprovalQuota, tool, callID, fmt.Sprintf("the %s's quota of calls awaiting approval is full (%d %s held, quota %d): nothing was stored and nothing was run; ask an approver to decide the calls that wait, then ask again", qe.Of, qe.Held, qe.Unit, qe.Limit), err)
 }

@@ -4,25 +4,28 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
-	"time"
 )
 
 // PendingStore holds the calls that await approval. Implementations must
 // be safe for concurrent use; a store shared by several replicas (a
-// networked store) lets any replica decide and resume any pending call.
+// networked store, such as the Redis one in runtime/redispending) lets any
+// replica decide and resume any pending call.
 //
 // The gate fails closed on the store: any error from it (a full store, a
-// lost connection, a cancelled context), and a panic, refuses the step
-// with the code approval_unavailable, and nothing runs. Every change of a
-// pending call is a compare-and-set on its state, so two replicas that
-// approve, reject, expire or resume one call at the same moment cannot
-// both succeed. A store must not forget a call before its ExpiresAt to make
-// room: when full, it refuses the new call instead.
+// lost connection, a cancelled context, an answer it cannot read), and a
+// panic, refuses the step with the code approval_unavailable, and nothing
+// runs; a full quota (an error wrapping ErrPendingQuota) refuses it with
+// approval_quota. Every change of a pending call is a compare-and-set on
+// its state, so two replicas that approve, reject, expire or resume one
+// call at the same moment cannot both succeed. A store must not forget an
+// open call (pending or approved) before its ExpiresAt to make room: when
+// full, it refuses the new calls instead.
 type PendingStore interface {
-	// Create stores a new pending call (in StatePending). It fails when
-	// the ID is taken or the call cannot be stored.
-	Create(ctx context.Context, pc PendingCall) error
+	// Create stores new pending calls (each in StatePending), all or none:
+	// when one cannot be stored (its ID is taken, a quota or the store is
+	// full, the store fails), none is, and none is left behind. The calls
+	// of one Create are of one tenant (one dispatched batch).
+	Create(ctx context.Context, calls ...PendingCall) error
 	// Get returns the pending call with the ID, or an error wrapping
 	// ErrPendingNotFound.
 	Get(ctx context.Context, id string) (PendingCall, error)
@@ -31,6 +34,11 @@ type PendingStore interface {
 	// error) when the state is another, and an error wrapping
 	// ErrPendingNotFound when there is no such call.
 	CompareAndSwap(ctx context.Context, id string, from PendingState, next PendingCall) (bool, error)
+	// List returns a page of the open calls (pending or approved, and not
+	// past their ExpiresAt) of q.Tenant, oldest first (by CreatedAt, then
+	// PendingID), with their argument bytes: the gate's ListPending decides
+	// what a viewer sees of them.
+	List(ctx context.Context, q PendingQuery) (PendingPage, error)
 }
 
 // The errors of pending stores.
@@ -38,77 +46,133 @@ var (
 	// ErrPendingNotFound: no pending call has the ID (or it was dropped
 	// after its expiry).
 	ErrPendingNotFound = errors.New("gate: no such pending call")
-	// ErrPendingStoreFull: a new call would exceed a capacity of
-	// MemoryPendingStore while every call held is unexpired.
+	// ErrPendingStoreFull: the store cannot hold a new call while every
+	// call it must keep is unexpired (a capacity of MemoryPendingStore, or
+	// a Redis at its maxmemory).
 	ErrPendingStoreFull = errors.New("gate: the pending store is full")
 	// ErrPendingExists: Create was given an ID already stored.
 	ErrPendingExists = errors.New("gate: a pending call with that ID exists")
+	// ErrPendingQuota: a new call would exceed its tenant's or its
+	// requester's quota (PendingQuota). Stores return a *QuotaError.
+	ErrPendingQuota = errors.New("gate: a pending quota is full")
 )
 
-// The defaults of MemoryPendingConfig.
+// PendingQuota bounds the open calls (pending or approved, and unexpired)
+// that one tenant, and one requester within a tenant, may hold in a store,
+// so that a tenant that floods the store refuses only its own new calls.
+// A field at zero or below takes its default.
+type PendingQuota struct {
+	// TenantCalls and TenantBytes bound the calls of one tenant and their
+	// size (as the store's Bytes counts it).
+	TenantCalls, TenantBytes int
+	// RequesterCalls and RequesterBytes bound those of one requester.
+	RequesterCalls, RequesterBytes int
+}
+
+// The defaults of PendingQuota.
 const (
-	// DefaultPendingCalls: the store holds 10,000 pending calls.
-	DefaultPendingCalls = 10_000
-	// DefaultPendingBytes: their argument bytes and strings take at most
-	// 64 MiB.
-	DefaultPendingBytes = 64 << 20
-	// DefaultPendingRetention: a call is kept a day past its expiry, so a
-	// late step is told approval_expired rather than approval_unknown.
-	DefaultPendingRetention = 24 * time.Hour
+	DefaultTenantPendingCalls    = 1_000
+	DefaultTenantPendingBytes    = 16 << 20
+	DefaultRequesterPendingCalls = 100
+	DefaultRequesterPendingBytes = 4 << 20
 )
 
-// MemoryPendingConfig sizes a MemoryPendingStore. A field at zero or below
-// takes its default.
-type MemoryPendingConfig struct {
-	// Calls is the most pending calls held at once.
-	Calls int
-	// Bytes bounds the argument bytes and strings of the calls held.
-	Bytes int
-	// Retention is how long a call is kept past its ExpiresAt; calls past
-	// their ExpiresAt are also dropped, oldest first, to make room.
-	Retention time.Duration
-}
-
-// MemoryPendingStore is an in-memory PendingStore for a single replica. It
-// never drops an unexpired call: a new call that would exceed Calls or
-// Bytes is refused (ErrPendingStoreFull) once the expired calls are gone.
-type MemoryPendingStore struct {
-	mu    sync.Mutex
-	cfg   MemoryPendingConfig
-	now   func() time.Time
-	calls map[string]*pendingEntry
-	// oldest and newest end the list of every call held, in creation order.
-	oldest, newest *pendingEntry
-	bytes          int
-}
-
-// pendingEntry is one call, linked in creation order.
-type pendingEntry struct {
-	prev, next *pendingEntry
-	pc         PendingCall
-	size       int
-}
-
-// NewMemoryPendingStore returns an empty store sized by cfg.
-func NewMemoryPendingStore(cfg MemoryPendingConfig) *MemoryPendingStore {
-	if cfg.Calls <= 0 {
-		cfg.Calls = DefaultPendingCalls
+// WithDefaults returns q with every field at zero or below set to its
+// default.
+func (q PendingQuota) WithDefaults() PendingQuota {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
 	}
-	if cfg.Bytes <= 0 {
-		cfg.Bytes = DefaultPendingBytes
-	}
-	if cfg.Retention <= 0 {
-		cfg.Retention = DefaultPendingRetention
-	}
-	return &MemoryPendingStore{cfg: cfg, now: time.Now, calls: map[string]*pendingEntry{}}
+	def(&q.TenantCalls, DefaultTenantPendingCalls)
+	def(&q.TenantBytes, DefaultTenantPendingBytes)
+	def(&q.RequesterCalls, DefaultRequesterPendingCalls)
+	def(&q.RequesterBytes, DefaultRequesterPendingBytes)
+	return q
 }
 
-// Config returns the store's sizes, defaults filled in.
-func (s *MemoryPendingStore) Config() MemoryPendingConfig { return s.cfg }
+// QuotaError says which quota a new call would exceed. It names neither
+// the tenant nor the requester: the refusal goes to the model.
+type QuotaError struct {
+	// Of is "tenant" or "requester"; Unit is "calls" or "bytes".
+	Of, Unit string
+	// Limit is the quota; Held is what the tenant or requester holds.
+	Limit, Held int
+}
 
-// pendingSize is what a call counts against Bytes: its argument bytes and
-// strings, and a fixed share for the rest.
-func pendingSize(pc PendingCall) int {
+func (e *QuotaError) Error() string {
+	return fmt.Sprintf("gate: the %s's quota of pending approvals is full (%d %s held, quota %d)", e.Of, e.Held, e.Unit, e.Limit)
+}
+
+// Is makes a *QuotaError match ErrPendingQuota.
+func (e *QuotaError) Is(target error) bool { return target == ErrPendingQuota }
+
+// PendingUse is what a tenant or a requester holds in a store, or adds
+// to it.
+type PendingUse struct{ Calls, Bytes int }
+
+// Check returns the *QuotaError for a tenant that holds tenant and would
+// add tenantNew, whose requester holds requester and would add
+// requesterNew; nil when the quotas have room.
+func (q PendingQuota) Check(tenant, tenantNew, requester, requesterNew PendingUse) *QuotaError {
+	switch {
+	case tenant.Calls+tenantNew.Calls > q.TenantCalls:
+		return &QuotaError{Of: "tenant", Unit: "calls", Limit: q.TenantCalls, Held: tenant.Calls}
+	case tenant.Bytes+tenantNew.Bytes > q.TenantBytes:
+		return &QuotaError{Of: "tenant", Unit: "bytes", Limit: q.TenantBytes, Held: tenant.Bytes}
+	case requester.Calls+requesterNew.Calls > q.RequesterCalls:
+		return &QuotaError{Of: "requester", Unit: "calls", Limit: q.RequesterCalls, Held: requester.Calls}
+	case requester.Bytes+requesterNew.Bytes > q.RequesterBytes:
+		return &QuotaError{Of: "requester", Unit: "bytes", Limit: q.RequesterBytes, Held: requester.Bytes}
+	}
+	return nil
+}
+
+// PendingQuery asks a store for a page of a tenant's open calls.
+type PendingQuery struct {
+	// Tenant is whose calls (the gate sets it to the viewer's tenant).
+	Tenant string
+	// Tool, when not empty, keeps the calls of that tool only.
+	Tool string
+	// After is the Next of the previous page; empty for the first.
+	After string
+	// Limit is the most calls of the page: at most MaxPendingPage, and
+	// DefaultPendingPage when zero or below.
+	Limit int
+}
+
+// The sizes of a page of pending calls.
+const (
+	DefaultPendingPage = 50
+	MaxPendingPage     = 500
+)
+
+// PageLimit returns q's Limit bounded as PendingQuery says.
+func (q PendingQuery) PageLimit() int {
+	switch {
+	case q.Limit <= 0:
+		return DefaultPendingPage
+	case q.Limit > MaxPendingPage:
+		return MaxPendingPage
+	}
+	return q.Limit
+}
+
+// PendingPage is one page of open calls.
+type PendingPage struct {
+	Calls []PendingCall
+	// Next is the After of the next page; empty on the last page.
+	Next string
+}
+
+// Open reports whether a call in state s still holds its place in a
+// store's quota: pending or approved.
+func (s PendingState) Open() bool { return s == StatePending || s == StateApproved }
+
+// PendingSize is what a call counts against a store's Bytes and quotas:
+// its argument bytes and strings, and a fixed share for the rest.
+func PendingSize(pc PendingCall) int {
 	n := 256 + len(pc.Args) + len(pc.PendingID) + len(pc.Tool) + len(pc.Version) + len(pc.ArgsDigest) +
 		len(pc.CallID) + len(pc.Principal) + len(pc.Tenant) + len(pc.Scope) + len(pc.RequestID) +
 		len(pc.Reason) + len(pc.DecidedBy) + len(pc.Note) + len(pc.Dialect)
@@ -116,96 +180,4 @@ func pendingSize(pc PendingCall) int {
 		n += 16 + len(r)
 	}
 	return n
-}
-
-// drop forgets the calls past their retention (from the oldest: with one
-// TTL, creation order is expiry order), and, while need says more room is
-// needed, the calls past their expiry, oldest first; the caller holds mu.
-func (s *MemoryPendingStore) drop(need func() bool) {
-	now := s.now()
-	for s.oldest != nil && !now.Before(s.oldest.pc.ExpiresAt.Add(s.cfg.Retention)) {
-		s.remove(s.oldest)
-	}
-	for e := s.oldest; e != nil && need(); {
-		next := e.next
-		if !now.Before(e.pc.ExpiresAt) {
-			s.remove(e)
-		}
-		e = next
-	}
-}
-
-// remove unlinks e and forgets it; the caller holds mu.
-func (s *MemoryPendingStore) remove(e *pendingEntry) {
-	if e.prev != nil {
-		e.prev.next = e.next
-	} else {
-		s.oldest = e.next
-	}
-	if e.next != nil {
-		e.next.prev = e.prev
-	} else {
-		s.newest = e.prev
-	}
-	s.bytes -= e.size
-	delete(s.calls, e.pc.PendingID)
-}
-
-// Create implements PendingStore. It fails with an error wrapping
-// ErrPendingStoreFull when Calls or Bytes would be exceeded by unexpired
-// calls.
-func (s *MemoryPendingStore) Create(_ context.Context, pc PendingCall) error {
-	pc = pc.clone()
-	size := pendingSize(pc)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.calls[pc.PendingID]; ok {
-		return ErrPendingExists
-	}
-	full := func() bool { return len(s.calls) >= s.cfg.Calls || s.bytes+size > s.cfg.Bytes }
-	s.drop(full)
-	if full() {
-		return fmt.Errorf("%w: it holds %d unexpired calls of %d bytes (limits %d calls, %d bytes)", ErrPendingStoreFull, len(s.calls), s.bytes, s.cfg.Calls, s.cfg.Bytes)
-	}
-	e := &pendingEntry{prev: s.newest, pc: pc, size: size}
-	if s.newest != nil {
-		s.newest.next = e
-	} else {
-		s.oldest = e
-	}
-	s.newest = e
-	s.bytes += size
-	s.calls[pc.PendingID] = e
-	return nil
-}
-
-// Get implements PendingStore.
-func (s *MemoryPendingStore) Get(_ context.Context, id string) (PendingCall, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.drop(func() bool { return false })
-	e, ok := s.calls[id]
-	if !ok {
-		return PendingCall{}, ErrPendingNotFound
-	}
-	return e.pc.clone(), nil
-}
-
-// CompareAndSwap implements PendingStore. next keeps the call's ID.
-func (s *MemoryPendingStore) CompareAndSwap(_ context.Context, id string, from PendingState, next PendingCall) (bool, error) {
-	next = next.clone()
-	next.PendingID = id
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.calls[id]
-	if !ok {
-		return false, ErrPendingNotFound
-	}
-	if e.pc.State != from {
-		return false, nil
-	}
-	size := pendingSize(next)
-	s.bytes += size - e.size
-	e.pc, e.size = next, size
-	return true, nil
 }

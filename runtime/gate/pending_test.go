@@ -25,7 +25,8 @@ func pendingCall(id string, clock *testClock, ttl time.Duration, args string) Pe
 }
 
 func TestMemoryPendingStoreDefaults(t *testing.T) {
-	want := MemoryPendingConfig{Calls: 10_000, Bytes: 64 << 20, Retention: 24 * time.Hour}
+	want := MemoryPendingConfig{Calls: 10_000, Bytes: 64 << 20, Retention: 24 * time.Hour,
+		Quota: PendingQuota{TenantCalls: 1_000, TenantBytes: 16 << 20, RequesterCalls: 100, RequesterBytes: 4 << 20}}
 	for _, cfg := range []MemoryPendingConfig{{}, {Calls: -1, Bytes: -1, Retention: -time.Second}} {
 		if got := NewMemoryPendingStore(cfg).Config(); got != want {
 			t.Errorf("Config() = %+v, want %+v", got, want)
@@ -162,14 +163,24 @@ type brokenPending struct {
 	inner PendingStore
 }
 
-func (b *brokenPending) Create(ctx context.Context, pc PendingCall) error {
+func (b *brokenPending) Create(ctx context.Context, pcs ...PendingCall) error {
 	if b.panic {
 		panic("boom")
 	}
 	if b.err != nil {
 		return b.err
 	}
-	return b.inner.Create(ctx, pc)
+	return b.inner.Create(ctx, pcs...)
+}
+
+func (b *brokenPending) List(ctx context.Context, q PendingQuery) (PendingPage, error) {
+	if b.panic {
+		panic("boom")
+	}
+	if b.err != nil {
+		return PendingPage{}, b.err
+	}
+	return b.inner.List(ctx, q)
 }
 
 func (b *brokenPending) Get(ctx context.Context, id string) (PendingCall, error) {

@@ -34,67 +34,99 @@ func awaitsApproval(preps []*prepared) bool {
 	return slices.ContainsFunc(preps, func(p *prepared) bool { return p.need.needed })
 }
 
-// request answers a checked batch in which some calls need approval: each
-// of them is stored as a pending call (approval_required), and nothing
-// runs: the others are batch_aborted.
+// request answers a checked batch in which some calls need approval:
+// they are stored as pending calls (approval_required), all or none, and
+// nothing runs: the others are batch_aborted.
 func (r *Registry) request(ctx context.Context, c Caller, calls []Call, preps []*prepared, results []Result, start time.Time, attempt int) {
+	r.hold(ctx, c, preps, results)
 	for i, p := range preps {
-		if p.need.needed {
-			results[i] = r.hold(ctx, c, p)
-			continue
+		if !p.need.needed {
+			results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: p.tool.Name, CallID: p.call.ID, Reason: "another call of the same turn awaits approval, so none was run; send this call again on its own if it should run anyway"}
 		}
-		results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: p.tool.Name, CallID: p.call.ID, Reason: "another call of the same turn awaits approval, so none was run; send this call again on its own if it should run anyway"}
 	}
 	for i := range results {
 		r.emit(ctx, c, calls[i], preps[i], results[i], r.since(start), attempt, preps[i].tm, false)
 	}
 }
 
-// hold stores one checked call as a pending call. Its ID is claimed in the
-// replay store first, so that a replay of the call is a duplicate_call, not
-// a second pending call.
-func (r *Registry) hold(ctx context.Context, c Caller, p *prepared) Result {
-	res := Result{CallID: p.call.ID, Tool: p.tool.Name}
+// hold stores the checked calls of a batch that need approval as pending
+// calls, all or none, and answers each of them in results. Their IDs are
+// claimed in the replay store first, so that a replay of a call is a
+// duplicate_call, not a second pending call. When a claim or the store
+// refuses, no call of the batch is stored, every claim is released, and
+// the calls not at fault are batch_aborted.
+func (r *Registry) hold(ctx context.Context, c Caller, preps []*prepared, results []Result) {
 	now := r.wall()
-	pc := PendingCall{
-		Ticket: Ticket{
-			PendingID: newPendingID(), Tool: p.tool.Name, Version: p.tool.Version, ArgsDigest: Digest(p.call.Args),
-			CallID: p.call.ID, Principal: p.pctx.p.ID, Tenant: p.pctx.p.Tenant, Scope: c.Scope, RequestID: c.RequestID,
-			Reason: cutText(p.need.reason), CreatedAt: now, ExpiresAt: now.Add(r.approvalTTL),
-		},
-		Args: slices.Clone(p.call.Args), Dialect: p.call.Dialect, Roles: slices.Clone(p.pctx.p.Roles), State: StatePending,
+	var held []int // the indexes of the calls to store
+	var pcs []PendingCall
+	for i, p := range preps {
+		if !p.need.needed {
+			continue
+		}
+		held = append(held, i)
+		results[i] = Result{CallID: p.call.ID, Tool: p.tool.Name}
+		pcs = append(pcs, PendingCall{
+			Ticket: Ticket{
+				PendingID: newPendingID(), Tool: p.tool.Name, Version: p.tool.Version, ArgsDigest: Digest(p.call.Args),
+				CallID: p.call.ID, Principal: p.pctx.p.ID, Tenant: p.pctx.p.Tenant, Scope: c.Scope, RequestID: c.RequestID,
+				Reason: cutText(p.need.reason), CreatedAt: now, ExpiresAt: now.Add(r.approvalTTL),
+			},
+			Args: slices.Clone(p.call.Args), Dialect: p.call.Dialect, Roles: slices.Clone(p.pctx.p.Roles), State: StatePending,
+		})
 	}
-	if p.call.ID != "" {
+	var claimed []string
+	// fail releases the claims and answers the calls: those in refused
+	// with their refusal, the others batch_aborted.
+	fail := func(refused map[int]*toolerr.Error) {
+		for _, id := range claimed {
+			r.release(context.WithoutCancel(ctx), c.Scope, id)
+		}
+		for _, i := range held {
+			if err := refused[i]; err != nil {
+				results[i].Err = err
+				continue
+			}
+			results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: preps[i].tool.Name, CallID: preps[i].call.ID, Reason: "another call of the same turn could not be stored to await approval, so none was stored and none was run"}
+		}
+	}
+	for _, i := range held {
+		p := preps[i]
+		if p.call.ID == "" {
+			continue
+		}
 		ok, err := r.claimID(ctx, c.Scope, p.call.ID)
 		switch {
 		case err != nil:
-			res.Err = replayUnavailable(p.tool.Name, p.call.ID, err)
-			return res
+			fail(map[int]*toolerr.Error{i: replayUnavailable(p.tool.Name, p.call.ID, err)})
+			return
 		case !ok:
-			res.Err = duplicate(p.tool.Name, p.call.ID, "was already executed")
-			return res
+			fail(map[int]*toolerr.Error{i: duplicate(p.tool.Name, p.call.ID, "was already executed")})
+			return
 		}
+		claimed = append(claimed, p.call.ID)
 	}
-	if err := r.createPending(ctx, pc); err != nil {
-		if p.call.ID != "" {
-			r.release(context.WithoutCancel(ctx), c.Scope, p.call.ID)
+	if err := r.createPending(ctx, pcs); err != nil {
+		refused := map[int]*toolerr.Error{}
+		for _, i := range held {
+			refused[i] = pendingRefusal(preps[i].tool.Name, preps[i].call.ID, err)
 		}
-		res.Err = pendingUnavailable(p.tool.Name, p.call.ID, err)
-		return res
+		fail(refused)
+		return
 	}
-	t := pc.Ticket
-	res.Err, res.Approval = approvalRequired(pc), &t
-	return res
+	for k, i := range held {
+		t := pcs[k].Ticket
+		results[i].Err, results[i].Approval = approvalRequired(pcs[k]), &t
+	}
 }
 
-// createPending stores pc, turning a panic of the store into an error.
-func (r *Registry) createPending(ctx context.Context, pc PendingCall) (err error) {
+// createPending stores pcs, turning a panic of the store into an error.
+func (r *Registry) createPending(ctx context.Context, pcs []PendingCall) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("the pending store panicked: %v", v)
 		}
 	}()
-	return r.pending.Create(ctx, pc)
+	return r.pending.Create(ctx, pcs...)
 }
 
 // Resume runs an approved call: exactly its stored argument bytes, once.
@@ -128,7 +160,13 @@ func (r *Registry) Resume(ctx context.Context, pendingID string) (Result, error)
 		if pc.PendingID != "" {
 			res.Approval = &t
 		}
-		r.auditApproval(ctx, ApprovalResumed, pc, "", err)
+		// The event names the pending call the refused Resume aimed at,
+		// even when the store knew none or answered with another.
+		aimed := pc
+		if aimed.PendingID == "" {
+			aimed.PendingID = pendingID
+		}
+		r.auditApproval(ctx, ApprovalResumed, aimed, "", err)
 		return res, err
 	}
 	res := r.execute(ctx, Caller{Principal: pc.requester(), Scope: pc.Scope, RequestID: pc.RequestID}, p, 1)

@@ -40,6 +40,11 @@ const (
 	// update the pending call (it is full, failed or panicked). Category
 	// System.
 	ApprovalUnavailable Code = "approval_unavailable"
+	// ApprovalQuota: the call was checked but not stored to await
+	// approval, because its tenant or its requester holds as many pending
+	// calls (or bytes of them) as its quota allows; the reason says which.
+	// Other tenants are not affected. Category System.
+	ApprovalQuota Code = "approval_quota"
 )
 
 // Approval is the category of ApprovalRequired alone: a person has to act.

@@ -13,7 +13,7 @@ func TestApprovalCodes(t *testing.T) {
 		ApprovalRequired: Approval, ApprovalForbidden: Permission,
 		ApprovalUnknown: StateConflict, ApprovalPending: StateConflict, ApprovalDecided: StateConflict,
 		ApprovalRejected: StateConflict, ApprovalExpired: StateConflict, ApprovalAlreadyResumed: StateConflict,
-		ApprovalStale: StateConflict, ApprovalTampered: System, ApprovalUnavailable: System,
+		ApprovalStale: StateConflict, ApprovalTampered: System, ApprovalUnavailable: System, ApprovalQuota: System,
 	}
 	for c, cat := range want {
 		if got := c.Category(); got != cat {
