@@ -1,0 +1,164 @@
+package mcpgogate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
+
+var tokens = slices.Sorted(maps.Keys(principals))
+
+// TestToolsListPerPrincipal: over every client and transport, tools/list
+// is the principal's MCP definitions, in order, and nothing runs.
+func TestToolsListPerPrincipal(t *testing.T) {
+	for _, cl := range clients {
+		t.Run(cl.name, func(t *testing.T) {
+			reg, r := newRegistry(t)
+			names := map[string][]string{}
+			for _, tok := range tokens {
+				got := cl.connect(t, reg, tok).list(t)
+				want := wantTools(t, reg, principals[tok])
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s: the listed tools are not the MCP definitions:\n got %v\nwant %v", tok, got, want)
+				}
+				for _, v := range got {
+					names[tok] = append(names[tok], v.(map[string]any)["name"].(string))
+				}
+			}
+			if len(names["tok-alice"]) != 6 || slices.Equal(names["tok-bob"], names["tok-olga"]) || slices.Contains(names["tok-bob"], "schedule_order_dispatch") {
+				t.Errorf("the principals' lists do not differ as their roles say: %v", names)
+			}
+			if n := r.count(); len(n) != 0 {
+				t.Errorf("listing ran executors: %v", n)
+			}
+		})
+	}
+}
+
+// TestOutputSchemaListed: the tool with a typed result lists its
+// outputSchema byte for byte as generated.
+func TestOutputSchemaListed(t *testing.T) {
+	reg, _ := newRegistry(t)
+	var def string
+	for _, tool := range reg.Tools(principals["tok-bob"]) {
+		if tool.Name == "get_order_status" {
+			def = tool.OutputSchema
+		}
+	}
+	if def == "" {
+		t.Fatal("get_order_status has no output schema")
+	}
+	for _, cl := range clients {
+		t.Run(cl.name, func(t *testing.T) {
+			for _, v := range cl.connect(t, reg, "tok-bob").list(t) {
+				if m := v.(map[string]any); m["name"] == "get_order_status" {
+					if !reflect.DeepEqual(m["outputSchema"], jsonValue(t, []byte(def))) {
+						t.Errorf("outputSchema %v, want %s", m["outputSchema"], def)
+					}
+					return
+				}
+			}
+			t.Error("get_order_status is not listed")
+		})
+	}
+}
+
+const dispatchArgs = `{"order_id":"A-19","dispatch_date":"2025-06-01","amount_pence":500,"currency":"GBP","note":null}`
+
+func statusArgs(order string) string { return fmt.Sprintf(`{"orderId":%q}`, order) }
+
+// TestCallTool: over every client and transport, valid calls run once,
+// with the typed result as structured content; invalid arguments and
+// refusals are isError results whose text and structured content are the
+// gate's toolerr JSON, as a direct dispatch gives it; a hidden tool is
+// refused exactly like a missing one; every refused call runs nothing.
+func TestCallTool(t *testing.T) {
+	cases := []struct {
+		name, token, tool, args string
+		rpc                     bool         // a JSON-RPC invalid-params error
+		code                    toolerr.Code // an isError result with this code
+		runs                    map[string]int
+	}{
+		{name: "valid", token: "tok-bob", tool: "get_order_status", args: statusArgs("BOB-1"), runs: map[string]int{"get_order_status": 1}},
+		{name: "absent arguments are {}", token: "tok-bob", tool: "get_order_status", code: toolerr.InvalidArguments},
+		{name: "another tenant's order", token: "tok-bob", tool: "get_order_status", args: statusArgs("ALICE-1"), code: toolerr.Unauthorized},
+		{name: "invalid arguments", token: "tok-bob", tool: "get_order_status", args: `{"orderId":"bob-1"}`, code: toolerr.InvalidArguments},
+		{name: "unknown member", token: "tok-bob", tool: "get_order_status", args: `{"orderId":"BOB-1","tenant":"ALICE"}`, code: toolerr.InvalidArguments},
+		{name: "duplicate member", token: "tok-bob", tool: "get_order_status", args: `{"orderId":"BOB-1","orderId":"ALICE-1"}`, code: toolerr.InvalidJSON},
+		{name: "case-variant member", token: "tok-bob", tool: "get_order_status", args: `{"orderId":"BOB-1","OrderId":"ALICE-1"}`, code: toolerr.InvalidArguments},
+		{name: "number as a string", token: "tok-olga", tool: "schedule_order_dispatch", args: strings.Replace(dispatchArgs, `500`, `"500"`, 1), code: toolerr.InvalidArguments},
+		{name: "visible", token: "tok-olga", tool: "schedule_order_dispatch", args: dispatchArgs, runs: map[string]int{"schedule_order_dispatch": 1}},
+		{name: "hidden", token: "tok-bob", tool: "schedule_order_dispatch", args: dispatchArgs, rpc: true},
+		{name: "missing", token: "tok-bob", tool: "schedule_order_dispatcher", args: dispatchArgs, rpc: true},
+	}
+	for _, cl := range clients {
+		t.Run(cl.name, func(t *testing.T) {
+			msgs := map[string]string{}
+			for _, tc := range cases {
+				t.Run(tc.name, func(t *testing.T) {
+					reg, r := newRegistry(t)
+					got := cl.connect(t, reg, tc.token).call(t, tc.tool, tc.args)
+					switch {
+					case tc.rpc:
+						if got.rpcError == "" || !got.invalidParams {
+							t.Fatalf("%+v, want an invalid-params error", got)
+						}
+						msgs[tc.name] = strings.Replace(got.rpcError, tc.tool, "NAME", 1)
+					case tc.code != "":
+						want := direct(t, tc.token, tc.tool, tc.args, tc.code)
+						if !got.isError || !slices.Equal(got.texts, []string{want}) || !reflect.DeepEqual(got.structured, jsonValue(t, []byte(want))) {
+							t.Errorf("%+v, want an isError result with %s as text and structured content", got, want)
+						}
+					default:
+						if got.rpcError != "" || got.isError || len(got.texts) != 1 {
+							t.Fatalf("valid call refused: %+v", got)
+						}
+						if tc.tool == "get_order_status" && !reflect.DeepEqual(got.structured, jsonValue(t, []byte(got.texts[0]))) {
+							t.Errorf("the typed result's structured content %v is not its text %s", got.structured, got.texts[0])
+						}
+					}
+					want := tc.runs
+					if want == nil {
+						want = map[string]int{}
+					}
+					if n := r.count(); !maps.Equal(n, want) {
+						t.Errorf("runs %v, want %v", n, want)
+					}
+				})
+			}
+			if msgs["hidden"] == "" || msgs["hidden"] != msgs["missing"] {
+				t.Errorf("a hidden tool is not refused like a missing one:\nhidden:  %s\nmissing: %s", msgs["hidden"], msgs["missing"])
+			}
+		})
+	}
+}
+
+// direct is the toolerr JSON a direct dispatch of the call gives, which
+// must have code; the reference registry must run nothing.
+func direct(t testing.TB, token, tool, args string, code toolerr.Code) string {
+	t.Helper()
+	ref, runs := newRegistry(t)
+	if args == "" {
+		args = "{}"
+	}
+	res, _ := ref.Dispatch(context.Background(), gate.Caller{Principal: principals[token]}, gate.Call{Name: tool, Args: []byte(args), Complete: true, Dialect: gate.MCP})
+	if res.Err == nil || res.Err.Code != code {
+		t.Fatalf("reference dispatch: %v, want %s", res.Err, code)
+	}
+	if n := runs.count(); len(n) != 0 || res.Executed {
+		t.Fatalf("reference dispatch refused, yet runs %v (executed %v)", n, res.Executed)
+	}
+	b, err := json.Marshal(res.Err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
