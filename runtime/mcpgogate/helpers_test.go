@@ -12,12 +12,12 @@ import (
 	"sync"
 	"testing"
 
-	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate/generated"
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/provider"
@@ -183,7 +183,11 @@ type conn interface {
 // mcpGoConn is mcp-go's client.
 type mcpGoConn struct{ c *mcpclient.Client }
 
-func startMCPGo(t testing.TB, c *mcpclient.Client) conn {
+// legacy is the last protocol version with sessions (initialize); the
+// clients' default, 2026-07-28, is stateless.
+const legacy = "2025-11-25"
+
+func startMCPGo(t testing.TB, c *mcpclient.Client, version string) conn {
 	t.Helper()
 	ctx := context.Background()
 	if err := c.Start(ctx); err != nil {
@@ -192,25 +196,28 @@ func startMCPGo(t testing.TB, c *mcpclient.Client) conn {
 	t.Cleanup(func() { c.Close() })
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "mcpgogate-test", Version: "v0.0.0"}
+	init.Params.ProtocolVersion = version
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatal(err)
 	}
 	return mcpGoConn{c}
 }
 
-func mcpGoHTTP(t testing.TB, url, token string) conn {
+func mcpGoHTTP(t testing.TB, url, token string) conn { return mcpGoHTTPVersion(t, url, token, "") }
+
+func mcpGoHTTPVersion(t testing.TB, url, token, version string) conn {
 	t.Helper()
 	c, err := mcpclient.NewStreamableHttpClient(url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return startMCPGo(t, c)
+	return startMCPGo(t, c, version)
 }
 
 func mcpGoStdio(t testing.TB, reg *gate.Registry, token string) conn {
 	t.Helper()
 	from, to, _ := stdioPipes(t, reg, token, 0)
-	return startMCPGo(t, mcpclient.NewClient(transport.NewIO(from, to, nil)))
+	return startMCPGo(t, mcpclient.NewClient(transport.NewIO(from, to, nil)), "")
 }
 
 func (m mcpGoConn) list(t testing.TB) []any {
@@ -265,9 +272,9 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.next.RoundTrip(r)
 }
 
-func connectGoSDK(t testing.TB, tr gosdk.Transport) conn {
+func connectGoSDK(t testing.TB, tr gosdk.Transport, version string) conn {
 	t.Helper()
-	cs, err := gosdk.NewClient(&gosdk.Implementation{Name: "mcpgogate-test", Version: "v0.0.0"}, nil).Connect(context.Background(), tr, nil)
+	cs, err := gosdk.NewClient(&gosdk.Implementation{Name: "mcpgogate-test", Version: "v0.0.0"}, nil).Connect(context.Background(), tr, &gosdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,15 +282,17 @@ func connectGoSDK(t testing.TB, tr gosdk.Transport) conn {
 	return goSDKConn{cs}
 }
 
-func goSDKHTTP(t testing.TB, url, token string) conn {
+func goSDKHTTP(t testing.TB, url, token string) conn { return goSDKHTTPVersion(t, url, token, "") }
+
+func goSDKHTTPVersion(t testing.TB, url, token, version string) conn {
 	t.Helper()
-	return connectGoSDK(t, &gosdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}})
+	return connectGoSDK(t, &gosdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}, version)
 }
 
 func goSDKStdio(t testing.TB, reg *gate.Registry, token string) conn {
 	t.Helper()
 	from, to, _ := stdioPipes(t, reg, token, 0)
-	return connectGoSDK(t, &gosdk.IOTransport{Reader: from, Writer: to})
+	return connectGoSDK(t, &gosdk.IOTransport{Reader: from, Writer: to}, "")
 }
 
 func (g goSDKConn) list(t testing.TB) []any {
@@ -315,7 +324,7 @@ func (g goSDKConn) call(t testing.TB, name, args string) outcome {
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if !errors.As(err, &rpcErr) {
-			t.Fatalf("%s: %v, want a result or a JSON-RPC error", name, err)
+			return outcome{rpcError: err.Error()} // the HTTP status of a refused body
 		}
 		return outcome{rpcError: rpcErr.Message, invalidParams: rpcErr.Code == jsonrpc.CodeInvalidParams}
 	}
@@ -341,9 +350,15 @@ var clients = []struct {
 	{"mcp-go/http", func(t testing.TB, reg *gate.Registry, token string) conn {
 		return mcpGoHTTP(t, serveHTTP(t, reg, nil), token)
 	}},
+	{"mcp-go/http-" + legacy, func(t testing.TB, reg *gate.Registry, token string) conn {
+		return mcpGoHTTPVersion(t, serveHTTP(t, reg, nil), token, legacy)
+	}},
 	{"mcp-go/stdio", mcpGoStdio},
 	{"go-sdk/http", func(t testing.TB, reg *gate.Registry, token string) conn {
 		return goSDKHTTP(t, serveHTTP(t, reg, nil), token)
+	}},
+	{"go-sdk/http-" + legacy, func(t testing.TB, reg *gate.Registry, token string) conn {
+		return goSDKHTTPVersion(t, serveHTTP(t, reg, nil), token, legacy)
 	}},
 	{"go-sdk/stdio", goSDKStdio},
 }
