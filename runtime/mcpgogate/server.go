@@ -76,6 +76,9 @@ type Options struct {
 	Name, Version string
 	// Server options are passed to server.NewMCPServer after the ones the
 	// gate needs (tool capabilities, the request hook, the tool filter).
+	// Another tool filter would narrow what is listed and callable; mcp-go's
+	// WithInputSchemaValidation would validate mcp-go's map before the
+	// gate (see the README): leave it out.
 	Server []server.ServerOption
 	// OnListError, when set, receives the error of Registry.Definitions
 	// when a tool the principal may see has no MCP definition (it is left
@@ -185,23 +188,14 @@ func (s *gateServer) register(t mcp.Tool) {
 }
 
 // visible is the tool filter: the tools the request's principal may see,
-// whatever mcp-go has registered (at list time), or the registered tool if
-// the principal may see it (at call time).
-func (s *gateServer) visible(ctx context.Context, registered []mcp.Tool) []mcp.Tool {
+// whatever mcp-go has registered. mcp-go lists what it returns, and lets a
+// call through only if the called tool is among them.
+func (s *gateServer) visible(ctx context.Context, _ []mcp.Tool) []mcp.Tool {
 	c, err := s.caller(ctx)
 	if err != nil {
 		return nil
 	}
-	mine := s.list(ctx, c.Principal)
-	if len(registered) != 1 {
-		return mine
-	}
-	for _, t := range mine {
-		if t.Name == registered[0].Name {
-			return mine
-		}
-	}
-	return nil
+	return s.list(ctx, c.Principal)
 }
 
 // list returns the MCP tools p may see, from Registry.Definitions.

@@ -162,3 +162,27 @@ func direct(t testing.TB, token, tool, args string, code toolerr.Code) string {
 	}
 	return string(b)
 }
+
+// TestListAfterCalls: on one server, the tools registered with mcp-go by
+// one principal's calls change no other principal's tools/list, nor what
+// it may call.
+func TestListAfterCalls(t *testing.T) {
+	reg, r := newRegistry(t)
+	url := serveHTTP(t, reg, nil)
+	if got := mcpGoHTTP(t, url, "tok-olga").call(t, "schedule_order_dispatch", dispatchArgs); got.rpcError != "" || got.isError {
+		t.Fatalf("olga's call: %+v", got)
+	}
+	for _, tok := range []string{"tok-bob", "tok-olga", "tok-alice"} {
+		for _, c := range []conn{mcpGoHTTP(t, url, tok), goSDKHTTP(t, url, tok)} {
+			if got, want := c.list(t), wantTools(t, reg, principals[tok]); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: tools/list after another principal's call:\n got %v\nwant %v", tok, got, want)
+			}
+		}
+	}
+	if got := mcpGoHTTP(t, url, "tok-bob").call(t, "schedule_order_dispatch", dispatchArgs); !got.invalidParams {
+		t.Errorf("bob called the tool olga's call registered: %+v", got)
+	}
+	if n := r.count(); !maps.Equal(n, map[string]int{"schedule_order_dispatch": 1}) {
+		t.Errorf("runs %v", n)
+	}
+}
