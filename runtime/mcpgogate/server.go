@@ -99,7 +99,7 @@ type gateServer struct {
 	opts   Options
 	mcp    *server.MCPServer
 	tools  sync.Map // definition JSON → mcp.Tool
-	added  sync.Map // tool name → struct{}: registered with mcp-go
+	added  sync.Map // tool name → *sync.Once that registers it with mcp-go
 }
 
 // NewServer returns an mcp-go server serving reg's tools to each request's
@@ -180,11 +180,11 @@ func methodOf(raw []byte) (mcp.MCPMethod, error) {
 	return m.Method, err
 }
 
-// register adds t to mcp-go once, with the gate as its handler.
+// register adds t to mcp-go once, with the gate as its handler; a
+// concurrent call of the same tool waits until it is added.
 func (s *gateServer) register(t mcp.Tool) {
-	if _, loaded := s.added.LoadOrStore(t.Name, struct{}{}); !loaded {
-		s.mcp.AddTool(t, s.call)
-	}
+	once, _ := s.added.LoadOrStore(t.Name, new(sync.Once))
+	once.(*sync.Once).Do(func() { s.mcp.AddTool(t, s.call) })
 }
 
 // visible is the tool filter: the tools the request's principal may see,

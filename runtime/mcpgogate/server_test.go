@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/toolgate/toolgate/runtime/gate"
@@ -184,5 +185,53 @@ func TestListAfterCalls(t *testing.T) {
 	}
 	if n := r.count(); !maps.Equal(n, map[string]int{"schedule_order_dispatch": 1}) {
 		t.Errorf("runs %v", n)
+	}
+}
+
+// TestConcurrentClients: 24 clients at once on one fresh server, of both
+// SDKs and three principals, each listing and calling the tools its
+// principal may see before any is registered: every client gets its own
+// principal's list and results, and the runs add up exactly.
+func TestConcurrentClients(t *testing.T) {
+	reg, r := newRegistry(t)
+	url := serveHTTP(t, reg, nil)
+	want := map[string]int{}
+	type job struct {
+		token, tool, args string
+		c                 conn
+	}
+	var jobs []job
+	for i := range 24 {
+		tok := tokens[i%len(tokens)]
+		c := mcpGoHTTP(t, url, tok)
+		if i%2 == 1 {
+			c = goSDKHTTP(t, url, tok)
+		}
+		j := job{token: tok, tool: "get_order_status", args: statusArgs(principals[tok].Tenant + "-7"), c: c}
+		if tok == "tok-olga" {
+			j.tool, j.args = "schedule_order_dispatch", dispatchArgs
+		}
+		want[j.tool]++
+		jobs = append(jobs, j)
+	}
+	errs := make(chan string, len(jobs))
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		wg.Go(func() {
+			if got, want := j.c.list(t), wantTools(t, reg, principals[j.token]); !reflect.DeepEqual(got, want) {
+				errs <- j.token + ": not its principal's tools"
+			}
+			if got := j.c.call(t, j.tool, j.args); got.rpcError != "" || got.isError {
+				errs <- fmt.Sprintf("%s %s: %+v", j.token, j.tool, got)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if n := r.count(); !maps.Equal(n, want) {
+		t.Errorf("runs %v, want %v", n, want)
 	}
 }
