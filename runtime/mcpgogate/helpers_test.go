@@ -156,10 +156,9 @@ func stdioPipes(t testing.TB, reg *gate.Registry, token string, maxLine int) (fr
 		}))
 		outW.Close()
 	}()
-	t.Cleanup(func() {
+	t.Cleanup(func() { // the server ends, then closes its output: the client reads EOF
 		cancel()
 		inW.Close()
-		outR.Close()
 	})
 	return outR, inW, errc
 }

@@ -2,7 +2,9 @@ package mcpgogate
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -55,8 +57,11 @@ func Tool(def string) (mcp.Tool, error) {
 	if err := dec.Decode(&d); err != nil {
 		return mcp.Tool{}, fmt.Errorf("mcpgogate: MCP definition: %w", err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return mcp.Tool{}, errors.New("mcpgogate: MCP definition: data after the object")
+	}
 	if d.Name == "" || len(d.InputSchema) == 0 {
-		return mcp.Tool{}, fmt.Errorf("mcpgogate: MCP definition without a name or an inputSchema")
+		return mcp.Tool{}, errors.New("mcpgogate: MCP definition without a name or an inputSchema")
 	}
 	t := mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, RawInputSchema: d.InputSchema, RawOutputSchema: d.OutputSchema, Meta: d.Meta}
 	if d.Annotations != nil {
