@@ -20,8 +20,10 @@
 //     for provider.MCP, computed per request; the input and output schemas
 //     are sent as raw JSON, byte for byte. mcp-go always writes the tool's
 //     "annotations" member: a definition without one is listed with {}.
-//   - tools/call is read twice, and the gate decides on the strict read:
-//     every tools/call message is first read whole by adapter.ParseMCP
+//   - tools/call is read by the strict reader and by mcp-go (encoding/json,
+//     which also decodes the arguments into a map nothing here uses), and
+//     what runs is decided on the strict read: every tools/call message is
+//     first read whole by adapter.ParseMCP
 //     (duplicate members, members that differ from "name" or "arguments"
 //     only in case, invalid UTF-8 and trailing data refuse the request
 //     with a JSON-RPC invalid-request error before mcp-go reads it). The
