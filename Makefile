@@ -10,7 +10,7 @@ FUZZPARALLEL ?= 1
 # core module's go.mod), so the root's ./... skips them; they are vetted
 # and tested one by one. The Redis tests need redis-server on PATH (they
 # start their own servers on loopback ports); .ci/run installs it.
-INTEGRATIONS := runtime/redisreplay runtime/redispending runtime/otelgate runtime/mcpgate
+INTEGRATIONS := runtime/redisreplay runtime/redispending runtime/otelgate runtime/mcpgate runtime/mcpgogate
 
 all: test
 

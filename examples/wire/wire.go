@@ -1,10 +1,10 @@
 // Package wire checks toolgate's provider definitions against the official
 // SDKs, on the wire: the tests build requests with openai-go (Chat
-// Completions and Responses), anthropic-sdk-go and the MCP go-sdk from the
-// generated definitions, capture the bytes that reach a loopback server (or,
-// for MCP, that cross an in-memory transport), and compare the tool schemas
-// in them with the generated definitions as JSON values and, where it
-// matters, in key order. README.md lists the SDK traps the tests pin down.
+// Completions and Responses), anthropic-sdk-go, genai (Gemini) and the MCP
+// go-sdk from the generated definitions, capture the bytes that reach a
+// loopback server (or, for MCP, that cross an in-memory transport), and
+// compare the tool schemas in them with the generated definitions as JSON
+// values and, where it matters, in key order. README.md lists the SDK traps the tests pin down.
 //
 // The package's non-test code compares JSON texts (JSONDiff, KeyOrders).
 // The MCP tests serve the registry with runtime/mcpgate, the MCP server
