@@ -116,6 +116,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/gen/lint"
 	"github.com/toolgate/toolgate/runtime/provider"
 )
 
@@ -209,9 +210,9 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		return code
 	}
-	tools, err := gen.Load(*schemas...)
+	tools, err := gen.LoadAll(*schemas...)
 	if err != nil {
-		return reportLoad(cmd, err, stderr)
+		return reportLoad(cmd, loadProblems(err, tools, gen.Options{OpenObjects: *open, Providers: providers}, fs, *lintCfg), stderr)
 	}
 	wr := &warner{w: stderr}
 	defer wr.summary(cmd)
@@ -222,7 +223,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	files, err := gen.Generate(tools, opts)
 	if err != nil {
-		return reportLoad(cmd, err, stderr)
+		return reportLoad(cmd, withRefusals(err, fs, *lintCfg, tools, providers), stderr)
 	}
 	for _, w := range generated {
 		wr.generator(w)
@@ -312,27 +313,41 @@ func providerNames() string {
 	return strings.Join(names, ", ")
 }
 
-// reportLoad prints generation errors, one a line, and picks the exit code:
-// problems with the tool definitions are 3; anything else among them (I/O)
-// makes it 4.
+// reportLoad prints generation errors, one a line, sorted by file and
+// place (with the certain lint findings a run reports beside them:
+// withRefusals), and picks the exit code: problems with the tool
+// definitions are 3; anything else among them (I/O) makes it 4.
 func reportLoad(cmd string, err error, stderr io.Writer) int {
 	var list gen.ErrorList
 	if !errors.As(err, &list) {
 		list = gen.ErrorList{err}
 	}
 	code := exitInvalid
-	errs := list.Flat()
+	errs := list.Sorted()
+	lintErrs := 0
 	for _, e := range errs {
 		// A *gen.Error escapes itself; an I/O error may name a file
 		// whose name holds anything.
 		fmt.Fprintln(stderr, gen.Printable(e.Error()))
-		var ge *gen.Error
-		if !errors.As(e, &ge) {
+		var (
+			ge *gen.Error
+			rf refusal
+			ce *lint.ConfigError
+		)
+		switch {
+		case errors.As(e, &rf):
+			lintErrs++
+		case errors.As(e, &ge), errors.As(e, &ce):
+		default:
 			code = exitFailure
 		}
 	}
 	if code == exitInvalid {
-		fmt.Fprintf(stderr, "toolgate %s: %d problem(s) in the tool definitions\n", cmd, len(errs))
+		fmt.Fprintf(stderr, "toolgate %s: %d problem(s) in the tool definitions", cmd, len(errs))
+		if lintErrs > 0 {
+			fmt.Fprintf(stderr, ", %d of them lint error(s) (disable a rule with a reason: toolgate lint --help)", lintErrs)
+		}
+		fmt.Fprintln(stderr)
 	}
 	return code
 }
