@@ -139,9 +139,9 @@ func metaLeaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 // error, in schema s of the tool's member key, at the keyword of its place.
 func leafError(t *Tool, key string, s *jsonval.Value, ve *jsonschema.ValidationError) *Error {
 	e := &Error{File: t.File, Pointer: t.Pointer + "/" + key + ve.InstanceLocation, Message: "invalid schema: " + ve.Message}
-	if i := strings.LastIndexByte(ve.InstanceLocation, '/'); i >= 0 {
-		e.Keyword = unescapePointer(ve.InstanceLocation[i+1:])
-	}
+	// The keyword is the member the place is in: required for an item of
+	// its array.
+	_, e.Keyword, _ = deepestMember(s, ve.InstanceLocation)
 	v := jsonval.Resolve(s, ve.InstanceLocation)
 	switch {
 	case v == nil || v.Kind != jsonval.String:
@@ -159,15 +159,24 @@ func leafError(t *Tool, key string, s *jsonval.Value, ve *jsonschema.ValidationE
 	return e
 }
 
-// removeMember takes out of s the object member that holds the value at
-// ptr, or the value itself when it is an object's member: the deepest
-// object member on the way there (an array's item is taken out with the
-// keyword that holds the array, so that no later item changes pointer). at
-// is the pointer of the member taken out; ok is false when there is none
-// (ptr is the root, or is not in s).
+// removeMember takes out of s the member deepestMember finds for ptr. at
+// is its pointer; ok is false when there is none (ptr is the root, or is
+// not in s).
 func removeMember(s *jsonval.Value, ptr string) (at string, ok bool) {
-	var obj *jsonval.Value
-	var key, objAt string
+	obj, key, at := deepestMember(s, ptr)
+	if obj == nil {
+		return "", false
+	}
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonval.Member) bool { return m.Key == key })
+	return at, true
+}
+
+// deepestMember finds, on the way from s to the value at ptr, the deepest
+// object member: the value itself when it is an object's member, else the
+// member holding the array it is in (an array's item is taken out with the
+// keyword that holds the array, so that no later item changes pointer).
+// obj is nil when there is none.
+func deepestMember(s *jsonval.Value, ptr string) (obj *jsonval.Value, key, at string) {
 	cur, curAt := s, ""
 	for _, tok := range strings.Split(ptr, "/")[1:] {
 		tok = unescapePointer(tok)
@@ -175,7 +184,7 @@ func removeMember(s *jsonval.Value, ptr string) (at string, ok bool) {
 		switch cur.Kind {
 		case jsonval.Object:
 			if next = cur.Get(tok); next != nil {
-				obj, key, objAt = cur, tok, curAt
+				obj, key, at = cur, tok, curAt+"/"+escapePointer(tok)
 			}
 		case jsonval.Array:
 			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(cur.Items) {
@@ -187,11 +196,7 @@ func removeMember(s *jsonval.Value, ptr string) (at string, ok bool) {
 		}
 		cur, curAt = next, curAt+"/"+escapePointer(tok)
 	}
-	if obj == nil || ptr == "" {
-		return "", false
-	}
-	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonval.Member) bool { return m.Key == key })
-	return objAt + "/" + escapePointer(key), true
+	return obj, key, at
 }
 
 // coveredBy reports whether e is about a member pruned took out (or what

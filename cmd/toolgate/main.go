@@ -83,7 +83,12 @@
 //
 // generate and check refuse only what is certainly wrong: besides the
 // generator's own errors, a finding of a certain lint rule (bounds-inverted,
-// provider-refused, lint-config) is an invalid tool definition. What is
+// provider-refused, lint-config) is an invalid tool definition. generate,
+// check and export print every problem of every tool file in one run, one
+// a line, sorted by file and place, as
+// "file:line:column: KEYWORD: message (at POINTER)" (a lint finding as
+// lint prints it); a misspelt keyword or member says what it is likely
+// meant to be ("did you mean"). What is
 // only likely wrong is a warning, printed on stderr as
 // "file:line:column: warning KIND: message (at POINTER)", and the code is
 // generated: the generator's own warnings (a default its schema rejects, a
