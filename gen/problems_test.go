@@ -194,3 +194,50 @@ func TestLoadAllStopsWhereNothingCanBeChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestMetaSchemaProblemsLeaveTheRestChecked: each place the meta-schema
+// refuses is one problem (the alternatives of "type" are one), and the
+// model of what is left still runs: a definition that is no schema is
+// read as true, so that the $ref to it still resolves and the misspelt
+// keyword beside it is found; the result's schema is checked too.
+func TestMetaSchemaProblemsLeaveTheRestChecked(t *testing.T) {
+	const body = `{
+  "name": "t",
+  "parameters": {
+    "type": "objetc",
+    "properties": {"a": {"$ref": "#/$defs/x"}, "b": {"type": ["string", "nul"]}},
+    "$defs": {"x": 5},
+    "requried": ["a"]
+  },
+  "outputSchema": {"type": "object", "properties": {"r": {"type": "strin", "maxItem": 1}}}
+}
+`
+	path := writeFile(t, t.TempDir(), "t.json", body)
+	tools, err := gen.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []gen.Options{{}, {Package: "p"}} {
+		var err error
+		if opts.Package == "" {
+			err = gen.Validate(tools, opts)
+		} else {
+			_, err = gen.Generate(tools, opts)
+		}
+		var got []string
+		for _, e := range (gen.ErrorList{err}).Sorted() {
+			got = append(got, place(t, e))
+		}
+		want := []string{
+			"t.json:4:5 /parameters/type",
+			"t.json:5:73 /parameters/properties/b/type/1",
+			"t.json:6:15 /parameters/$defs/x",
+			"t.json:7:5 /parameters/requried",
+			"t.json:9:59 /outputSchema/properties/r/type",
+			"t.json:9:76 /outputSchema/properties/r/maxItem",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("package %q: problems at:\n%s\nwant:\n%s\n(%v)", opts.Package, strings.Join(got, "\n"), strings.Join(want, "\n"), err)
+		}
+	}
+}

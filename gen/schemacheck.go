@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -75,7 +76,7 @@ func checkSchema(t *Tool, key string, s *jsonval.Value, url string, draft7 bool)
 		}
 		removed := false
 		for _, p := range places {
-			if at, ok := removeMember(c.schema, p); ok {
+			if at, ok := takeOut(c.schema, p, draft7); ok {
 				c.pruned = append(c.pruned, base+at)
 				removed = true
 			}
@@ -127,12 +128,28 @@ func metaLeaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 			}
 			return
 		}
+		if strings.HasSuffix(e.KeywordLocation, "/anyOf") || strings.HasSuffix(e.KeywordLocation, "/oneOf") {
+			// The value is one of several shapes, and matches none: the
+			// alternative that got deepest into it is the one meant ("type":
+			// ["string", "nul"] is a list with a bad item, not a bad name).
+			walk(slices.MaxFunc(e.Causes, func(a, b *jsonschema.ValidationError) int { return cmp.Compare(depth(a), depth(b)) }))
+			return
+		}
 		for _, c := range e.Causes {
 			walk(c)
 		}
 	}
 	walk(ve)
 	return out
+}
+
+// depth is how deep into the schema the deepest cause of e is.
+func depth(e *jsonschema.ValidationError) int {
+	d := strings.Count(e.InstanceLocation, "/")
+	for _, c := range e.Causes {
+		d = max(d, depth(c))
+	}
+	return d
 }
 
 // leafError is the generation error of one deepest cause of a meta-schema
@@ -157,6 +174,74 @@ func leafError(t *Tool, key string, s *jsonval.Value, ve *jsonschema.ValidationE
 		e.Message = fmt.Sprintf("unknown type %q%s (a type is array, boolean, integer, null, number, object or string)", v.Str, didYouMean(v.Str, names))
 	}
 	return e
+}
+
+// takeOut takes the value at ptr out of s: a value in the place of a
+// schema becomes true (any value), so that every other pointer, and every
+// $ref to it, still holds; any other value goes with the member
+// deepestMember finds for it (removeMember). at is the pointer of what was
+// taken out; ok is false when nothing was (ptr is the root, or is not in
+// s).
+func takeOut(s *jsonval.Value, ptr string, draft7 bool) (at string, ok bool) {
+	if ptr != "" && isSchemaPlace(s, ptr, draft7) {
+		if v := jsonval.Resolve(s, ptr); v != nil {
+			*v = jsonval.Value{Kind: jsonval.Bool, Bool: true}
+			return ptr, true
+		}
+	}
+	return removeMember(s, ptr)
+}
+
+// isSchemaPlace reports whether the value at ptr in the schema s stands
+// where the dialect's meta-schema wants a schema: the value of a keyword
+// such as items or not, a member of properties or $defs, an item of allOf.
+func isSchemaPlace(s *jsonval.Value, ptr string, draft7 bool) bool {
+	kw := keywords2020
+	if draft7 {
+		kw = keywords7
+	}
+	type role uint8
+	const (
+		other role = iota
+		schema
+		schemaMap
+		schemaList
+	)
+	r, cur := schema, s
+	for _, tok := range strings.Split(ptr, "/")[1:] {
+		tok = unescapePointer(tok)
+		var next *jsonval.Value
+		switch cur.Kind {
+		case jsonval.Object:
+			next = cur.Get(tok)
+		case jsonval.Array:
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(cur.Items) {
+				next = cur.Items[i]
+			}
+		}
+		if next == nil {
+			return false
+		}
+		switch {
+		case r == schemaMap || r == schemaList:
+			r = schema
+		case r != schema:
+		case kw[tok] == kwSchema:
+			r = schema
+		case kw[tok] == kwSchemaMap || kw[tok] == kwPatternMap:
+			r = schemaMap
+		case kw[tok] == kwSchemas:
+			r = schemaList
+		case kw[tok] == kwSchemaOrList && next.Kind == jsonval.Array:
+			r = schemaList
+		case kw[tok] == kwSchemaOrList:
+			r = schema
+		default:
+			r = other
+		}
+		cur = next
+	}
+	return r == schema
 }
 
 // removeMember takes out of s the member deepestMember finds for ptr. at
