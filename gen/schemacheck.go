@@ -23,23 +23,23 @@ type schemaCheck struct {
 	// compiler checks defaults against schema; nil when the builder cannot
 	// run.
 	compiler func() (*jsonschema.Compiler, error)
-	// schema is the schema the compiler accepted: the one checked, less the
-	// members errs refuse.
+	// schema is the schema the compiler accepted: the one checked, less
+	// what errs refuse (takeOut).
 	schema *jsonval.Value
-	// pruned are the pointers (in the tool file) of the members taken out.
+	// pruned are the pointers (in the tool file) of what was taken out.
 	pruned []string
 }
 
 // maxPruneRounds bounds the compilations of a schema the meta-schema
-// refuses: each round takes out at least one member, and the problems of
+// refuses: each round takes out at least one value, and the problems of
 // the first are nearly always all of them.
 const maxPruneRounds = 4
 
 // checkSchema checks the schema s of the tool's member key (parameters,
 // inputSchema or outputSchema) as santhosh-tekuri/jsonschema compiles it
 // under url. A schema the meta-schema refuses is reported at every place it
-// refuses, and then compiled again without the members at those places, so
-// that the model builder, which needs a schema the compiler accepts (it
+// refuses, and then compiled again without what is at those places
+// (takeOut), so that the model builder, which needs a schema the compiler accepts (it
 // reads each keyword's value as the meta-schema types it, and resolves
 // $refs as the compiler does), still runs and reports the keywords it
 // refuses in the same run. Any other compile error (a $ref that does not
