@@ -48,7 +48,7 @@ const maxPruneRounds = 4
 func checkSchema(t *Tool, key string, s *jsonval.Value, url string, draft7 bool) schemaCheck {
 	c := schemaCheck{schema: s}
 	base := t.Pointer + "/" + key
-	seen := map[string]bool{}
+	var seen map[string]bool // the places reported, once the schema is refused
 	for round := 0; ; round++ {
 		compiler, err := checkAt(url, c.schema, draft7)
 		if err == nil {
@@ -61,7 +61,7 @@ func checkSchema(t *Tool, key string, s *jsonval.Value, url string, draft7 bool)
 			return c
 		}
 		if round == 0 {
-			c.schema = copyValue(s)
+			c.schema, seen = copyValue(s), map[string]bool{}
 		}
 		var places []string
 		for _, leaf := range metaLeaves(ve) {

@@ -165,7 +165,7 @@ func lintErrors(cmd string, fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool
 		return exitOK
 	}
 	for _, f := range refused {
-		fmt.Fprintln(stderr, gen.Printable(f.String()))
+		fmt.Fprintln(stderr, gen.Printable(refusal{f}.Error()))
 	}
 	fmt.Fprintf(stderr, "toolgate %s: %d lint error(s); fix them, or disable a rule with a reason (toolgate lint --help)\n", cmd, len(refused))
 	return exitInvalid
@@ -175,7 +175,9 @@ func lintErrors(cmd string, fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool
 // the tool definitions (withRefusals), placed and sorted with them.
 type refusal struct{ f lint.Finding }
 
-func (r refusal) Error() string { return r.f.String() }
+// Error is the finding as lint prints it, with its pointer as a generation
+// error ends: "file:line:column: error RULE: message (at POINTER)".
+func (r refusal) Error() string { return r.f.String() + " (at " + orRoot(r.f.Pointer) + ")" }
 
 // Place is where the finding is, for gen.ErrorList.Sorted.
 func (r refusal) Place() (file string, line, column int) {

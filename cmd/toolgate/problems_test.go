@@ -36,7 +36,7 @@ var fourMistakesReport = []string{
 	`schemas/a.json:3:18: invalid JSON: invalid character ']' looking for beginning of object member name`,
 	`schemas/t.json:4:18: unknown x-toolgate member "timout"; did you mean "timeout"? (want goName, version, roles, sensitive, destructive, timeout, providers, approval, approvers, selfApproval) (at /x-toolgate/timout)`,
 	`schemas/t.json:8:18: type: unknown type "integr"; did you mean "integer"? (a type is array, boolean, integer, null, number, object or string) (at /parameters/properties/amount/type)`,
-	`schemas/t.json:9:36: error bounds-inverted: minimum 5 and maximum 1 leave no value`,
+	`schemas/t.json:9:36: error bounds-inverted: minimum 5 and maximum 1 leave no value (at /parameters/properties/count/minimum)`,
 	`schemas/t.json:11:5: requried: unknown keyword "requried"; did you mean "required"? (at /parameters/requried)`,
 }
 
@@ -45,6 +45,9 @@ func TestEveryProblemInOneRun(t *testing.T) {
 	// Without the load errors, the generator's errors and the lint findings
 	// still come together.
 	loads := map[string]string{"schemas/t.json": strings.Replace(fourMistakes, "timout", "timeout", 1)}
+	// With only the lint error, generate refuses as before, the finding
+	// placed and pointed at alike.
+	onlyLint := map[string]string{"schemas/t.json": strings.NewReplacer("timout", "timeout", "integr", "integer", "requried", "required").Replace(fourMistakes)}
 	tests := []struct {
 		name       string
 		files      map[string]string
@@ -59,9 +62,10 @@ func TestEveryProblemInOneRun(t *testing.T) {
 		// and the generator's errors on stderr, each list sorted.
 		{"generate, the definitions load", loads, []string{"generate"}, append(fourMistakesReport[2:5:5], "toolgate generate: 3 problem(s) in the tool definitions, 1 of them lint error(s) (disable a rule with a reason: toolgate lint --help)"), nil},
 		{"export, the definitions load", loads, []string{"export", "--provider", "anthropic"}, append(fourMistakesReport[2:5:5], "toolgate export: 3 problem(s) in the tool definitions, 1 of them lint error(s) (disable a rule with a reason: toolgate lint --help)"), nil},
+		{"generate, only a lint error", onlyLint, []string{"generate"}, []string{fourMistakesReport[3], "toolgate generate: 1 lint error(s); fix them, or disable a rule with a reason (toolgate lint --help)"}, nil},
 		{"lint", files, []string{"lint", "--min-severity", "error"},
 			[]string{fourMistakesReport[0], fourMistakesReport[1], fourMistakesReport[2], fourMistakesReport[4], "toolgate lint: 4 problem(s) in the tool definitions"},
-			[]string{fourMistakesReport[3] + " [refund_order]"}},
+			[]string{"schemas/t.json:9:36: error bounds-inverted: minimum 5 and maximum 1 leave no value [refund_order]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
