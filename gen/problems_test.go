@@ -241,3 +241,37 @@ func TestMetaSchemaProblemsLeaveTheRestChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestDidYouMean: a misspelt name says which known one it is likely meant
+// to be, wherever toolgate reads names; a stranger and a known keyword
+// toolgate refuses say so instead.
+func TestDidYouMean(t *testing.T) {
+	const params = `"parameters": {"type": "object", "properties": {"a": %s}}`
+	schema := func(s string) string { return `{"name": "t", ` + fmt.Sprintf(params, s) + `}` }
+	tests := []struct {
+		name, body, want string
+	}{
+		{"a tool member", `{"name": "t", "paramters": {}}`, `unknown member "paramters"; did you mean "parameters"?`},
+		{"a tool list member", `{"tools": [{"name": "t", "parameters": {"type": "object"}}], "nextCursr": ""}`, `unknown member "nextCursr" in a tool list; did you mean "nextCursor"?`},
+		{"an x-toolgate member, case only", `{"name": "t", "x-toolgate": {"Sensitive": true}, "parameters": {"type": "object"}}`, `unknown x-toolgate member "Sensitive"; did you mean "sensitive"?`},
+		{"a schema's x-toolgate member", schema(`{"type": "string", "x-toolgate": {"goTyp": "X"}}`), `unknown x-toolgate member "goTyp"; did you mean "goType"?`},
+		{"a keyword", schema(`{"type": "string", "maxLenght": 2}`), `unknown keyword "maxLenght"; did you mean "maxLength"?`},
+		{"a type", schema(`{"type": "strnig"}`), `unknown type "strnig"; did you mean "string"?`},
+		{"a stranger", schema(`{"type": "string", "frobnicate": 2}`), `unknown keyword "frobnicate": not a JSON Schema keyword; remove it, or start an extension's name with x-`},
+		{"a keyword toolgate refuses", schema(`{"type": "string", "$dynamicAnchor": "a"}`), `keyword "$dynamicAnchor" is not enforced by toolgate`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tools, err := gen.LoadAll(writeFile(t, t.TempDir(), "t.json", tt.body))
+			var all string
+			for _, e := range []error{err, gen.Validate(tools, gen.Options{})} {
+				if e != nil {
+					all += e.Error() + "\n"
+				}
+			}
+			if !strings.Contains(all, tt.want) {
+				t.Errorf("errors:\n%s\nlack %q", all, tt.want)
+			}
+		})
+	}
+}
