@@ -33,7 +33,7 @@ func sharedPath(t testing.TB, rel string) string {
 
 // badName is the loader's refusal of a tool whose name breaks MCP's rule;
 // it names the file, the tool's pointer and the name.
-var badName = regexp.MustCompile(`^(.+)#(/tools)?/[0-9]+/name: tool name ("(?:[^"\\]|\\.)*") does not match`)
+var badName = regexp.MustCompile(`^(.+):[0-9]+:[0-9]+: tool name ("(?:[^"\\]|\\.)*") does not match .* \(at (/tools)?/[0-9]+/name\)$`)
 
 // corpusTool is one tool of a corpus: loaded from its file as it comes,
 // or, when the file is refused for another tool's name, from a copy of
@@ -67,7 +67,7 @@ func loadCorpus(t *testing.T, files []string, badNames map[string][]string) []co
 			if m == nil || m[1] != f {
 				t.Fatalf("%s is refused for another reason than a tool name: %v", f, e)
 			}
-			name, err := strconv.Unquote(m[3])
+			name, err := strconv.Unquote(m[2])
 			if err != nil || name == "" {
 				t.Fatalf("%s: the refusal does not name the tool: %v", f, e)
 			}

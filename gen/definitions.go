@@ -243,7 +243,7 @@ func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.D
 		}
 	}
 	if len(errs) > 0 {
-		return nil, nil, errs
+		return nil, nil, errs.placed()
 	}
 	return defs, leftOut, nil
 }
@@ -265,7 +265,7 @@ type Assessment struct {
 func AssessEach(t *Tool, opts Options, ps []provider.Provider) ([]Assessment, error) {
 	tm, err := exportModel(t, opts)
 	if err != nil {
-		return nil, ErrorList{err}
+		return nil, ErrorList{err}.placed()
 	}
 	out := make([]Assessment, 0, len(ps))
 	for _, p := range ps {
@@ -274,7 +274,7 @@ func AssessEach(t *Tool, opts Options, ps []provider.Provider) ([]Assessment, er
 		case err != nil:
 			return nil, err
 		case refused != nil:
-			return nil, ErrorList{refused}
+			return nil, ErrorList{refused}.placed()
 		}
 		out = append(out, Assessment{Provider: p, Definition: def, LeftOut: notice})
 	}

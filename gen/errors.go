@@ -1,7 +1,10 @@
 package gen
 
 import (
+	"cmp"
 	"errors"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/provider"
@@ -23,13 +26,17 @@ type Error struct {
 	Provider provider.Provider
 }
 
-// Error writes the file, pointer and keyword on one line, and every part
-// with unsafeRune escaped: a file name or a member name in a pointer can
-// hold anything.
+// Error writes the error on one line, with every part escaped
+// (unsafeRune): a file name or a member name in a pointer can hold
+// anything. An error with a place in its file reads as compilers and
+// linters write one, "file:line:column: keyword: message (at POINTER)";
+// one without reads "file#POINTER: keyword: message".
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(escapeText(e.File, unsafeOrNewline))
-	if e.Pointer != "" {
+	if e.Line > 0 {
+		b.WriteString(":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Column))
+	} else if e.Pointer != "" {
 		b.WriteString("#")
 		b.WriteString(escapeText(e.Pointer, unsafeOrNewline))
 	}
@@ -39,6 +46,11 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(escapeText(e.Message, unsafeRune))
+	if e.Line > 0 && e.Pointer != "" {
+		b.WriteString(" (at ")
+		b.WriteString(escapeText(e.Pointer, unsafeOrNewline))
+		b.WriteString(")")
+	}
 	return b.String()
 }
 
@@ -68,4 +80,35 @@ func (l ErrorList) Flat() []error {
 		out = append(out, e)
 	}
 	return out
+}
+
+// Sorted returns the errors of l, flattened, in file order, then by
+// place in the file (line, column; an error without a place first), then
+// by message: the order a reader fixes them in, whatever order the stages
+// and the workers found them in. An error is placed by its Place method
+// (an *Error's, or another error's, such as the CLI's lint findings); one
+// without sorts by its message alone, before those of the files.
+func (l ErrorList) Sorted() ErrorList {
+	out := l.Flat()
+	slices.SortStableFunc(out, func(a, b error) int {
+		fa, la, ca := place(a)
+		fb, lb, cb := place(b)
+		return cmp.Or(cmp.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ca, cb), cmp.Compare(a.Error(), b.Error()))
+	})
+	return out
+}
+
+// Place returns where e is: its file, and its line and column (0 when it
+// has no place in the file).
+func (e *Error) Place() (file string, line, column int) { return e.File, e.Line, e.Column }
+
+// place is where Sorted puts err.
+func place(err error) (file string, line, column int) {
+	var p interface {
+		Place() (string, int, int)
+	}
+	if errors.As(err, &p) {
+		return p.Place()
+	}
+	return "", 0, 0
 }

@@ -11,11 +11,9 @@ package gen
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"go/format"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -129,27 +127,9 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	if opts.Package == "" {
 		return nil, fmt.Errorf("no package name")
 	}
-	// Each tool is modelled and emitted on its own, in parallel; everything
-	// that spans tools (file and Go names) is then checked in tool order, so
-	// the output and the errors do not depend on the scheduling.
-	built, buildErrs := workers.Map(len(tools), func(i int) (*toolModel, error) { return model(tools[i], opts) })
-	var errs ErrorList
-	files := map[string]string{}
-	var models []*toolModel
-	for i, tm := range built {
-		if buildErrs[i] != nil {
-			errs = append(errs, buildErrs[i])
-			continue
-		}
-		if prev, dup := files[tm.fileName]; dup {
-			errs = append(errs, &Error{File: tm.t.File, Pointer: tm.t.Pointer, Message: fmt.Sprintf("tools %s and %s (Go name %s) would both be written to %s; set x-toolgate goName on one of them", prev, strconv.Quote(tm.t.Name), tm.goName, tm.fileName)})
-			continue
-		}
-		files[tm.fileName] = fmt.Sprintf("%q (Go name %s)", tm.t.Name, tm.goName)
-		models = append(models, tm)
-	}
+	models, errs := buildModels(tools, opts)
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, errs.placed()
 	}
 	// Tools are emitted in name order, whatever order they were loaded in.
 	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
@@ -201,7 +181,7 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 		out = append(out, File{Name: tm.fileName, Data: rendered[i].data})
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, errs.placed()
 	}
 	if testsErr != nil {
 		return nil, testsErr
@@ -221,6 +201,40 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 		}
 	}
 	return out, nil
+}
+
+// Validate checks tools as Generate does, without generating: it returns
+// every problem Generate would find before it writes code (an ErrorList,
+// placed and sorted), or nil. A run that reports the problems LoadAll found
+// adds these, of the tools LoadAll returned with them.
+func Validate(tools []*Tool, opts Options) error {
+	if _, errs := buildModels(tools, opts); len(errs) > 0 {
+		return errs.placed()
+	}
+	return nil
+}
+
+// buildModels models each tool, in parallel, and checks what spans tools
+// (their file names) in tool order, so that the models and the errors do
+// not depend on the scheduling.
+func buildModels(tools []*Tool, opts Options) ([]*toolModel, ErrorList) {
+	built, buildErrs := workers.Map(len(tools), func(i int) (*toolModel, error) { return model(tools[i], opts) })
+	var errs ErrorList
+	files := map[string]string{}
+	var models []*toolModel
+	for i, tm := range built {
+		if buildErrs[i] != nil {
+			errs = append(errs, buildErrs[i])
+			continue
+		}
+		if prev, dup := files[tm.fileName]; dup {
+			errs = append(errs, &Error{File: tm.t.File, Pointer: tm.t.Pointer, Message: fmt.Sprintf("tools %s and %s (Go name %s) would both be written to %s; set x-toolgate goName on one of them", prev, strconv.Quote(tm.t.Name), tm.goName, tm.fileName)})
+			continue
+		}
+		files[tm.fileName] = fmt.Sprintf("%q (Go name %s)", tm.t.Name, tm.goName)
+		models = append(models, tm)
+	}
+	return models, errs
 }
 
 // providerList writes providers as a Go slice literal.
@@ -284,12 +298,48 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		case draft7URL:
 			tm.draft7 = true
 		default:
+			// Which keywords mean what is then unknown: nothing more of the
+			// tool is checked.
 			return nil, fail("/$schema", "$schema", fmt.Sprintf("unsupported dialect %q: toolgate reads JSON Schema 2020-12 (the default) and draft-07", s.Str))
 		}
 	}
-	compiler, err := compileCheck(t, tm.draft7)
-	if err != nil {
-		return nil, schemaError(t, err)
+	// The meta-schema's problems, the keywords the builder refuses and the
+	// result's schema's problems are reported together; the cycle check
+	// needs a model built without error, and the provider checks (project)
+	// a finished model.
+	checked := checkSchema(t, t.paramsKey, t.params, schemaURL(t), tm.draft7)
+	errs := checked.errs
+	if checked.compiler != nil {
+		errs = append(errs, tm.buildParams(t, checked, opts)...)
+	}
+	if !opts.ValueRoots {
+		if err := tm.modelResult(opts); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if !opts.ValueRoots {
+		keepUndeclared(tm.roots())
+		rememberExport(tm, opts)
+		if err := tm.project(opts); err != nil {
+			return nil, err
+		}
+		tm.releaseSchema()
+	}
+	return tm, nil
+}
+
+// buildParams builds the model of the parameters schema the meta-schema
+// check accepted (checked.schema: the tool's, less what it refused) and
+// returns the builder's problems that the check did not already report.
+func (tm *toolModel) buildParams(t *Tool, checked schemaCheck, opts Options) ErrorList {
+	if checked.schema != t.params {
+		// A copy that is never generated from, nor remembered.
+		c := *t
+		c.params, c.memoed = checked.schema, nil
+		t = &c
 	}
 	// The effective schema (embedded, projected) leaves toolgate's own x-
 	// metadata out; the model is built from the same closure with it kept.
@@ -304,36 +354,29 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 		}
 		tm.root.hasStruct = true
 	}
-	b.checkDefaults(compiler)
+	b.checkDefaults(checked.compiler)
 	if len(b.errs) > 0 {
-		return nil, b.errs
+		var errs ErrorList
+		for _, e := range b.errs {
+			if ge, ok := e.(*Error); !ok || !coveredBy(ge, checked.pruned) {
+				errs = append(errs, e)
+			}
+		}
+		return errs
+	}
+	if len(checked.errs) > 0 {
+		return nil
 	}
 	tm.warnings = append(slices.Clone(t.warnings), b.warns...)
 	if err := markCycles(tm.root); err != nil {
-		return nil, &Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey, Message: err.Error()}
+		return ErrorList{&Error{File: t.File, Pointer: t.Pointer + "/" + t.paramsKey, Message: err.Error()}}
 	}
-	if !opts.ValueRoots {
-		if err := tm.modelResult(opts); err != nil {
-			return nil, err
-		}
-		keepUndeclared(tm.roots())
-		rememberExport(tm, opts)
-		if err := tm.project(opts); err != nil {
-			return nil, err
-		}
-		tm.releaseSchema()
-	}
-	return tm, nil
+	return nil
 }
 
-// compileCheck checks the canonical schema as santhosh-tekuri/jsonschema
-// compiles it, validating it against its meta-schema and resolving every
-// $ref; it returns the compiler the schema's defaults are checked with.
-func compileCheck(t *Tool, draft7 bool) (func() (*jsonschema.Compiler, error), error) {
-	return checkAt(schemaURL(t), t.params, draft7)
-}
-
-// checkAt is compileCheck for schema s under url. A schema compilesClean
+// checkAt checks schema s as santhosh-tekuri/jsonschema compiles it under
+// url, validating it against its meta-schema and resolving every $ref; it
+// returns the compiler the schema's defaults are checked with. A schema compilesClean
 // proves valid is compiled only when its compiler is asked for (and should
 // that compile fail after all, the compiler's error says so); any other is
 // compiled now, and its compile error returned.
@@ -361,43 +404,6 @@ func compileAt(url string, s *jsonval.Value, draft7 bool) (*jsonschema.Compiler,
 	}
 	_, err := c.Compile(url)
 	return c, err
-}
-
-// schemaError turns a compile error of santhosh-tekuri/jsonschema into a
-// generation error at the deepest failing keyword of the schema.
-func schemaError(t *Tool, err error) error {
-	return schemaErrorAt(t, t.paramsKey, t.params, schemaURL(t), err)
-}
-
-// schemaErrorAt is schemaError for the schema s of the tool's member key,
-// compiled under url.
-func schemaErrorAt(t *Tool, key string, s *jsonval.Value, url string, err error) error {
-	e := &Error{File: t.File, Pointer: t.Pointer + "/" + key}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		var se *jsonschema.SchemaError
-		if errors.As(err, &se) && se.Err != nil {
-			err = se.Err
-		}
-		e.Message = "invalid schema: " + strings.ReplaceAll(err.Error(), url, "")
-		return e
-	}
-	for len(ve.Causes) > 0 {
-		ve = ve.Causes[0]
-	}
-	e.Pointer += ve.InstanceLocation
-	if i := strings.LastIndexByte(ve.InstanceLocation, '/'); i >= 0 {
-		e.Keyword = unescapePointer(ve.InstanceLocation[i+1:])
-	}
-	e.Message = "invalid schema: " + ve.Message
-	if e.Keyword == "pattern" {
-		if p := jsonval.Resolve(s, ve.InstanceLocation); p != nil && p.Kind == jsonval.String {
-			if _, rerr := regexp.Compile(p.Str); rerr != nil {
-				e.Message = fmt.Sprintf("Go's regexp cannot compile %q: %v", p.Str, rerr)
-			}
-		}
-	}
-	return e
 }
 
 func schemaURL(t *Tool) string { return "toolgate:///" + t.Name + ".json" }

@@ -93,8 +93,26 @@ func nameProblem(name string) string {
 // tool at all is an error: generating from nothing would remove every
 // generated file. A file
 // holds one tool (canonical or MCP form), a list of tools ({"tools": [...]},
-// as an MCP tools/list result), or a JSON array of tools.
+// as an MCP tools/list result), or a JSON array of tools. An invalid
+// definition is an ErrorList of every problem of every file, each placed
+// at its line and column, in file and position order (ErrorList.Sorted).
 func Load(paths ...string) ([]*Tool, error) {
+	tools, err := LoadAll(paths...)
+	if err != nil {
+		return nil, err
+	}
+	return tools, nil
+}
+
+// LoadAll is Load for reporting every problem in one run. When the files
+// hold invalid definitions (err is an ErrorList), it also returns the tools
+// that can still be checked: those of the files without problems, and each
+// tool whose name and parameters were read in spite of its own (a bad
+// x-toolgate member, a description toolgate refuses), so that the caller
+// adds what the later stages find in them (Validate, package lint). Those
+// tools lack what their file got wrong: generate only from what Load
+// returns.
+func LoadAll(paths ...string) ([]*Tool, error) {
 	var files []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -126,7 +144,6 @@ func Load(paths ...string) ([]*Tool, error) {
 	for i, ts := range loaded {
 		if loadErrs[i] != nil {
 			errs = append(errs, loadErrs[i])
-			continue
 		}
 		for _, t := range ts {
 			if prev, dup := byName[t.Name]; dup {
@@ -138,7 +155,7 @@ func Load(paths ...string) ([]*Tool, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return tools, errs.placed()
 	}
 	if len(tools) == 0 {
 		return nil, &Error{File: strings.Join(paths, ", "), Message: "no tools found (a folder contributes its *.json files)"}
@@ -146,21 +163,33 @@ func Load(paths ...string) ([]*Tool, error) {
 	return tools, nil
 }
 
+// loadFile reads and parses one tool file: its tools that can be checked
+// further, and its problems (an ErrorList), or the error that it cannot be
+// read.
 func loadFile(path string) ([]*Tool, error) {
 	data, err := ReadToolFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return parseToolFile(path, data)
+	tools, errs := parseToolFile(path, data)
+	if len(errs) > 0 {
+		return tools, errs
+	}
+	return tools, nil
 }
 
-func parseToolFile(path string, data []byte) ([]*Tool, error) {
+// parseToolFile parses the tools of one file. Every problem is reported,
+// not the first: each tool of a list on its own, and within a tool every
+// member. The tools returned are those that can be checked further
+// (parseTool), with or without problems.
+func parseToolFile(path string, data []byte) ([]*Tool, ErrorList) {
 	doc, err := jsonval.Parse(data)
 	if err != nil {
-		return nil, &Error{File: path, Message: err.Error()}
+		return nil, ErrorList{syntaxError(path, data, err)}
 	}
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])
+	var errs ErrorList
 	var list *jsonval.Value
 	base := ""
 	switch {
@@ -175,58 +204,66 @@ func parseToolFile(path string, data []byte) ([]*Tool, error) {
 				// snapshots); like serverInfo, it never reaches the code.
 			default:
 				if !strings.HasPrefix(m.Key, "x-") {
-					return nil, &Error{File: path, Pointer: "/" + escapePointer(m.Key), Message: fmt.Sprintf("unknown member %q in a tool list (want tools, nextCursor, _meta, serverInfo, a capture's server, url, transport or auth, or x-*)", m.Key)}
+					errs = append(errs, &Error{File: path, Pointer: "/" + escapePointer(m.Key), Message: fmt.Sprintf("unknown member %q in a tool list%s (want tools, nextCursor, _meta, serverInfo, a capture's server, url, transport or auth, or x-*)", m.Key, didYouMean(m.Key, listMembers))})
 				}
 			}
 		}
 		list, base = doc.Get("tools"), "/tools"
 		if list.Kind != jsonval.Array {
-			return nil, &Error{File: path, Pointer: base, Message: "tools must be an array"}
+			return nil, append(errs, &Error{File: path, Pointer: base, Message: "tools must be an array"})
 		}
 	case doc.Kind == jsonval.Object:
-		t, err := parseTool(path, "", doc)
-		if err != nil {
-			return nil, err
+		t, terrs := parseTool(path, "", doc)
+		if t == nil {
+			return nil, terrs
 		}
 		t.SourceSHA256 = hash
-		return []*Tool{t}, nil
+		return []*Tool{t}, terrs
 	default:
-		return nil, &Error{File: path, Message: "a tool file holds a JSON object or an array of tools"}
+		return nil, ErrorList{&Error{File: path, Message: "a tool file holds a JSON object or an array of tools"}}
 	}
-	var errs ErrorList
 	var tools []*Tool
 	for i, item := range list.Items {
-		t, err := parseTool(path, fmt.Sprintf("%s/%d", base, i), item)
-		if err != nil {
-			errs = append(errs, err)
+		t, terrs := parseTool(path, fmt.Sprintf("%s/%d", base, i), item)
+		errs = append(errs, terrs...)
+		if t == nil {
 			continue
 		}
 		t.SourceSHA256 = hash
 		tools = append(tools, t)
 	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return tools, nil
+	return tools, errs
 }
 
-func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
-	fail := func(at, format string, args ...any) error {
-		return &Error{File: path, Pointer: ptr + at, Message: fmt.Sprintf(format, args...)}
+// parseTool reads the tool object obj at ptr: every problem of its members
+// and, when its name and parameters were read, the tool, which the later
+// stages can check (with or without problems). A tool without them is
+// not: the schema checks name the schema by the tool (schemaURL) and need
+// the parameters.
+func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, ErrorList) {
+	var errs ErrorList
+	fail := func(at, format string, args ...any) {
+		errs = append(errs, &Error{File: path, Pointer: ptr + at, Message: fmt.Sprintf(format, args...)})
 	}
 	if obj.Kind != jsonval.Object {
-		return nil, fail("", "a tool is a JSON object, not %s", obj.Kind)
+		fail("", "a tool is a JSON object, not %s", obj.Kind)
+		return nil, errs
 	}
 	t := &Tool{File: path, Pointer: ptr, memoed: &toolMemo{}}
+	nameOK := true
 	for _, m := range obj.Members {
 		at := "/" + escapePointer(m.Key)
 		switch m.Key {
 		case "name", "description":
 			if m.Value.Kind != jsonval.String {
-				return nil, fail(at, "%s must be a string", m.Key)
+				fail(at, "%s must be a string", m.Key)
+				nameOK = nameOK && m.Key != "name"
+				continue
 			}
 			if err := checkText("the tool "+m.Key, m.Value.Str); err != nil {
-				return nil, fail(at, "%v", err)
+				fail(at, "%v", err)
+				nameOK = nameOK && m.Key != "name"
+				continue
 			}
 			if m.Key == "name" {
 				t.Name = m.Value.Str
@@ -235,7 +272,8 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 			}
 		case "parameters", "inputSchema":
 			if t.paramsKey != "" {
-				return nil, fail(at, "a tool has either parameters or inputSchema, not both")
+				fail(at, "a tool has either parameters or inputSchema, not both")
+				continue
 			}
 			t.params, t.paramsKey = m.Value, m.Key
 		case "title", "annotations", "outputSchema", "_meta", "icons", "execution":
@@ -244,35 +282,43 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 			}
 			t.mcpExtras = append(t.mcpExtras, m)
 		case "x-toolgate":
-			meta, err := parseMeta(m.Value)
-			if err != nil {
-				return nil, fail(at, "%v", err)
+			meta, problems := parseMeta(m.Value)
+			for _, p := range problems {
+				fail(at+p.ptr, "%s", p.msg)
 			}
 			t.Meta = meta
 		default:
 			if !strings.HasPrefix(m.Key, "x-") {
-				return nil, fail(at, "unknown member %q (a tool has name, description, parameters or inputSchema, MCP's title, annotations, outputSchema, icons, execution and _meta, and x-* extensions)", m.Key)
+				fail(at, "unknown member %q%s (a tool has name, description, parameters or inputSchema, MCP's title, annotations, outputSchema, icons, execution and _meta, and x-* extensions)", m.Key, didYouMean(m.Key, toolMembers))
 			}
 		}
 	}
 	switch {
+	case !nameOK:
 	case t.Name == "" && !obj.Has("name"):
-		return nil, fail("", "the tool has no name")
+		fail("", "the tool has no name")
+		nameOK = false
 	case !toolNameRule.MatchString(t.Name):
-		return nil, fail("/name", "tool name %q does not match [A-Za-z0-9_.-]{1,128}, MCP's rule (%s): an invalid definition, refused whatever the flags; toolgate never renames a tool, so fix the name in the file", t.Name, nameProblem(t.Name))
-	case t.params == nil:
-		return nil, fail("", "tool %q has no parameters (or inputSchema)", t.Name)
+		fail("/name", "tool name %q does not match [A-Za-z0-9_.-]{1,128}, MCP's rule (%s): an invalid definition, refused whatever the flags; toolgate never renames a tool, so fix the name in the file", t.Name, nameProblem(t.Name))
+		nameOK = false
 	}
-	if err := checkSchemaText(path, ptr+"/"+t.paramsKey, t.params); err != nil {
-		return nil, err
+	if t.params == nil {
+		if nameOK {
+			fail("", "tool %q has no parameters (or inputSchema)", t.Name)
+		} else {
+			fail("", "the tool has no parameters (or inputSchema)")
+		}
+		return nil, errs
 	}
+	checkSchemaText(path, ptr+"/"+t.paramsKey, t.params, &errs)
 	t.impliedObjectRoot()
 	if t.output != nil {
-		if err := checkSchemaText(path, ptr+"/outputSchema", t.output); err != nil {
-			return nil, err
-		}
+		checkSchemaText(path, ptr+"/outputSchema", t.output, &errs)
 	}
-	return t, nil
+	if !nameOK {
+		return nil, errs
+	}
+	return t, errs
 }
 
 // impliedObjectRoot reads a root schema that declares properties but no
@@ -305,18 +351,17 @@ func (t *Tool) asDeclared() *Tool {
 
 // checkSchemaText refuses, in schema s at ptr and the schemas inside it, a
 // description, property name or definition name that checkText refuses:
-// they reach generated comments, messages and Go names.
-func checkSchemaText(path, ptr string, s *jsonval.Value) error {
+// they reach generated comments, messages and Go names. It appends every
+// one to errs.
+func checkSchemaText(path, ptr string, s *jsonval.Value, errs *ErrorList) {
 	if s.Kind == jsonval.Array { // prefixItems, allOf, ..., draft-07 items
 		for i, item := range s.Items {
-			if err := checkSchemaText(path, fmt.Sprintf("%s/%d", ptr, i), item); err != nil {
-				return err
-			}
+			checkSchemaText(path, fmt.Sprintf("%s/%d", ptr, i), item, errs)
 		}
-		return nil
+		return
 	}
 	if s.Kind != jsonval.Object {
-		return nil
+		return
 	}
 	for _, m := range s.Members {
 		at := ptr + "/" + escapePointer(m.Key)
@@ -326,7 +371,7 @@ func checkSchemaText(path, ptr string, s *jsonval.Value) error {
 				continue
 			}
 			if err := checkText("the description", m.Value.Str); err != nil {
-				return &Error{File: path, Pointer: at, Keyword: m.Key, Message: err.Error()}
+				*errs = append(*errs, &Error{File: path, Pointer: at, Keyword: m.Key, Message: err.Error()})
 			}
 		case "properties", "$defs", "definitions":
 			if m.Value.Kind != jsonval.Object {
@@ -339,25 +384,26 @@ func checkSchemaText(path, ptr string, s *jsonval.Value) error {
 			for _, sub := range m.Value.Members {
 				subAt := at + "/" + escapePointer(sub.Key)
 				if err := checkText(what, sub.Key); err != nil {
-					return &Error{File: path, Pointer: subAt, Keyword: m.Key, Message: err.Error()}
+					*errs = append(*errs, &Error{File: path, Pointer: subAt, Keyword: m.Key, Message: err.Error()})
 				}
-				if err := checkSchemaText(path, subAt, sub.Value); err != nil {
-					return err
-				}
+				checkSchemaText(path, subAt, sub.Value, errs)
 			}
 		case "items", "prefixItems", "additionalItems", "additionalProperties", "not", "allOf", "anyOf", "oneOf", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties":
-			if err := checkSchemaText(path, at, m.Value); err != nil {
-				return err
-			}
+			checkSchemaText(path, at, m.Value, errs)
 		}
 	}
-	return nil
 }
 
-func parseMeta(v *jsonval.Value) (Meta, error) {
+// metaProblem is one problem of a tool's x-toolgate: ptr locates it
+// inside x-toolgate ("" for x-toolgate itself).
+type metaProblem struct{ ptr, msg string }
+
+// parseMeta reads a tool's x-toolgate, with every problem of its members:
+// a member with a problem is left out of the Meta returned.
+func parseMeta(v *jsonval.Value) (Meta, []metaProblem) {
 	var meta Meta
 	if v.Kind != jsonval.Object {
-		return meta, fmt.Errorf("x-toolgate must be an object")
+		return meta, []metaProblem{{"", "x-toolgate must be an object"}}
 	}
 	str := func(m jsonval.Member) (string, error) {
 		if m.Value.Kind != jsonval.String || m.Value.Str == "" {
@@ -371,74 +417,108 @@ func parseMeta(v *jsonval.Value) (Meta, error) {
 		}
 		return m.Value.Bool, nil
 	}
-	var err error
+	var problems []metaProblem
+	badApproval := false
 	for _, m := range v.Members {
+		var err error
 		switch m.Key {
 		case "goName":
-			meta.GoName, err = str(m)
-			if err == nil && !isGoIdentifier(meta.GoName) {
-				err = fmt.Errorf("x-toolgate.goName %q is not an exported Go identifier", meta.GoName)
+			var name string
+			name, err = str(m)
+			if err == nil && !isGoIdentifier(name) {
+				err = fmt.Errorf("x-toolgate.goName %q is not an exported Go identifier", name)
+			}
+			if err == nil {
+				meta.GoName = name
 			}
 		case "version":
 			meta.Version, err = str(m)
 		case "timeout":
-			meta.Timeout, err = str(m)
+			var timeout string
+			timeout, err = str(m)
 			if err == nil {
-				if d, perr := time.ParseDuration(meta.Timeout); perr != nil || d <= 0 {
-					err = fmt.Errorf("x-toolgate.timeout %q is not a positive Go duration such as \"10s\"", meta.Timeout)
+				if d, perr := time.ParseDuration(timeout); perr != nil || d <= 0 {
+					err = fmt.Errorf("x-toolgate.timeout %q is not a positive Go duration such as \"10s\"", timeout)
 				}
+			}
+			if err == nil {
+				meta.Timeout = timeout
 			}
 		case "sensitive":
 			meta.Sensitive, err = flag(m)
 		case "destructive":
 			meta.Destructive, err = flag(m)
 		case "providers":
-			if m.Value.Kind != jsonval.Array || len(m.Value.Items) == 0 {
-				return meta, fmt.Errorf("x-toolgate.providers must be a non-empty array of provider names")
-			}
-			for _, it := range m.Value.Items {
-				p := provider.Provider(it.Str)
-				if it.Kind != jsonval.String || !slices.Contains(provider.All, p) {
-					return meta, fmt.Errorf("x-toolgate.providers: %s is not a provider (%v)", it.Marshal(), provider.All)
-				}
-				if slices.Contains(meta.Providers, p) {
-					return meta, fmt.Errorf("x-toolgate.providers lists %s twice", p)
-				}
-				meta.Providers = append(meta.Providers, p)
-			}
+			meta.Providers, err = metaProviders(m)
 		case "approval":
-			meta.Approval, err = str(m)
-			if err == nil && meta.Approval != "required" && meta.Approval != "policy" {
-				err = fmt.Errorf("x-toolgate.approval %q is not \"required\" or \"policy\"", meta.Approval)
+			var approval string
+			approval, err = str(m)
+			if err == nil && approval != "required" && approval != "policy" {
+				err = fmt.Errorf("x-toolgate.approval %q is not \"required\" or \"policy\"", approval)
+			}
+			if err == nil {
+				meta.Approval = approval
 			}
 		case "approvers":
 			meta.Approvers, err = roleList(m)
 		case "selfApproval":
 			meta.SelfApproval, err = flag(m)
 		case "roles":
-			if m.Value.Kind != jsonval.Array {
-				return meta, fmt.Errorf("x-toolgate.roles must be an array of strings")
-			}
-			for _, r := range m.Value.Items {
-				if r.Kind != jsonval.String || r.Str == "" {
-					return meta, fmt.Errorf("x-toolgate.roles must be an array of non-empty strings")
-				}
-				meta.Roles = append(meta.Roles, r.Str)
-			}
+			meta.Roles, err = metaRoles(m)
 		default:
-			return meta, fmt.Errorf("unknown x-toolgate member %q (want goName, version, roles, sensitive, destructive, timeout, providers, approval, approvers, selfApproval)", m.Key)
+			err = fmt.Errorf("unknown x-toolgate member %q%s (want goName, version, roles, sensitive, destructive, timeout, providers, approval, approvers, selfApproval)", m.Key, didYouMean(m.Key, metaMembers))
 		}
 		if err != nil {
-			return meta, err
+			problems = append(problems, metaProblem{"/" + escapePointer(m.Key), err.Error()})
+			badApproval = badApproval || m.Key == "approval" || m.Key == "approvers" || m.Key == "selfApproval"
 		}
 	}
+	// Approval and its approvers are checked together only when each of
+	// them read well: a member with a problem of its own is reported as
+	// such, not again as missing.
 	switch {
+	case badApproval:
 	case meta.Approval != "" && len(meta.Approvers) == 0:
-		return meta, fmt.Errorf("x-toolgate.approval needs x-toolgate.approvers: the roles that may approve")
+		problems = append(problems, metaProblem{"", "x-toolgate.approval needs x-toolgate.approvers: the roles that may approve"})
 	case meta.Approval == "" && (meta.Approvers != nil || meta.SelfApproval):
-		return meta, fmt.Errorf("x-toolgate.approvers and selfApproval need x-toolgate.approval")
+		problems = append(problems, metaProblem{"", "x-toolgate.approvers and selfApproval need x-toolgate.approval"})
 	}
-	return meta, nil
+	return meta, problems
+}
+
+// metaProviders parses x-toolgate providers: a non-empty array of distinct
+// provider names.
+func metaProviders(m jsonval.Member) ([]provider.Provider, error) {
+	if m.Value.Kind != jsonval.Array || len(m.Value.Items) == 0 {
+		return nil, fmt.Errorf("x-toolgate.providers must be a non-empty array of provider names")
+	}
+	var out []provider.Provider
+	for _, it := range m.Value.Items {
+		p := provider.Provider(it.Str)
+		if it.Kind != jsonval.String || !slices.Contains(provider.All, p) {
+			return nil, fmt.Errorf("x-toolgate.providers: %s is not a provider (%v)", it.Marshal(), provider.All)
+		}
+		if slices.Contains(out, p) {
+			return nil, fmt.Errorf("x-toolgate.providers lists %s twice", p)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// metaRoles parses x-toolgate roles: an array of non-empty strings.
+func metaRoles(m jsonval.Member) ([]string, error) {
+	if m.Value.Kind != jsonval.Array {
+		return nil, fmt.Errorf("x-toolgate.roles must be an array of strings")
+	}
+	var out []string
+	for _, r := range m.Value.Items {
+		if r.Kind != jsonval.String || r.Str == "" {
+			return nil, fmt.Errorf("x-toolgate.roles must be an array of non-empty strings")
+		}
+		out = append(out, r.Str)
+	}
+	return out, nil
 }
 
 // roleList parses a non-empty array of distinct, non-empty role names.

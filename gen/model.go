@@ -319,10 +319,22 @@ func (b *builder) checkKeywords(ptr string, s *jsonval.Value) {
 				b.fail(ptr+"/"+escapePointer(k), k, "%s is only supported at the root of the parameters schema", k)
 			}
 		case b.draft7 && k == "additionalItems":
-		default:
+		case isKeyword(k):
 			b.fail(ptr+"/"+escapePointer(k), k, "keyword %q is not enforced by toolgate; remove it or express the rule with supported keywords", k)
+		default:
+			b.fail(ptr+"/"+escapePointer(k), k, "%s", unknownKeyword(k))
 		}
 	}
+}
+
+// unknownKeyword is the message of a schema member k that is no keyword
+// toolgate knows (schemaKeywords) nor an extension: a misspelt one, when
+// one keyword is close, else a stranger.
+func unknownKeyword(k string) string {
+	if s := suggest(k, schemaKeywords()); s != "" {
+		return fmt.Sprintf("unknown keyword %q; did you mean %q?", k, s)
+	}
+	return fmt.Sprintf("unknown keyword %q: not a JSON Schema keyword; remove it, or start an extension's name with x-", k)
 }
 
 // fill sets n from the schema object s (which has no $ref).
@@ -418,6 +430,8 @@ func (b *builder) schemaMeta(ptr string, x *jsonval.Value, besideRef bool) (goTy
 		case m.Key == "goType" && m.Value.Kind == jsonval.String && isGoIdentifier(m.Value.Str) && !besideRef:
 			goType = m.Value.Str
 		case m.Key == "sensitive" && m.Value.Kind == jsonval.Bool:
+		case !slices.Contains(schemaMetaMembers, m.Key) && suggest(m.Key, schemaMetaMembers) != "":
+			b.fail(ptr+"/x-toolgate/"+escapePointer(m.Key), "x-toolgate", "unknown x-toolgate member %q%s", m.Key, didYouMean(m.Key, schemaMetaMembers))
 		case besideRef:
 			b.fail(ptr+"/x-toolgate/"+escapePointer(m.Key), "x-toolgate", "x-toolgate beside $ref takes goName (an exported Go identifier) and sensitive (a boolean); set goType on the referenced schema")
 		default:

@@ -127,7 +127,7 @@ func TestLoadErrorsSameOnAnyWorkerCount(t *testing.T) {
 	dir := writeTools(t, 40, bad)
 	got := errorsOn(t, func() error { _, err := gen.Load(dir); return err })
 	lines := strings.Split(got, "\n")
-	want := []string{"tool_00003_bad.json: ", "tool_00010_bad.json: tool name", "tool_00017_bad.json#/0: ", "tool_00017_bad.json#/1: ", "tool_00024_bad.json#/surprise: ", "tool_00031_bad.json#/name: "}
+	want := []string{"tool_00003_bad.json:1:37: invalid JSON", "tool_00010_bad.json:1:1: tool name", "tool_00017_bad.json:1:2: a tool is a JSON object, not number (at /0)", "tool_00017_bad.json:1:5: a tool is a JSON object, not number (at /1)", "tool_00024_bad.json:1:56: unknown member", "tool_00031_bad.json:1:2: tool name"}
 	if len(lines) != len(want) {
 		t.Fatalf("%d errors, want %d:\n%s", len(lines), len(want), got)
 	}
@@ -160,7 +160,7 @@ func TestGenerateErrorsSameOnAnyWorkerCount(t *testing.T) {
 		return err
 	})
 	lines := strings.Split(got, "\n")
-	want := []string{"tool_00003_bad.json#/parameters/properties/a/minLength", "tool_00010_bad.json#/parameters", "tool_00017_bad.json#/parameters/$schema", "tool_00024_bad.json#/parameters", "tool_00031_bad.json"}
+	want := []string{"tool_00003_bad.json:1:100: minLength: ", "tool_00010_bad.json:1:22: type: ", "tool_00017_bad.json:1:40: $schema: ", "tool_00024_bad.json:1:21: invalid schema", "tool_00031_bad.json:1:1: tools"}
 	if len(lines) != len(want) {
 		t.Fatalf("%d errors, want %d:\n%s", len(lines), len(want), got)
 	}

@@ -71,13 +71,20 @@ func (tm *toolModel) modelResult(opts Options) error {
 			return &Error{File: t.File, Pointer: t.Pointer + "/outputSchema/$schema", Keyword: "$schema", Message: fmt.Sprintf("unsupported dialect %q: toolgate reads JSON Schema 2020-12 (the default) and draft-07", s.Str)}
 		}
 	}
-	compiler, err := checkAt(resultURL(t), t.output, draft7)
-	if err != nil {
-		return schemaErrorAt(t, "outputSchema", t.output, resultURL(t), err)
+	checked := checkSchema(t, "outputSchema", t.output, resultURL(t), draft7)
+	if checked.compiler == nil {
+		return checked.errs
 	}
-	closed := provider.ClosedResult(t.output, opts.OpenObjects)
+	out := t
+	if checked.schema != t.output {
+		// A copy that is never generated from, nor remembered.
+		c := *t
+		c.output, c.memoed = checked.schema, nil
+		out = &c
+	}
+	closed := provider.ClosedResult(out.output, opts.OpenObjects)
 	tm.resultSchema = string(provider.WithoutExtensions(closed).Marshal())
-	b := &builder{tool: t, root: closed, draft7: draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, resultURL(t), draft7), result: true}
+	b := &builder{tool: out, root: closed, draft7: draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, resultURL(t), draft7), result: true}
 	tm.result = b.build("", closed, tm.goName+"Result")
 	switch r := tm.result; {
 	case r.nullable || r.kind == kindNull || r.kind == kindNever:
@@ -85,9 +92,15 @@ func (tm *toolModel) modelResult(opts Options) error {
 	case r.kind == kindObject && !r.freeForm:
 		r.hasStruct = true
 	}
-	b.checkDefaults(compiler)
-	if len(b.errs) > 0 {
-		return b.errs
+	b.checkDefaults(checked.compiler)
+	errs := checked.errs
+	for _, e := range b.errs {
+		if ge, ok := e.(*Error); !ok || !coveredBy(ge, checked.pruned) {
+			errs = append(errs, e)
+		}
+	}
+	if len(errs) > 0 {
+		return errs
 	}
 	tm.warnings = append(tm.warnings, b.warns...)
 	if err := markCycles(tm.result); err != nil {

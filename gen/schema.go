@@ -13,7 +13,7 @@ import (
 func Schema(t *Tool, opts Options) (effective *jsonval.Value, version string, err error) {
 	tm, err := model(t, Options{OpenObjects: opts.OpenObjects, FormatAnnotation: opts.FormatAnnotation, Providers: []provider.Provider{provider.MCP}})
 	if err != nil {
-		return nil, "", err
+		return nil, "", located(err)
 	}
 	effective, err = jsonval.Parse([]byte(tm.projected.Schema))
 	if err != nil {

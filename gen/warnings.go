@@ -53,7 +53,7 @@ func (b *builder) warn(kind, ptr, format string, args ...any) {
 func Warnings(t *Tool, opts Options) ([]Warning, error) {
 	tm, err := exportModel(t, opts)
 	if err != nil {
-		return nil, err
+		return nil, located(err)
 	}
 	return tm.warnings, nil
 }

@@ -219,7 +219,7 @@ func TestCLI(t *testing.T) {
 		{name: "generate, bad flag", args: []string{"generate", "--nope"}, code: exitUsage, stderr: "toolgate generate: unknown flag: --nope"},
 		{name: "generate, missing folder", args: []string{"generate"}, code: exitUsage, stderr: "toolgate generate: ./schemas does not exist (" + schemasHint + ")"},
 		{name: "generate, empty folder", files: empty, args: []string{"generate"}, code: exitUsage, stderr: "toolgate generate: no tool files in ./schemas (" + schemasHint + ")"},
-		{name: "generate, invalid", files: invalid, args: []string{"generate"}, code: exitInvalid, stderr: "schemas/t.json#/parameters"},
+		{name: "generate, invalid", files: invalid, args: []string{"generate"}, code: exitInvalid, stderr: "schemas/t.json:1:88: oneOf: invalid schema"},
 		{name: "generate, unreadable", files: valid, setup: danglingLink, args: []string{"generate"}, code: exitFailure, stderr: "toolgate generate: stat schemas/gone.json: no such file or directory"},
 
 		// check

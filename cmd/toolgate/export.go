@@ -48,22 +48,26 @@ func runExport(args []string, stdout, stderr io.Writer) (code int) {
 	if code := checkSchemas("export", *schemas, true, schemasHint, stderr); code != exitOK {
 		return code
 	}
-	tools, err := gen.Load(*schemas...)
+	opts := gen.Options{OpenObjects: *open, Providers: providers}
+	tools, err := gen.LoadAll(*schemas...)
 	if err != nil {
-		return reportLoad("export", err, stderr)
+		return reportLoad("export", loadProblems(err, tools, opts, fs, defaultLintConfig), stderr)
 	}
-	return export(provider.Provider(*prov), tools, gen.Options{OpenObjects: *open, Providers: providers}, stdout, stderr)
+	return export(provider.Provider(*prov), tools, opts, fs, stdout, stderr)
 }
 
 // export prints the definitions of tools for p as an indented JSON array.
-func export(p provider.Provider, tools []*gen.Tool, opts gen.Options, stdout, stderr io.Writer) int {
+// When it fails, it reports what generate would: the generator's problems
+// with the certain lint findings (under toolgate-lint.json, when it
+// exists; fl has no --lint-config).
+func export(p provider.Provider, tools []*gen.Tool, opts gen.Options, fl *pflag.FlagSet, stdout, stderr io.Writer) int {
 	if !slices.Contains(provider.All, p) {
 		fmt.Fprintf(stderr, "toolgate export: --provider must be one of %s\n", providerNames())
 		return exitUsage
 	}
 	defs, leftOut, err := gen.Export(tools, opts, p)
 	if err != nil {
-		return reportLoad("export", err, stderr)
+		return reportLoad("export", withRefusals(err, fl, defaultLintConfig, tools, opts.Providers), stderr)
 	}
 	list := make([]string, len(defs))
 	for i, d := range defs {

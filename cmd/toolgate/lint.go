@@ -156,10 +156,11 @@ func loadEach(paths []string) (tools []*gen.Tool, invalid []error, err error) {
 		files = append(files, matches...)
 	}
 	for _, f := range files {
-		ts, err := gen.Load(f)
+		// A file with problems still contributes the tools that can be
+		// linted: every problem of every file is reported in one run.
+		ts, err := gen.LoadAll(f)
 		if err != nil {
 			invalid = append(invalid, err)
-			continue
 		}
 		tools = append(tools, ts...)
 	}
@@ -201,4 +202,57 @@ func lintErrors(fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool, providers 
 	}
 	fmt.Fprintf(rep.stderr, "toolgate %s: %d lint error(s); fix them, or disable a rule with a reason (toolgate lint --help)\n", rep.cmd, len(refused))
 	return exitInvalid
+}
+
+// refusal is a finding of a certain lint rule reported among the errors of
+// the tool definitions (withRefusals), placed and sorted with them.
+type refusal struct{ f lint.Finding }
+
+// Error is the finding as lint prints it, with its pointer as a generation
+// error ends: "file:line:column: error RULE: message (at POINTER)".
+func (r refusal) Error() string { return r.f.String() + " (at " + orRoot(r.f.Pointer) + ")" }
+
+// Place is where the finding is, for gen.ErrorList.Sorted.
+func (r refusal) Place() (file string, line, column int) {
+	return r.f.File, r.f.Pos.Line, r.f.Pos.Column
+}
+
+// withRefusals adds to err, the problems of the tool definitions, the
+// findings of the certain lint rules for tools (what lintErrors refuses
+// once the generator accepts them): one list for reportLoad, so that a run
+// reports every problem of every file at once. A lint config or tool file
+// that cannot be read is added as its error.
+func withRefusals(err error, fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool, providers []provider.Provider) error {
+	list := gen.ErrorList{err}
+	cfg, cerr := lintConfig(fl, cfgPath)
+	if cerr != nil {
+		return append(list, cerr)
+	}
+	refused, _, rerr := lint.Refusals(tools, cfg, providers)
+	if rerr != nil {
+		return append(list, rerr)
+	}
+	for _, f := range refused {
+		// A tool a chosen provider cannot carry is among the generator's
+		// own errors already.
+		if f.Rule != lint.RuleProviderRefused {
+			list = append(list, refusal{f})
+		}
+	}
+	return list
+}
+
+// loadProblems adds to err, what gen.LoadAll found, what the generator
+// (gen.Validate) and the certain lint rules find in tools, the tools it
+// returned beside it. An error that is not about the definitions (a path
+// that cannot be read) is reported alone.
+func loadProblems(err error, tools []*gen.Tool, opts gen.Options, fl *pflag.FlagSet, cfgPath string) error {
+	var list gen.ErrorList
+	if !errors.As(err, &list) {
+		return err
+	}
+	if verr := gen.Validate(tools, opts); verr != nil {
+		err = gen.ErrorList{err, verr}
+	}
+	return withRefusals(err, fl, cfgPath, tools, opts.Providers)
 }

@@ -95,7 +95,12 @@
 //
 // generate and check refuse only what is certainly wrong: besides the
 // generator's own errors, a finding of a certain lint rule (bounds-inverted,
-// provider-refused, lint-config) is an invalid tool definition. What is
+// provider-refused, lint-config) is an invalid tool definition. generate,
+// check and export print every problem of every tool file in one run, one
+// a line, sorted by file and place, as
+// "file:line:column: KEYWORD: message (at POINTER)" (a lint finding as
+// lint prints it); a misspelt keyword or member says what it is likely
+// meant to be ("did you mean"). What is
 // only likely wrong is a warning, printed on stderr as
 // "file:line:column: warning KIND: message (at POINTER)", and the code is
 // generated: the generator's own warnings (a default its schema rejects, a
@@ -296,9 +301,9 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 	if code := checkSchemas(cmd, *schemas, true, schemasHint, stderr); code != exitOK {
 		return code
 	}
-	tools, err := gen.Load(*schemas...)
+	tools, err := gen.LoadAll(*schemas...)
 	if err != nil {
-		return rep.loadErrors(err)
+		return rep.loadErrors(loadProblems(err, tools, gen.Options{OpenObjects: *open, Providers: providers}, fs, *lintCfg))
 	}
 	defer rep.summary()
 	var generated []gen.Warning
@@ -308,7 +313,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 	}
 	files, err := gen.Generate(tools, opts)
 	if err != nil {
-		return rep.loadErrors(err)
+		return rep.loadErrors(withRefusals(err, fs, *lintCfg, tools, providers))
 	}
 	for _, w := range generated {
 		rep.generator(w)

@@ -146,8 +146,8 @@ func TestExitCodes(t *testing.T) {
 		{"stray argument", nil, []string{"check", "x"}, exitUsage, "unexpected arguments"},
 		{"bad package", nil, []string{"generate", "--package", "a-b"}, exitUsage, "not a Go identifier"},
 		{"help", nil, []string{"generate", "--help"}, exitOK, "Usage: toolgate generate"},
-		{"invalid schema", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"a": {"oneOf": []}}}}`}, []string{"generate"}, exitInvalid, "schemas/t.json#/parameters"},
-		{"unknown keyword", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"a": {"type": "string", "foo": 1}}}}`}, []string{"check"}, exitInvalid, `keyword "foo" is not enforced`},
+		{"invalid schema", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"a": {"oneOf": []}}}}`}, []string{"generate"}, exitInvalid, "schemas/t.json:1:88: oneOf: invalid schema: minimum 1 items required, but found 0 items (at /parameters/properties/a/oneOf)"},
+		{"unknown keyword", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"a": {"type": "string", "foo": 1}}}}`}, []string{"check"}, exitInvalid, `schemas/t.json:1:106: foo: unknown keyword "foo": not a JSON Schema keyword`},
 		{"missing folder", nil, []string{"generate", "--schemas", "nowhere"}, exitUsage, "nowhere"},
 		{"bad providers flag", map[string]string{"schemas/t.json": toolFile}, []string{"generate", "--providers", "mcp,cohere"}, exitUsage, `--providers: "cohere" is not one of`},
 		{"provider refuses the tool", map[string]string{"schemas/t.json": `{"name": "t", "description": "", "parameters": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}}}`}, []string{"check", "--providers", "mcp,openai-chat"}, exitInvalid, "tool t cannot be sent to openai-chat"},
@@ -203,10 +203,10 @@ func TestHostileTextIsAnInvalidDefinition(t *testing.T) {
 	tests := []struct {
 		name, file, want string
 	}{
-		{"NUL in the description", `{"name": "t", "description": "a\u0000b /*\n*/ func init() {}", "parameters": {"type": "object"}}`, `schemas/t.json#/description: the tool description "a\x00b /*\n*/ func init() {}" holds U+0000`},
-		{"BOM in a property description", `{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string", "description": "\ufeffx"}}}}`, `schemas/t.json#/parameters/properties/a/description: description: the description "\ufeffx" holds U+FEFF (a byte order mark)`},
-		{"bidi control in a property name", `{"name": "t", "parameters": {"type": "object", "properties": {"x\u202e": {"type": "string"}}}}`, `schemas/t.json#/parameters/properties/x\u202e: properties: the property name "x\u202e" holds U+202E (a bidi control)`},
-		{"escape in the description", `{"name": "t", "description": "\u001b[2J", "parameters": {"type": "object"}}`, `schemas/t.json#/description: the tool description "\x1b[2J" holds U+001B (a control character)`},
+		{"NUL in the description", `{"name": "t", "description": "a\u0000b /*\n*/ func init() {}", "parameters": {"type": "object"}}`, `schemas/t.json:1:15: the tool description "a\x00b /*\n*/ func init() {}" holds U+0000`},
+		{"BOM in a property description", `{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string", "description": "\ufeffx"}}}}`, `schemas/t.json:1:87: description: the description "\ufeffx" holds U+FEFF (a byte order mark)`},
+		{"bidi control in a property name", `{"name": "t", "parameters": {"type": "object", "properties": {"x\u202e": {"type": "string"}}}}`, `schemas/t.json:1:63: properties: the property name "x\u202e" holds U+202E (a bidi control)`},
+		{"escape in the description", `{"name": "t", "description": "\u001b[2J", "parameters": {"type": "object"}}`, `schemas/t.json:1:15: the tool description "\x1b[2J" holds U+001B (a control character)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -86,7 +86,7 @@ func (r *reporter) finding(f lint.Finding) { r.warn(f.File, f.Pointer, f.Rule, f
 
 // refused reports a lint finding as an error.
 func (r *reporter) refused(f lint.Finding) {
-	r.report(problem{File: f.File, Line: f.Pos.Line, Column: f.Pos.Column, Pointer: f.Pointer, Keyword: f.Rule, Message: f.Message, Severity: "error"}, f.String())
+	r.report(problem{File: f.File, Line: f.Pos.Line, Column: f.Pos.Column, Pointer: f.Pointer, Keyword: f.Rule, Message: f.Message, Severity: "error"}, refusal{f}.Error())
 }
 
 // failed reports an error that is not about a tool file's content (I/O).
@@ -101,32 +101,48 @@ func (r *reporter) summary() {
 	}
 }
 
-// loadErrors reports generation errors and picks the exit code: problems
-// with the tool definitions are 3; anything else among them (I/O) makes it
-// 4.
+// loadErrors reports generation errors, sorted by file and place, with
+// the certain lint findings a run reports beside them (withRefusals), and
+// picks the exit code: problems with the tool definitions are 3; anything
+// else among them (I/O) makes it 4.
 func (r *reporter) loadErrors(err error) int {
 	var list gen.ErrorList
 	if !errors.As(err, &list) {
 		list = gen.ErrorList{err}
 	}
 	code := exitInvalid
-	errs := list.Flat()
+	errs := list.Sorted()
+	lintErrs := 0
 	for _, e := range errs {
-		var ge *gen.Error
-		if !errors.As(e, &ge) {
+		var (
+			ge *gen.Error
+			rf refusal
+			ce *lint.ConfigError
+		)
+		switch {
+		case errors.As(e, &rf):
+			lintErrs++
+			r.refused(rf.f)
+		case errors.As(e, &ge):
+			// A *gen.Error escapes itself (its string is the human line).
+			p := problem{File: ge.File, Line: ge.Line, Column: ge.Column, Pointer: ge.Pointer, Keyword: ge.Keyword, Message: ge.Message, Severity: "error"}
+			if p.Pointer != "" {
+				r.locate(&p)
+			}
+			r.report(p, ge.Error())
+		case errors.As(e, &ce):
+			r.report(problem{File: ce.File, Pointer: ce.Pointer, Message: ce.Message, Severity: "error"}, ce.Error())
+		default:
 			code = exitFailure
 			r.failed(e)
-			continue
 		}
-		// A *gen.Error escapes itself (its string is the human line).
-		p := problem{File: ge.File, Line: ge.Line, Column: ge.Column, Pointer: ge.Pointer, Keyword: ge.Keyword, Message: ge.Message, Severity: "error"}
-		if p.Pointer != "" {
-			r.locate(&p)
-		}
-		r.report(p, ge.Error())
 	}
 	if code == exitInvalid {
-		fmt.Fprintf(r.stderr, "toolgate %s: %d problem(s) in the tool definitions\n", r.cmd, len(errs))
+		fmt.Fprintf(r.stderr, "toolgate %s: %d problem(s) in the tool definitions", r.cmd, len(errs))
+		if lintErrs > 0 {
+			fmt.Fprintf(r.stderr, ", %d of them lint error(s) (disable a rule with a reason: toolgate lint --help)", lintErrs)
+		}
+		fmt.Fprintln(r.stderr)
 	}
 	return code
 }

@@ -144,7 +144,7 @@ func TestRealServersGenerate(t *testing.T) {
 				t.Fatalf("load: %v; want %d refused names", err, tt.refused)
 			}
 			for _, e := range list.Flat() {
-				if !strings.Contains(e.Error(), "/name: tool name") || !strings.Contains(e.Error(), "' ' is not allowed") {
+				if !strings.Contains(e.Error(), ": tool name") || !strings.HasSuffix(e.Error(), "/name)") || !strings.Contains(e.Error(), "' ' is not allowed") {
 					t.Errorf("refused for another reason: %v", e)
 				}
 			}

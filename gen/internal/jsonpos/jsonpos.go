@@ -6,6 +6,7 @@
 package jsonpos
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf8"
 
@@ -124,4 +125,13 @@ func (m *Map) pos(off int) Pos {
 		}
 	}
 	return Pos{Offset: off, Line: lo + 1, Column: utf8.RuneCount(m.data[m.lines[lo]:off]) + 1}
+}
+
+// At returns the position of the byte at offset off of data (of the end of
+// data when off is past it), as Find counts it: for a syntax error, whose
+// document has no map.
+func At(data []byte, off int) Pos {
+	off = max(0, min(off, len(data)))
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return Pos{Offset: off, Line: bytes.Count(data[:start], []byte{'\n'}) + 1, Column: utf8.RuneCount(data[start:off]) + 1}
 }

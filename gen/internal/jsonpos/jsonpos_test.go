@@ -37,3 +37,31 @@ func TestReadRefusesInvalidJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestAt(t *testing.T) {
+	src := []byte("{\n  \"é\": 1,\n\t\"b\": }")
+	tests := []struct {
+		off  int
+		want string
+	}{
+		{0, "1:1"},
+		{1, "1:2"},
+		{2, "2:1"},
+		{10, "2:8"}, // after "é" (two bytes, one column) and ": 1"
+		{19, "3:7"},
+		{-1, "1:1"},
+		{99, "3:8"}, // past the end: the end
+	}
+	for _, tt := range tests {
+		if got := At(src, tt.off).String(); got != tt.want {
+			t.Errorf("At(%d) = %s, want %s", tt.off, got, tt.want)
+		}
+	}
+	m, err := Read([]byte("{\n  \"é\": 1,\n\t\"b\": 2}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := At(src, 14), m.Find("/b"); got.String() != want.String() {
+		t.Errorf("At(14) = %s, Find(/b) = %s: the two count alike", got, want)
+	}
+}
