@@ -441,6 +441,6 @@ func (r *Registry) release(ctx context.Context, scope, id string) {
 
 func recoverStore(err *error) {
 	if v := recover(); v != nil {
-		*err = fmt.Errorf("the replay store panicked: %v", v)
+		*err = fmt.Errorf("%w: %v", errStorePanicked, v)
 	}
 }
