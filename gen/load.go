@@ -55,8 +55,13 @@ type Meta struct {
 	Roles []string
 	// Sensitive marks every argument as sensitive: messages never echo them.
 	Sensitive bool
-	// Destructive marks a tool whose calls change state irreversibly.
+	// Destructive marks a tool whose calls change state irreversibly
+	// (x-toolgate destructive, or MCP's annotations.destructiveHint).
 	Destructive bool
+	// ReadOnly and Idempotent are MCP's annotations.readOnlyHint and
+	// idempotentHint: the tool changes nothing, or calling it again with
+	// the same arguments changes nothing more.
+	ReadOnly, Idempotent bool
 	// Timeout is a Go duration string bounding one execution.
 	Timeout string
 	// Providers are the model providers the tool is exported to; a listed
@@ -262,6 +267,9 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, error) {
 		return nil, fail("/name", "tool name %q does not match [A-Za-z0-9_.-]{1,128}, MCP's rule (%s): an invalid definition, refused whatever the flags; toolgate never renames a tool, so fix the name in the file", t.Name, nameProblem(t.Name))
 	case t.params == nil:
 		return nil, fail("", "tool %q has no parameters (or inputSchema)", t.Name)
+	}
+	if at, err := t.hints(); err != nil {
+		return nil, fail(at, "%v", err)
 	}
 	if err := checkSchemaText(path, ptr+"/"+t.paramsKey, t.params); err != nil {
 		return nil, err

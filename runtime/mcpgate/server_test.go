@@ -181,7 +181,9 @@ func jsonValue(t testing.TB, b []byte) any {
 }
 
 // wantDefinitions returns what Registry.Definitions gives p for MCP, by
-// name, as JSON values, and the names in order.
+// name, as JSON values, and the names in order. The annotations have
+// MCP's false readOnlyHint and idempotentHint where they do not say them:
+// the SDK's ToolAnnotations always writes both.
 func wantDefinitions(t testing.TB, reg *gate.Registry, p gate.Principal) ([]string, map[string]any) {
 	t.Helper()
 	defs, err := reg.Definitions(p, provider.MCP)
@@ -193,6 +195,13 @@ func wantDefinitions(t testing.TB, reg *gate.Registry, p gate.Principal) ([]stri
 	for _, d := range defs {
 		v := jsonValue(t, []byte(d))
 		name := v.(map[string]any)["name"].(string)
+		if ann, ok := v.(map[string]any)["annotations"].(map[string]any); ok {
+			for _, k := range []string{"readOnlyHint", "idempotentHint"} {
+				if _, ok := ann[k]; !ok {
+					ann[k] = false
+				}
+			}
+		}
 		names = append(names, name)
 		values[name] = v
 	}
@@ -222,6 +231,26 @@ func TestToolsListPerPrincipal(t *testing.T) {
 	}
 	if n := r.count(); len(n) != 0 {
 		t.Errorf("listing ran executors: %v", n)
+	}
+}
+
+// TestToolsListHints: tools/list says a destructive tool is one (its
+// x-toolgate destructive, as annotations.destructiveHint) and says
+// nothing of a tool without hints.
+func TestToolsListHints(t *testing.T) {
+	reg, _ := newRegistry(t)
+	res, err := connect(t, serve(t, reg), "tok-alice").ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	destructive := map[string]bool{}
+	for _, tool := range res.Tools {
+		if tool.Annotations != nil && tool.Annotations.DestructiveHint != nil {
+			destructive[tool.Name] = *tool.Annotations.DestructiveHint
+		}
+	}
+	if want := map[string]bool{"cancel_order": true, "refund_order": true}; !maps.Equal(destructive, want) {
+		t.Errorf("destructiveHint %v, want %v", destructive, want)
 	}
 }
 

@@ -169,5 +169,24 @@ func envelope(p Provider, t Tool, desc string, schema *jsonval.Value, strict boo
 			}
 		}
 	}
+	hints(v, t)
 	return v
+}
+
+// hints says in the annotations of t's MCP definition v that t is
+// destructive, when it is: destructiveHint true, and readOnlyHint false
+// where the annotations said true (MCP would ignore destructiveHint then).
+func hints(v *jsonval.Value, t Tool) {
+	if !t.Destructive {
+		return
+	}
+	ann := v.Get("annotations")
+	if ann == nil || ann.Kind != jsonval.Object {
+		ann = object()
+		v.Set("annotations", ann)
+	}
+	if ro := ann.Get("readOnlyHint"); ro != nil && ro.Kind == jsonval.Bool && ro.Bool {
+		ann.Set("readOnlyHint", boolean(false))
+	}
+	ann.Set("destructiveHint", boolean(true))
 }
