@@ -33,15 +33,15 @@ func TestHints(t *testing.T) {
 		{name: "read-only and idempotent", tool: `{"name": "t", "description": "d", ` + params + `, "annotations": {"readOnlyHint": true, "destructiveHint": true, "idempotentHint": true}}`,
 			readOnly: true, idempotent: true, annotations: map[string]any{"readOnlyHint": true, "destructiveHint": true, "idempotentHint": true}},
 		{name: "x-toolgate destructive", tool: `{"name": "t", "description": "d", ` + params + `, "x-toolgate": {"destructive": true}}`,
-			destructive: true, annotations: map[string]any{"destructiveHint": true}},
+			destructive: true, annotations: map[string]any{"destructiveHint": true, "readOnlyHint": false, "idempotentHint": false}},
 		{name: "x-toolgate destructive beside a title", tool: `{"name": "t", "description": "d", ` + params + `, "annotations": {"title": "T"}, "x-toolgate": {"destructive": true}}`,
-			destructive: true, annotations: map[string]any{"title": "T", "destructiveHint": true}},
+			destructive: true, annotations: map[string]any{"title": "T", "destructiveHint": true, "readOnlyHint": false, "idempotentHint": false}},
 		{name: "not a boolean", tool: `{"name": "t", "description": "d", ` + params + `, "annotations": {"destructiveHint": "yes"}}`, errAt: "/annotations/destructiveHint"},
 		{name: "not an object", tool: `{"name": "t", "description": "d", ` + params + `, "annotations": true}`, errAt: "/annotations"},
 		{name: "x-toolgate destructive outweighs readOnlyHint", tool: `{"name": "t", "description": "d", ` + params + `, "annotations": {"readOnlyHint": true}, "x-toolgate": {"destructive": true}}`,
-			destructive: true, annotations: map[string]any{"readOnlyHint": false, "destructiveHint": true}},
+			destructive: true, annotations: map[string]any{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false}},
 		{name: "x-toolgate destructive outweighs destructiveHint false", tool: `{"name": "t", "description": "d", ` + params + `, "annotations": {"destructiveHint": false}, "x-toolgate": {"destructive": true}}`,
-			destructive: true, annotations: map[string]any{"destructiveHint": true}},
+			destructive: true, annotations: map[string]any{"destructiveHint": true, "readOnlyHint": false, "idempotentHint": false}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -181,9 +181,7 @@ func jsonValue(t testing.TB, b []byte) any {
 }
 
 // wantDefinitions returns what Registry.Definitions gives p for MCP, by
-// name, as JSON values, and the names in order. The annotations have
-// MCP's false readOnlyHint and idempotentHint where they do not say them:
-// the SDK's ToolAnnotations always writes both.
+// name, as JSON values, and the names in order.
 func wantDefinitions(t testing.TB, reg *gate.Registry, p gate.Principal) ([]string, map[string]any) {
 	t.Helper()
 	defs, err := reg.Definitions(p, provider.MCP)
@@ -195,13 +193,6 @@ func wantDefinitions(t testing.TB, reg *gate.Registry, p gate.Principal) ([]stri
 	for _, d := range defs {
 		v := jsonValue(t, []byte(d))
 		name := v.(map[string]any)["name"].(string)
-		if ann, ok := v.(map[string]any)["annotations"].(map[string]any); ok {
-			for _, k := range []string{"readOnlyHint", "idempotentHint"} {
-				if _, ok := ann[k]; !ok {
-					ann[k] = false
-				}
-			}
-		}
 		names = append(names, name)
 		values[name] = v
 	}

@@ -6,9 +6,9 @@ import (
 	"github.com/toolgate/toolgate/runtime/provider"
 )
 
-// TestMCPHints: the MCP definition's annotations say destructiveHint true
-// for a destructive tool (and readOnlyHint false where they said true),
-// beside the other annotations of its MCP members, which stay in their
+// TestMCPHints: the MCP definition's annotations say destructiveHint true,
+// readOnlyHint false and idempotentHint (false unless they say true) for
+// a destructive tool, beside the other annotations of its MCP members, which stay in their
 // order; a tool that is not keeps its
 // annotations as they are (or has none), and no other provider's
 // definition carries them.
@@ -20,9 +20,9 @@ func TestMCPHints(t *testing.T) {
 		want string // the annotations, "nothing" for none
 	}{
 		{"none", provider.Tool{}, "nothing"},
-		{"destructive", provider.Tool{Destructive: true}, `{"destructiveHint":true}`},
-		{"beside the others", provider.Tool{Destructive: true, MCP: `{"annotations":{"title":"Pay","idempotentHint":true,"openWorldHint":true}}`}, `{"title":"Pay","idempotentHint":true,"openWorldHint":true,"destructiveHint":true}`},
-		{"never read-only", provider.Tool{Destructive: true, MCP: `{"annotations":{"readOnlyHint":true}}`}, `{"readOnlyHint":false,"destructiveHint":true}`},
+		{"destructive", provider.Tool{Destructive: true}, `{"destructiveHint":true,"readOnlyHint":false,"idempotentHint":false}`},
+		{"beside the others", provider.Tool{Destructive: true, MCP: `{"annotations":{"title":"Pay","idempotentHint":true,"openWorldHint":true}}`}, `{"title":"Pay","idempotentHint":true,"openWorldHint":true,"destructiveHint":true,"readOnlyHint":false}`},
+		{"never read-only", provider.Tool{Destructive: true, MCP: `{"annotations":{"readOnlyHint":true}}`}, `{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}`},
 		{"extras kept", provider.Tool{MCP: `{"annotations":{"destructiveHint":false}}`}, `{"destructiveHint":false}`},
 	}
 	for _, tc := range cases {

@@ -116,9 +116,9 @@ type Tool struct {
 	MCP string
 	// Destructive marks a tool whose calls change state irreversibly
 	// (x-toolgate destructive, or MCP's annotations.destructiveHint): the
-	// MCP definition's annotations say destructiveHint true (and
-	// readOnlyHint false, if they said true), beside MCP's other
-	// annotations (idempotentHint among them, which comes only from MCP).
+	// MCP definition's annotations say destructiveHint true, readOnlyHint
+	// false and idempotentHint as MCP's annotations say (false when they
+	// do not), beside MCP's other annotations.
 	Destructive bool
 }
 
