@@ -47,9 +47,8 @@ type Event struct {
 	// in the tool's policy and in the executor; each is zero when its step
 	// did not run. The clock is read once per step boundary, so each step
 	// counts the gate's own bookkeeping since the previous one: Decode runs
-	// from the dispatch's start (from the replay store's answer for a call
-	// with an ID), Execute from the end of the policy (from the replay
-	// store's claim).
+	// from the dispatch's start (from the replay store's claim for a call
+	// with an ID), Execute from the end of the policy.
 	Decode, Policy, Execute time.Duration
 	// Kind is the approval step the event reports (see EventKind); empty
 	// for a call dispatched and decided without one.

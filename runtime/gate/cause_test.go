@@ -35,13 +35,13 @@ func TestEventCause(t *testing.T) {
 	}{
 		{name: "denial", policy: errors.New("tenant t1 may not pay from this account"), code: toolerr.Unauthorized, cause: "tenant t1 may not pay from this account"},
 		{name: "long denial", policy: errors.New(long), code: toolerr.Unauthorized, cause: long[:maxCauseBytes] + "…"},
-		{name: "store full", store: &failingStore{seenErr: fmt.Errorf("scope SECRET-SCOPE: %w", ErrReplayStoreFull)}, code: toolerr.ReplayUnavailable, cause: CauseStoreFull},
-		{name: "store deadline", store: &failingStore{seenErr: fmt.Errorf("SECRET: %w", context.DeadlineExceeded)}, code: toolerr.ReplayUnavailable, cause: CauseStoreDeadline},
-		{name: "store cancelled", store: &failingStore{seenErr: fmt.Errorf("SECRET: %w", context.Canceled)}, code: toolerr.ReplayUnavailable, cause: CauseStoreCanceled},
-		{name: "store panic", store: &panickyStore{MemoryReplayStore: NewMemoryReplayStore(MemoryReplayConfig{}), seen: true}, code: toolerr.ReplayUnavailable, cause: CauseStorePanic},
-		{name: "store network", store: &failingStore{seenErr: netErr}, code: toolerr.ReplayUnavailable, cause: CauseStoreNetwork},
-		{name: "store class", store: &failingStore{seenErr: fmt.Errorf("eval: %w", classedErr{})}, code: toolerr.ReplayUnavailable, cause: "oom"},
-		{name: "store other", store: &failingStore{seenErr: errors.New("SECRET-STORE garbage")}, code: toolerr.ReplayUnavailable, cause: CauseStoreOther},
+		{name: "store full", store: &failingStore{err: fmt.Errorf("scope SECRET-SCOPE: %w", ErrReplayStoreFull)}, code: toolerr.ReplayUnavailable, cause: CauseStoreFull},
+		{name: "store deadline", store: &failingStore{err: fmt.Errorf("SECRET: %w", context.DeadlineExceeded)}, code: toolerr.ReplayUnavailable, cause: CauseStoreDeadline},
+		{name: "store cancelled", store: &failingStore{err: fmt.Errorf("SECRET: %w", context.Canceled)}, code: toolerr.ReplayUnavailable, cause: CauseStoreCanceled},
+		{name: "store panic", store: &panickyStore{MemoryReplayStore: NewMemoryReplayStore(MemoryReplayConfig{}), claim: true}, code: toolerr.ReplayUnavailable, cause: CauseStorePanic},
+		{name: "store network", store: &failingStore{err: netErr}, code: toolerr.ReplayUnavailable, cause: CauseStoreNetwork},
+		{name: "store class", store: &failingStore{err: fmt.Errorf("eval: %w", classedErr{})}, code: toolerr.ReplayUnavailable, cause: "oom"},
+		{name: "store other", store: &failingStore{err: errors.New("SECRET-STORE garbage")}, code: toolerr.ReplayUnavailable, cause: CauseStoreOther},
 		{name: "invalid arguments", code: toolerr.InvalidArguments, cause: ""},
 	}
 	for _, tc := range cases {
