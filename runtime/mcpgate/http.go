@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 
@@ -21,7 +22,10 @@ import (
 // never sees it: no session is created, nothing runs.
 func strict(next http.Handler, maxBytes int64) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if req.Method != http.MethodPost || req.Body == nil {
+		if mt, _, _ := mime.ParseMediaType(req.Header.Get("Content-Type")); req.Method != http.MethodPost || req.Body == nil || mt != "application/json" {
+			// The SDK refuses a POST of another media type itself; it
+			// reads the media type as this does (mime.ParseMediaType), so
+			// every body it decodes has been read here.
 			next.ServeHTTP(w, req)
 			return
 		}
