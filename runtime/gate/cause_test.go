@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,5 +80,42 @@ func TestEventCause(t *testing.T) {
 				t.Errorf("a value or a store's text reached the audit trail: %s", log.String())
 			}
 		})
+	}
+}
+
+// TestApprovalEventCause: a pending store's failure at a dispatch's
+// request and at Approve is audited with its class, never its text, and
+// nothing runs.
+func TestApprovalEventCause(t *testing.T) {
+	a := newApprovals()
+	store := &brokenPending{inner: a.pending}
+	spec := paySpec(&a.c)
+	spec.Approval, spec.Approvers = ApprovalRequired, []string{"finance"}
+	h := &hookAuditor{}
+	r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&a.c, nil, nil))}, WithPendingStore(store), WithAuditor(h))
+	call := Call{ID: "c1", Name: "pay", Args: []byte(bigPay), Complete: true}
+	store.err = &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("SECRET-HOST refused")}
+	if _, err := r.Dispatch(context.Background(), caller, call); err == nil {
+		t.Fatal("stored with a broken store")
+	}
+	store.err = nil
+	res, err := r.Dispatch(context.Background(), caller, call)
+	wantCode(t, err, toolerr.ApprovalRequired, toolerr.Approval)
+	store.err = fmt.Errorf("SECRET-KEY: %w", context.DeadlineExceeded)
+	wantCode(t, r.Approve(context.Background(), boss, res.Approval.PendingID), toolerr.ApprovalUnavailable, toolerr.System)
+	var got []string
+	for _, e := range h.events {
+		if e.Code == toolerr.ApprovalUnavailable {
+			got = append(got, e.Cause)
+		}
+		if strings.Contains(e.Cause, "SECRET") {
+			t.Errorf("a store's text in the cause: %+v", e)
+		}
+	}
+	if want := []string{CauseStoreNetwork, CauseStoreDeadline}; !slices.Equal(got, want) {
+		t.Errorf("causes %q, want %q", got, want)
+	}
+	if a.execs() != 0 {
+		t.Errorf("execs %d", a.execs())
 	}
 }
