@@ -17,7 +17,7 @@ import (
 // outputSchema among them as its effective schema (what the gate checks
 // results against).
 func newProviderTool(t *Tool, effective *jsonval.Value, open bool) provider.Tool {
-	pt := provider.Tool{Name: t.Name, Description: t.Description, Schema: string(effective.Marshal())}
+	pt := provider.Tool{Name: t.Name, Description: t.Description, Schema: string(effective.Marshal()), Destructive: t.Meta.Destructive}
 	if len(t.mcpExtras) > 0 {
 		extras := make([]jsonval.Member, len(t.mcpExtras))
 		for i, m := range t.mcpExtras {
@@ -159,6 +159,9 @@ func (e *emitter) emitDefinitions() {
 	}
 	if e.tm.projected.MCP != "" {
 		tool = append(tool, field("MCP", goString(e.tm.projected.MCP)))
+	}
+	if e.tm.projected.Destructive {
+		tool = append(tool, field("Destructive", jen.True()))
 	}
 	args := []jen.Code{jen.Qual(pkgProvider, "Tool").Add(literal(tool))}
 	if slices.Equal(e.tm.exported(), provider.All) {

@@ -55,8 +55,13 @@ type Meta struct {
 	Roles []string
 	// Sensitive marks every argument as sensitive: messages never echo them.
 	Sensitive bool
-	// Destructive marks a tool whose calls change state irreversibly.
+	// Destructive marks a tool whose calls change state irreversibly
+	// (x-toolgate destructive, or MCP's annotations.destructiveHint).
 	Destructive bool
+	// ReadOnly and Idempotent are MCP's annotations.readOnlyHint and
+	// idempotentHint: the tool changes nothing, or calling it again with
+	// the same arguments changes nothing more.
+	ReadOnly, Idempotent bool
 	// Timeout is a Go duration string bounding one execution.
 	Timeout string
 	// Providers are the model providers the tool is exported to; a listed
@@ -309,6 +314,9 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, ErrorList) {
 			fail("", "the tool has no parameters (or inputSchema)")
 		}
 		return nil, errs
+	}
+	if at, err := t.hints(); err != nil {
+		fail(at, "%v", err)
 	}
 	checkSchemaText(path, ptr+"/"+t.paramsKey, t.params, &errs)
 	t.impliedObjectRoot()

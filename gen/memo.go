@@ -39,7 +39,7 @@ func (k memoKey) equal(o memoKey) bool {
 	a, b := k.meta, o.meta
 	return k.name == o.name && k.description == o.description &&
 		a.GoName == b.GoName && a.Version == b.Version && a.Sensitive == b.Sensitive &&
-		a.Destructive == b.Destructive && a.Timeout == b.Timeout && a.Approval == b.Approval &&
+		a.Destructive == b.Destructive && a.ReadOnly == b.ReadOnly && a.Idempotent == b.Idempotent && a.Timeout == b.Timeout && a.Approval == b.Approval &&
 		a.SelfApproval == b.SelfApproval && slices.Equal(a.Roles, b.Roles) &&
 		slices.Equal(a.Providers, b.Providers) && slices.Equal(a.Approvers, b.Approvers)
 }

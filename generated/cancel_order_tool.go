@@ -69,6 +69,7 @@ var CancelOrderDefinitions = tgprovider.MustDefinitions(
 		Name:        CancelOrderToolName,
 		Description: CancelOrderDescription,
 		Schema:      CancelOrderSchema,
+		Destructive: true,
 	},
 	allProviders...,
 )

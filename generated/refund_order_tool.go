@@ -71,6 +71,7 @@ var RefundOrderDefinitions = tgprovider.MustDefinitions(
 		Name:        RefundOrderToolName,
 		Description: RefundOrderDescription,
 		Schema:      RefundOrderSchema,
+		Destructive: true,
 	},
 	allProviders...,
 )

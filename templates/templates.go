@@ -59,8 +59,10 @@ type CatalogData struct {
 type CatalogTool struct {
 	Name, Description, Version, Source string
 	Roles                              []string
-	Destructive                        bool
-	Timeout                            string
+	// Destructive, ReadOnly and Idempotent are the tool's behaviour hints
+	// (x-toolgate destructive, MCP's annotations).
+	Destructive, ReadOnly, Idempotent bool
+	Timeout                           string
 	// Approval is the tool's x-toolgate approval ("required", "policy" or
 	// ""), Approvers the roles that may approve, SelfApproval whether the
 	// requester may approve their own call.

@@ -59,7 +59,7 @@ func tool(t *gen.Tool, opts gen.Options, path string) (templates.CatalogTool, er
 		src += "#" + t.Pointer
 	}
 	ct := templates.CatalogTool{Name: t.Name, Description: t.Description, Version: version, Source: src,
-		Roles: t.Meta.Roles, Destructive: t.Meta.Destructive, Timeout: t.Meta.Timeout,
+		Roles: t.Meta.Roles, Destructive: t.Meta.Destructive, ReadOnly: t.Meta.ReadOnly, Idempotent: t.Meta.Idempotent, Timeout: t.Meta.Timeout,
 		Approval: t.Meta.Approval, Approvers: t.Meta.Approvers, SelfApproval: t.Meta.SelfApproval}
 	warnings, err := gen.Warnings(t, opts)
 	if err != nil {

@@ -223,6 +223,9 @@ type toolInfo struct {
 	allow []Suppression
 	// readOnly is MCP's annotations.readOnlyHint.
 	readOnly bool
+	// destructiveAt points at what makes the tool destructive: its
+	// x-toolgate destructive, else its annotations.destructiveHint.
+	destructiveAt string
 }
 
 func newToolInfo(t *gen.Tool, doc *jsonval.Value) (*toolInfo, []Finding) {
@@ -230,6 +233,10 @@ func newToolInfo(t *gen.Tool, doc *jsonval.Value) (*toolInfo, []Finding) {
 	ti := &toolInfo{t: t}
 	if h := obj.Get("annotations").Get("readOnlyHint"); h != nil && h.Kind == jsonval.Bool {
 		ti.readOnly = h.Bool
+	}
+	ti.destructiveAt = t.Pointer + "/x-toolgate/destructive"
+	if d := obj.Get("x-toolgate").Get("destructive"); d == nil || d.Kind != jsonval.Bool || !d.Bool {
+		ti.destructiveAt = t.Pointer + "/annotations/destructiveHint"
 	}
 	for _, key := range []string{"parameters", "inputSchema"} {
 		if p := obj.Get(key); p != nil {

@@ -128,6 +128,7 @@ func TestRules(t *testing.T) {
 		{RuleProviderRefused, "name too long for a chosen provider", []string{`{"name": "get_order_` + strings.Repeat("x", 60) + `", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"providers": ["mcp", "openai-chat"]}}`}, []string{"/name"}},
 		{RuleApproval, "destructive without approval", []string{`{"name": "cancel_order", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"destructive": true}}`}, []string{"/x-toolgate/destructive"}},
 		{RuleApproval, "destructive with approval", []string{`{"name": "cancel_order", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"destructive": true, "approval": "required", "approvers": ["admin"]}}`}, nil},
+		{RuleApproval, "MCP destructiveHint without approval", []string{`{"name": "delete_file", "description": "` + goodDesc + `", "inputSchema": ` + object("") + `, "annotations": {"destructiveHint": true}}`}, []string{"/annotations/destructiveHint"}},
 		{RuleApproval, "not destructive", []string{`{"name": "cancel_order", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"destructive": false}}`}, nil},
 		{RuleProviderRefused, "left out", []string{`{"name": "get_order_` + strings.Repeat("x", 60) + `", "description": "` + goodDesc + `", "parameters": ` + object("") + `, "x-toolgate": {"providers": ["mcp"]}}`}, nil},
 	}

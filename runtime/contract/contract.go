@@ -64,6 +64,8 @@ type Tool struct {
 	OpenObjects bool
 	// MCP is the tool's other MCP members, as a JSON object, or "".
 	MCP string
+	// Destructive is the spec's: its MCP definition says destructiveHint.
+	Destructive bool
 	// Definitions are the embedded provider definitions.
 	Definitions []provider.Definition
 	// Providers are the providers the tool is exported to: exactly these
@@ -81,7 +83,7 @@ type Tool struct {
 func For[A any](spec gate.Spec[A], source, sourceSHA256, mcp string, openObjects bool, defs []provider.Definition, providers []provider.Provider) Tool {
 	t := Tool{
 		Name: spec.Name, Description: spec.Description, Schema: spec.Schema,
-		Source: source, SourceSHA256: sourceSHA256, OpenObjects: openObjects, MCP: mcp, Definitions: defs,
+		Source: source, SourceSHA256: sourceSHA256, OpenObjects: openObjects, MCP: mcp, Destructive: spec.Destructive, Definitions: defs,
 		Providers: slices.Clone(providers),
 		decode:    func(b []byte) error { _, err := spec.Decode(b); return err },
 		bind: func(execute func()) *gate.Tool {

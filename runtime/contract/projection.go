@@ -22,7 +22,7 @@ func checkProjection(t *testing.T, tool Tool) {
 // effective schema.
 func projectionErrors(tool Tool) []string {
 	var errs []string
-	pt := provider.Tool{Name: tool.Name, Description: tool.Description, Schema: tool.Schema, MCP: tool.MCP}
+	pt := provider.Tool{Name: tool.Name, Description: tool.Description, Schema: tool.Schema, MCP: tool.MCP, Destructive: tool.Destructive}
 	embedded := map[provider.Provider]provider.Definition{}
 	for _, d := range tool.Definitions {
 		if _, dup := embedded[d.Provider]; dup {

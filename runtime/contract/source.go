@@ -32,7 +32,7 @@ func checkSource(t *testing.T, tool Tool) {
 	if ptr, d := difference(mustParse(t, tool.Schema), now, ""); ptr != "" || d != "" {
 		msg = append(msg, fmt.Sprintf("effective schema: at %s: %s", orRoot(ptr), d))
 	}
-	nowTool := provider.Tool{Name: tool.Name, Description: desc, Schema: string(now.Marshal()), MCP: tool.MCP}
+	nowTool := provider.Tool{Name: tool.Name, Description: desc, Schema: string(now.Marshal()), MCP: tool.MCP, Destructive: tool.Destructive}
 	for _, def := range tool.Definitions {
 		fresh, err := provider.Project(def.Provider, nowTool)
 		if err != nil {

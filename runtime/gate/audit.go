@@ -47,9 +47,8 @@ type Event struct {
 	// in the tool's policy and in the executor; each is zero when its step
 	// did not run. The clock is read once per step boundary, so each step
 	// counts the gate's own bookkeeping since the previous one: Decode runs
-	// from the dispatch's start (from the replay store's answer for a call
-	// with an ID), Execute from the end of the policy (from the replay
-	// store's claim).
+	// from the dispatch's start (from the replay store's claim for a call
+	// with an ID), Execute from the end of the policy.
 	Decode, Policy, Execute time.Duration
 	// Kind is the approval step the event reports (see EventKind); empty
 	// for a call dispatched and decided without one.
@@ -58,6 +57,14 @@ type Event struct {
 	PendingID string
 	// Approver is the ID of the principal who approved or rejected.
 	Approver string
+	// Cause says why a refusal happened, beyond its code: for
+	// unauthorized, the policy's own error text, as the service wrote it
+	// (so a policy's error must not quote a sensitive value); for
+	// replay_unavailable and approval_unavailable, the class of the
+	// store's error (CauseStoreFull, CauseStoreNetwork, …), never its
+	// text. It is empty otherwise, and never holds an argument value of
+	// the gate's making.
+	Cause string
 }
 
 // timings are the durations of one call's steps, taken with now; they stay
@@ -148,7 +155,9 @@ type AuditorFunc func(ctx context.Context, e Event)
 func (f AuditorFunc) Audit(ctx context.Context, e Event) { f(ctx, e) }
 
 // SlogAuditor logs each event to l: successes at Info, refusals at Warn
-// and system failures at Error.
+// and system failures at Error. The violations are one attribute,
+// "violations": a list of objects with "keyword" and "path" (in JSON, an
+// array), in the event's order.
 func SlogAuditor(l *slog.Logger) Auditor {
 	return AuditorFunc(func(ctx context.Context, e Event) {
 		level := slog.LevelInfo
@@ -185,11 +194,29 @@ func SlogAuditor(l *slog.Logger) Auditor {
 		if e.Approver != "" {
 			attrs = append(attrs, slog.String("approver", e.Approver))
 		}
-		for _, v := range e.Violations {
-			attrs = append(attrs, slog.Group("violation", slog.String("keyword", v.Keyword), slog.String("path", v.InstancePath)))
+		if e.Cause != "" {
+			attrs = append(attrs, slog.String("cause", e.Cause))
+		}
+		if len(e.Violations) > 0 {
+			attrs = append(attrs, slog.Any("violations", violationList(e.Violations)))
 		}
 		l.LogAttrs(ctx, level, "tool call", attrs...)
 	})
+}
+
+// violation is one violation as SlogAuditor logs it.
+type violation struct {
+	Keyword string `json:"keyword"`
+	Path    string `json:"path"`
+}
+
+// violationList returns the violations as SlogAuditor logs them.
+func violationList(vs []ViolationRef) []violation {
+	out := make([]violation, len(vs))
+	for i, v := range vs {
+		out[i] = violation{Keyword: v.Keyword, Path: v.InstancePath}
+	}
+	return out
 }
 
 // emit reports one call's outcome.
@@ -208,7 +235,7 @@ func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, r
 		e.Version, e.Resolved = t.Version, true
 	}
 	if res.Err != nil {
-		e.Code, e.Category = res.Err.Code, res.Err.Code.Category()
+		e.Code, e.Category, e.Cause = res.Err.Code, res.Err.Code.Category(), cause(res.Err)
 		if vs := res.Err.Violations(); len(vs) > 0 {
 			e.Violations = make([]ViolationRef, len(vs))
 			for i, v := range vs {

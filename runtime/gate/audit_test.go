@@ -2,8 +2,14 @@ package gate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -181,6 +187,63 @@ func TestRepairEvent(t *testing.T) {
 			}
 			if len(h.events) != tt.attempts {
 				t.Errorf("%d call events, want one per attempt (%d)", len(h.events), tt.attempts)
+			}
+		})
+	}
+}
+
+// jsonAuditor is a SlogAuditor writing JSON lines to w.
+func jsonAuditor(w io.Writer) Auditor {
+	return SlogAuditor(slog.New(slog.NewJSONHandler(w, nil)))
+}
+
+// decodeLine decodes the one JSON line of log.
+func decodeLine(t *testing.T, log string) map[string]any {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("%d log lines, want 1: %s", len(lines), log)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &v); err != nil {
+		t.Fatalf("log line %s: %v", lines[0], err)
+	}
+	return v
+}
+
+// TestSlogAuditorViolations: the slog auditor logs an event's violations
+// as one JSON list under "violations", every one in order, which a JSON
+// decoder (that keeps the last of repeated keys) reads whole; an event
+// without violations has no such key.
+func TestSlogAuditorViolations(t *testing.T) {
+	var vs []ViolationRef
+	var want []any
+	for i := range 8 {
+		v := ViolationRef{Keyword: fmt.Sprintf("kw%d", i), InstancePath: fmt.Sprintf("/items/%d", i)}
+		vs = append(vs, v)
+		want = append(want, map[string]any{"keyword": v.Keyword, "path": v.InstancePath})
+	}
+	for _, tc := range []struct {
+		name string
+		vs   []ViolationRef
+		want []any
+	}{{"eight", vs, want}, {"none", nil, nil}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log strings.Builder
+			jsonAuditor(&log).Audit(context.Background(), Event{CallID: "c1", Tool: "pay", Code: toolerr.InvalidArguments, Category: toolerr.Validation, Violations: tc.vs})
+			line := decodeLine(t, log.String())
+			got, has := line["violations"]
+			if tc.want == nil {
+				if has {
+					t.Errorf("violations %v logged for none", got)
+				}
+				return
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("violations %v, want %v", got, tc.want)
+			}
+			if _, ok := line["violation"]; ok {
+				t.Errorf("a violation key beside the list: %s", log.String())
 			}
 		})
 	}

@@ -238,6 +238,7 @@ func newCallCtx(n int) (*principalCtx, []string) {
 func (r *Registry) inline(ctx context.Context, c Caller, call Call, t *Tool, attempt int, tm timings, start time.Time, typed step) Result {
 	p := prepared{tm: tm}
 	if err := t.checker.check(ctx, c.Principal, call, &p, false, false, typed); err != nil {
+		r.unclaim(ctx, c, call.ID)
 		return r.refuse(ctx, c, call, named(err, t.Name), start, attempt, p.tm)
 	}
 	p.call, p.tool = call, t

@@ -45,7 +45,8 @@ func (p *prepared) run(ctx context.Context) (any, error) {
 // check runs steps 1 to 5 for one call into p, timing decode and policy
 // on p.tm, which holds their timings also when it refuses the call, for
 // its event. The prepared call holds the gate's own copy of c.Principal
-// (pctx.p). p is written in place, not returned: it is large.
+// (pctx.p). p is written in place, not returned: it is large. A call it
+// passes holds the claim of its ID (see resolve); one it refuses does not.
 func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) *toolerr.Error {
 	t, err := r.resolve(ctx, c, call, &p.tm)
 	if err != nil {
@@ -54,6 +55,7 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) 
 	var perr *toolerr.Error
 	*p, perr = t.prepare(ctx, c.Principal, call, p.tm, false, t.runsAside(ctx))
 	if perr != nil {
+		r.unclaim(ctx, c, call.ID)
 		return named(perr, t.Name)
 	}
 	p.call, p.tool = call, t
@@ -61,7 +63,12 @@ func (r *Registry) check(ctx context.Context, c Caller, call Call, p *prepared) 
 }
 
 // resolve runs steps 1 to 3 for one call: it returns the call's tool, or
-// the refusal. With a call ID, it marks tm after the replay store's answer.
+// the refusal. Step 3 claims the call's ID, in the replay store's one
+// round trip of the call: a replay is refused here, before its arguments
+// are read (so a replay with bad arguments is duplicate_call), and a call
+// refused by a later step releases the claim (unclaim), so that it can
+// run once corrected. With a call ID, it marks tm after the store's
+// answer.
 func (r *Registry) resolve(ctx context.Context, c Caller, call Call, tm *timings) (*Tool, *toolerr.Error) {
 	t, ok := r.lookup(c.Principal, call.Name, call.Dialect)
 	if !ok {
@@ -71,11 +78,11 @@ func (r *Registry) resolve(ctx context.Context, c Caller, call Call, tm *timings
 		return nil, &toolerr.Error{Code: toolerr.IncompleteCall, Tool: t.Name, CallID: call.ID, Reason: "the call is incomplete (the stream did not finish or was cut by a token limit); nothing was run"}
 	}
 	if call.ID != "" {
-		seen, err := r.seen(ctx, c.Scope, call.ID)
+		claimed, err := r.claimID(ctx, c.Scope, call.ID)
 		if err != nil {
 			return nil, replayUnavailable(t.Name, call.ID, err)
 		}
-		if seen {
+		if !claimed {
 			return nil, duplicate(t.Name, call.ID, "was already executed")
 		}
 		// Decoding starts after the store's answer, which may have
@@ -209,6 +216,7 @@ func (r *Registry) dispatchOne(ctx context.Context, c Caller, call Call, attempt
 	}
 	p, perr := t.prepare(ctx, c.Principal, call, tm, false, true)
 	if perr != nil {
+		r.unclaim(ctx, c, call.ID)
 		return r.refuse(ctx, c, call, named(perr, t.Name), start, attempt, p.tm)
 	}
 	p.call, p.tool = call, t
@@ -227,27 +235,17 @@ func (r *Registry) refuse(ctx context.Context, c Caller, call Call, err *toolerr
 	return res
 }
 
-// proceed takes a checked call of dispatchOne up to its executor: it
-// stores the call when it awaits approval, claims its ID and checks that
-// ctx is live. It returns the call's result, or run true when the
+// proceed takes a checked call of dispatchOne, which holds its ID's
+// claim, up to its executor: it stores the call when it awaits approval
+// (releasing the claim: Resume claims it when the call runs) and checks
+// that ctx is live. It returns the call's result, or run true when the
 // executor is to run now. c.Principal is the gate's copy (p.pctx.p).
 func (r *Registry) proceed(ctx context.Context, c Caller, call Call, p *prepared, start time.Time, attempt int) (res Result, run bool) {
 	if p.need.needed {
+		r.unclaim(ctx, c, call.ID)
 		results := []Result{{CallID: call.ID, Tool: call.Name}}
 		r.request(ctx, c, []Call{call}, []*prepared{p}, results, start, attempt)
 		return results[0], false
-	}
-	if call.ID != "" {
-		if ok, err := r.claimID(ctx, c.Scope, call.ID); err != nil || !ok {
-			res := Result{CallID: call.ID, Tool: call.Name, Err: duplicate(p.tool.Name, call.ID, "was already executed")}
-			if err != nil {
-				res.Err = replayUnavailable(p.tool.Name, call.ID, err)
-			}
-			r.emit(ctx, c, call, p, res, r.since(start), attempt, p.tm, false)
-			return res, false
-		}
-		// The executor's step starts after the claim's round trip.
-		p.tm.mark()
 	}
 	if ctx.Err() != nil {
 		res := r.cancelled(ctx, c, p)
@@ -331,12 +329,17 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 		}
 		preps[i] = p
 	}
+	if failed || awaitsApproval(preps) {
+		// The calls checked hold their IDs' claims: none runs now.
+		for _, p := range preps {
+			if p != nil {
+				r.unclaim(ctx, c, p.call.ID)
+			}
+		}
+	}
 	if !failed && awaitsApproval(preps) {
 		r.request(ctx, c, calls, preps, results, start, attempt)
 		return results
-	}
-	if !failed && !r.claim(ctx, c, preps, results) {
-		failed = true
 	}
 	if failed {
 		for i, p := range preps {
@@ -377,34 +380,6 @@ func (r *Registry) dispatch(ctx context.Context, c Caller, calls []Call, opts Ba
 	return results
 }
 
-// claim records every call ID of a checked batch in the replay store, so a
-// replay of any of them cannot run. On failure it releases the claims made.
-func (r *Registry) claim(ctx context.Context, c Caller, preps []*prepared, results []Result) bool {
-	for i, p := range preps {
-		if p.call.ID == "" {
-			continue
-		}
-		ok, err := r.claimID(ctx, c.Scope, p.call.ID)
-		if err == nil && ok {
-			continue
-		}
-		if err != nil {
-			results[i].Err = replayUnavailable(p.tool.Name, p.call.ID, err)
-		} else {
-			results[i].Err = duplicate(p.tool.Name, p.call.ID, "was already executed")
-		}
-		for _, q := range preps[:i] {
-			if q.call.ID != "" {
-				// Not cancelled with the request: a release that fails
-				// keeps the claim, and a correct retry would be refused.
-				r.release(context.WithoutCancel(ctx), c.Scope, q.call.ID)
-			}
-		}
-		return false
-	}
-	return true
-}
-
 // cancelled reports a claimed call whose executor was not started because
 // ctx was done, and releases its claim so that a retry can run it. A
 // passed deadline is a timeout; a cancellation is execution_failed.
@@ -420,16 +395,25 @@ func (r *Registry) cancelled(ctx context.Context, c Caller, p *prepared) Result 
 	return Result{CallID: p.call.ID, Tool: p.tool.Name, Err: e}
 }
 
-// seen asks the replay store, turning a panic into an error.
-func (r *Registry) seen(ctx context.Context, scope, id string) (ok bool, err error) {
-	defer recoverStore(&err)
-	return r.replay.Seen(ctx, scope, id)
-}
-
 // claimID claims an ID in the replay store, turning a panic into an error.
 func (r *Registry) claimID(ctx context.Context, scope, id string) (ok bool, err error) {
 	defer recoverStore(&err)
 	return r.replay.Claim(ctx, scope, id)
+}
+
+// unclaim releases the claim of a call refused after its ID was claimed
+// (none for a call without an ID), with a context the request's end does
+// not cancel (ctx itself when it can never be: no allocation on a refused
+// call's path): a release that fails keeps the claim, and a correct retry
+// would be refused.
+func (r *Registry) unclaim(ctx context.Context, c Caller, id string) {
+	if id == "" {
+		return
+	}
+	if ctx.Done() != nil {
+		ctx = context.WithoutCancel(ctx)
+	}
+	r.release(ctx, c.Scope, id)
 }
 
 // release releases a claim. An error or a panic of the store is dropped:
@@ -441,6 +425,6 @@ func (r *Registry) release(ctx context.Context, scope, id string) {
 
 func recoverStore(err *error) {
 	if v := recover(); v != nil {
-		*err = fmt.Errorf("the replay store panicked: %v", v)
+		*err = fmt.Errorf("%w: %v", errStorePanicked, v)
 	}
 }

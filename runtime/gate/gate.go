@@ -9,11 +9,15 @@
 //     roles may see (a hidden tool looks exactly like a missing one);
 //  2. refuses an incomplete call (streaming unfinished, cut by a token
 //     limit);
-//  3. refuses a call ID already executed in the caller's scope (a call
-//     without an ID is not replay-checked: a provider adapter that can
-//     have no ID must dedupe by other means; see ReplayStore for how long
-//     an ID is remembered). The store fails closed: when it is full or
-//     fails, the call is refused (replay_unavailable) and nothing runs;
+//  3. claims the call ID in the caller's scope, the replay store's one
+//     round trip per call, and refuses an ID already claimed
+//     (duplicate_call, before the arguments are read: a replay with bad
+//     arguments is a replay). A call refused by a later step releases its
+//     claim, so that it can run once corrected. A call without an ID is
+//     not replay-checked: a provider adapter that can have no ID must
+//     dedupe by other means; see ReplayStore for how long an ID is
+//     remembered. The store fails closed: when it is full or fails, the
+//     call is refused (replay_unavailable) and nothing runs;
 //  4. decodes the arguments once with the tool's generated decoder (its
 //     null-as-absent variant for calls in the OpenAI dialects, whose strict
 //     mode sends null for an absent optional member);

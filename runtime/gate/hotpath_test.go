@@ -129,8 +129,8 @@ func TestSingleCallCopiesOfThePrincipal(t *testing.T) {
 
 // TestClockReads: with an auditor, a dispatch reads the registry's clock
 // once at each step boundary: start, end of decode, end of policy, and the
-// executor's return; with a call ID, also after the replay store's check
-// and after its claim, which are not counted in the steps. Without an
+// executor's return; with a call ID, also after the replay store's claim
+// (its one round trip), which is not counted in the steps. Without an
 // auditor it reads none. The steps' durations are those of the reads.
 func TestClockReads(t *testing.T) {
 	tests := []struct {
@@ -140,7 +140,7 @@ func TestClockReads(t *testing.T) {
 		reads   int
 	}{
 		{"audited, no ID", true, "", 4},
-		{"audited, ID", true, "a", 6},
+		{"audited, ID", true, "a", 5},
 		{"not audited, no ID", false, "", 0},
 		{"not audited, ID", false, "a", 0},
 	}

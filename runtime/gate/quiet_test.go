@@ -62,10 +62,6 @@ func TestNoOpAuditorDecidesAlike(t *testing.T) {
 			want: []outcomeOf{{code: toolerr.IncompleteCall}}},
 		{name: "policy denies", policy: denyAll, calls: []Call{{ID: "a", Name: "pay", Args: []byte(goodPay), Complete: true}},
 			want: []outcomeOf{{code: toolerr.Unauthorized}}},
-		{name: "seen fails", store: func() ReplayStore {
-			return &failingStore{MemoryReplayStore: NewMemoryReplayStore(MemoryReplayConfig{}), seenErr: errFull}
-		}, calls: []Call{{ID: "a", Name: "pay", Args: []byte(goodPay), Complete: true}},
-			want: []outcomeOf{{code: toolerr.ReplayUnavailable}}},
 		{name: "claim fails", store: func() ReplayStore {
 			return &failingStore{MemoryReplayStore: NewMemoryReplayStore(MemoryReplayConfig{}), claimErr: map[string]error{"a": errFull}}
 		}, calls: []Call{{ID: "a", Name: "pay", Args: []byte(goodPay), Complete: true}},

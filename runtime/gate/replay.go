@@ -18,13 +18,17 @@ import (
 //
 // The gate fails closed on the store:
 //
-//   - any error from Seen or Claim (a full store, a lost connection, a
-//     cancelled context) refuses the call with the code
-//     replay_unavailable, and nothing runs; so does a panic;
+//   - the gate calls Claim once per call with an ID, before it decodes
+//     the arguments: that is the store's one round trip for a call that
+//     runs. Seen is not called by the gate (it is for tests and tools);
+//   - any error from Claim (a full store, a lost connection, a cancelled
+//     context) refuses the call with the code replay_unavailable, and
+//     nothing runs; so does a panic;
 //   - a claim is released only for a call refused before its executor
-//     started (another call of its batch was refused, or the request was
-//     cancelled before its turn); once an executor has started, its claim
-//     is kept, after a timeout too, since the outcome is then unknown;
+//     started (its arguments, its policy, another call of its batch, an
+//     approval it awaits, a request cancelled before its turn); once an
+//     executor has started, its claim is kept, after a timeout too, since
+//     the outcome is then unknown;
 //   - an error from Release is ignored: the claim then stands, which can
 //     only refuse a retry, never allow a replay.
 //
@@ -127,9 +131,21 @@ func (s *MemoryReplayStore) scope(key string) *replayScope {
 	}
 	sc := s.scopes[key]
 	if sc != nil {
-		s.last = sc
+		s.setLast(sc)
 	}
 	return sc
+}
+
+// setLast makes sc the last scope, forgetting the previous one if it
+// holds no ID: remove keeps the last scope when it empties, so that a
+// conversation whose calls are refused one after another (each claimed,
+// then released) does not make its scope again for each. The caller
+// holds mu.
+func (s *MemoryReplayStore) setLast(sc *replayScope) {
+	if old := s.last; old != nil && old != sc && len(old.ids) == 0 {
+		delete(s.scopes, old.name)
+	}
+	s.last = sc
 }
 
 // replayScope is the IDs claimed in one scope.
@@ -204,11 +220,8 @@ func (s *MemoryReplayStore) remove(e *replayID) {
 	}
 	s.n--
 	delete(e.scope.ids, e.id)
-	if len(e.scope.ids) == 0 {
+	if len(e.scope.ids) == 0 && e.scope != s.last {
 		delete(s.scopes, e.scope.name)
-		if s.last == e.scope {
-			s.last = nil
-		}
 	}
 	if s.nfree < maxFreeIDs {
 		// Field by field: clearing the whole entry, buf included, would
@@ -294,7 +307,7 @@ func (s *MemoryReplayStore) Claim(_ context.Context, scope, callID string) (bool
 	if sc == nil {
 		sc = &replayScope{name: strings.Clone(scope), ids: map[string]*replayID{}}
 		s.scopes[sc.name] = sc
-		s.last = sc
+		s.setLast(sc)
 	}
 	e := s.entry()
 	e.prev, e.scope, e.id, e.at = s.newest, sc, e.own(callID), now
@@ -325,5 +338,9 @@ func (s *MemoryReplayStore) Release(_ context.Context, scope, callID string) err
 func (s *MemoryReplayStore) size() (scopes, ids int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.scopes), s.n
+	scopes = len(s.scopes)
+	if s.last != nil && len(s.last.ids) == 0 {
+		scopes-- // kept empty (see setLast)
+	}
+	return scopes, s.n
 }

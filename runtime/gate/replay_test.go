@@ -341,10 +341,11 @@ func TestConcurrentReplayRunsOnce(t *testing.T) {
 	}
 }
 
-// failingStore is a ReplayStore that fails Seen or refuses some claims.
+// failingStore is a ReplayStore that fails every claim or some, or refuses
+// some.
 type failingStore struct {
 	*MemoryReplayStore
-	seenErr  error
+	err      error            // of every Claim
 	claimErr map[string]error // by call ID
 	taken    map[string]bool  // IDs whose Claim reports "already claimed"
 	releases []bool           // per Release: whether its context could be cancelled
@@ -355,14 +356,10 @@ func (f *failingStore) Release(ctx context.Context, scope, id string) error {
 	return f.MemoryReplayStore.Release(ctx, scope, id)
 }
 
-func (f *failingStore) Seen(ctx context.Context, scope, id string) (bool, error) {
-	if f.seenErr != nil {
-		return false, f.seenErr
-	}
-	return f.MemoryReplayStore.Seen(ctx, scope, id)
-}
-
 func (f *failingStore) Claim(ctx context.Context, scope, id string) (bool, error) {
+	if f.err != nil {
+		return false, f.err
+	}
 	if err := f.claimErr[id]; err != nil {
 		return false, err
 	}
@@ -383,8 +380,8 @@ func TestReplayStoreFailures(t *testing.T) {
 		codes    []toolerr.Code
 		releases int
 	}{
-		{"Seen fails", &failingStore{seenErr: errStore}, []toolerr.Code{toolerr.ReplayUnavailable, toolerr.ReplayUnavailable, toolerr.ReplayUnavailable}, 0},
-		{"Claim fails", &failingStore{claimErr: map[string]error{"c2": errStore}}, []toolerr.Code{toolerr.BatchAborted, toolerr.ReplayUnavailable, toolerr.BatchAborted}, 1},
+		{"every Claim fails", &failingStore{err: errStore}, []toolerr.Code{toolerr.ReplayUnavailable, toolerr.ReplayUnavailable, toolerr.ReplayUnavailable}, 0},
+		{"Claim fails", &failingStore{claimErr: map[string]error{"c2": errStore}}, []toolerr.Code{toolerr.BatchAborted, toolerr.ReplayUnavailable, toolerr.BatchAborted}, 2},
 		{"Claim lost a race", &failingStore{taken: map[string]bool{"c3": true}}, []toolerr.Code{toolerr.BatchAborted, toolerr.BatchAborted, toolerr.DuplicateCall}, 2},
 	}
 	for _, tt := range tests {
@@ -421,5 +418,72 @@ func TestReplayStoreFailures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// countingStore counts the calls the gate makes to a store.
+type countingStore struct {
+	*MemoryReplayStore
+	seen, claims, releases int
+}
+
+func (s *countingStore) Seen(ctx context.Context, scope, id string) (bool, error) {
+	s.seen++
+	return s.MemoryReplayStore.Seen(ctx, scope, id)
+}
+
+func (s *countingStore) Claim(ctx context.Context, scope, id string) (bool, error) {
+	s.claims++
+	return s.MemoryReplayStore.Claim(ctx, scope, id)
+}
+
+func (s *countingStore) Release(ctx context.Context, scope, id string) error {
+	s.releases++
+	return s.MemoryReplayStore.Release(ctx, scope, id)
+}
+
+// TestOneRoundTrip: a call with an ID costs the replay store one call,
+// its Claim, before anything else: a call that runs makes no other, a
+// replay (with good or bad arguments, or denied) is duplicate_call on the
+// claim alone, and a call refused after its claim (bad arguments, a
+// denial, an approval request) releases it, so that the ID runs once
+// corrected; the order of refusals is kept (a replay is duplicate_call
+// whatever its arguments).
+func TestOneRoundTrip(t *testing.T) {
+	deny := errors.New("not this account")
+	policy := func(_ context.Context, _ Principal, a payArgs) error {
+		if a.Account == "ACC-DENY" {
+			return deny
+		}
+		return nil
+	}
+	steps := []struct {
+		name                    string
+		id, args                string
+		code                    toolerr.Code // "" for a run
+		claims, releases, execs int          // after the step, in all
+	}{
+		{"runs", "c1", goodPay, "", 1, 0, 1},
+		{"replay", "c1", goodPay, toolerr.DuplicateCall, 2, 0, 1},
+		{"replay with bad arguments", "c1", `{"account":1}`, toolerr.DuplicateCall, 3, 0, 1},
+		{"replay denied", "c1", `{"account":"ACC-DENY","amount":5}`, toolerr.DuplicateCall, 4, 0, 1},
+		{"bad arguments", "c2", `{"account":1}`, toolerr.InvalidArguments, 5, 1, 1},
+		{"corrected", "c2", goodPay, "", 6, 1, 2},
+		{"denied", "c3", `{"account":"ACC-DENY","amount":5}`, toolerr.Unauthorized, 7, 2, 2},
+		{"allowed", "c3", goodPay, "", 8, 2, 3},
+	}
+	var c spyCounts
+	store := &countingStore{MemoryReplayStore: NewMemoryReplayStore(MemoryReplayConfig{})}
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, policy, nil))}, WithReplayStore(store))
+	for _, s := range steps {
+		res, _ := r.Dispatch(context.Background(), caller, Call{ID: s.id, Name: "pay", Args: []byte(s.args), Complete: true})
+		code := toolerr.Code("")
+		if res.Err != nil {
+			code = res.Err.Code
+		}
+		if code != s.code || store.claims != s.claims || store.releases != s.releases || store.seen != 0 || int(c.execs.Load()) != s.execs {
+			t.Errorf("%s: code %q, claims %d, releases %d, seen %d, execs %d; want %q, %d, %d, 0, %d",
+				s.name, code, store.claims, store.releases, store.seen, c.execs.Load(), s.code, s.claims, s.releases, s.execs)
+		}
 	}
 }

@@ -260,7 +260,7 @@ func (r *Registry) auditApproval(ctx context.Context, kind EventKind, pc Pending
 		Kind:     kind, PendingID: pc.PendingID, Approver: approver,
 	}
 	if err != nil {
-		e.Code, e.Category = err.Code, err.Code.Category()
+		e.Code, e.Category, e.Cause = err.Code, err.Code.Category(), cause(err)
 	}
 	defer func() { _ = recover() }()
 	r.audit.Audit(ctx, e)

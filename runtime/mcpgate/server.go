@@ -10,7 +10,8 @@
 //	http.Handle("/mcp", verify(h))
 //
 // There is no fixed principal per server: the service's CallerFunc derives
-// the trusted caller of every request, tools/list and tools/call alike,
+// the trusted caller of every request, initialize, tools/list and
+// tools/call alike,
 // from what the transport verified (for example the bearer token the SDK's
 // auth middleware checked). Nothing in it comes from the model.
 //
@@ -38,11 +39,43 @@
 // another message than the gate's for a hidden one. Tools are never added
 // with the generic mcp.AddTool, which validates and rewrites the arguments
 // before the handler (see examples/wire); the gate's decoder is the only
-// validator.
+// validator. An absent arguments member is read as {}.
 //
-// MCP's tools/call carries no call ID of the model's, so calls are not
-// replay-checked; a service that needs that passes an ID in _meta and
-// builds its own handler. An absent arguments member is read as {}.
+// # Strict messages
+//
+// The SDK decodes JSON where the last of two equal member names wins: a
+// second params.arguments would replace the first, a second params.name
+// switch the tool. Handler therefore reads every POST body with the strict
+// reader before the SDK does: a member name twice in any object of a
+// message (the envelope, params, _meta, any other value) refuses the body
+// with HTTP 400 and a JSON-RPC error, before a session exists or anything
+// runs. Within a tools/call's arguments a repeat is left to the gate's
+// decoder, which refuses the call as invalid_json, an isError result the
+// model can repair (as adapter.ParseMCP does). StrictTransport does the
+// same for the params over other transports (stdio).
+//
+// # Sessions
+//
+// initialize consults the CallerFunc like every other request: a refused
+// caller's initialize is an error, its session is never initialized, and
+// the streamable HTTP handler closes it with the request, so a refused
+// caller holds nothing. At most Options.MaxSessions sessions are
+// initialized at once (DefaultMaxSessions); one more initialize is refused
+// with ErrTooManySessions. Handler closes a session idle for
+// HTTP.SessionTimeout, DefaultSessionTimeout when that is zero.
+//
+// # Replay
+//
+// MCP's tools/call carries no call ID of the model's. A call is identified
+// by its session and its JSON-RPC request ID, which MCP forbids a client to
+// reuse within a session: the gate's Call.ID is the session ID, a space,
+// and the request ID's JSON text (7 and "7" differ), so that a registry
+// with a replay store (gate.WithReplayStore) runs a replayed request at
+// most once per Caller.Scope, and refuses it as duplicate_call. The strict
+// reader passes the request ID to the handler in params._meta (see
+// MetaRequestID). A call without a session ID (stateless HTTP) or
+// without that member (a transport not wrapped in StrictTransport) has no
+// ID and is not replay-checked.
 package mcpgate
 
 import (
@@ -52,6 +85,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,17 +111,37 @@ type Options struct {
 	// when a tool the principal may see has no MCP definition (it is left
 	// out of tools/list).
 	OnListError func(ctx context.Context, err error)
+	// MaxSessions caps the sessions initialized at once (default
+	// DefaultMaxSessions).
+	MaxSessions int
 }
+
+// The defaults of the session bounds.
+const (
+	// DefaultMaxSessions is the default of Options.MaxSessions.
+	DefaultMaxSessions = 1000
+	// DefaultSessionTimeout is Handler's idle timeout when
+	// HTTP.SessionTimeout is zero.
+	DefaultSessionTimeout = 10 * time.Minute
+)
 
 // ErrNoCaller is the message of the error answered when the CallerFunc
 // fails.
 const ErrNoCaller = "the request has no authorized caller"
+
+// ErrTooManySessions is the message of the error answered to an initialize
+// when Options.MaxSessions sessions are initialized.
+const ErrTooManySessions = "the server holds as many sessions as it may"
 
 type server struct {
 	reg    *gate.Registry
 	caller CallerFunc
 	opts   Options
 	tools  sync.Map // definition JSON → *mcp.Tool
+	srv    *mcp.Server
+	// initMu serializes initializes, so that the sessions counted are the
+	// sessions initialized.
+	initMu sync.Mutex
 }
 
 // NewServer returns an MCP server serving reg's tools to each request's
@@ -100,32 +154,49 @@ func NewServer(reg *gate.Registry, caller CallerFunc, o *Options) (*mcp.Server, 
 	if o != nil {
 		s.opts = *o
 	}
+	if s.opts.MaxSessions <= 0 {
+		s.opts.MaxSessions = DefaultMaxSessions
+	}
 	impl := s.opts.Implementation
 	if impl == nil {
 		impl = &mcp.Implementation{Name: "toolgate", Version: "v0.0.0"}
 	}
-	srv := mcp.NewServer(impl, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
-	srv.AddReceivingMiddleware(s.middleware)
-	return srv, nil
+	s.srv = mcp.NewServer(impl, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+	s.srv.AddReceivingMiddleware(s.middleware)
+	return s.srv, nil
 }
 
 // Handler returns an http.Handler serving reg's tools over the SDK's
-// streamable HTTP transport (one server for all sessions). Wrap it in the
+// streamable HTTP transport (one server for all sessions), reading every
+// body strictly first (see the package documentation). Wrap it in the
 // authentication the CallerFunc relies on (auth.RequireBearerToken).
 func Handler(reg *gate.Registry, caller CallerFunc, o *Options) (http.Handler, error) {
 	srv, err := NewServer(reg, caller, o)
 	if err != nil {
 		return nil, err
 	}
-	var httpOpts *mcp.StreamableHTTPOptions
-	if o != nil {
-		httpOpts = o.HTTP
+	var httpOpts mcp.StreamableHTTPOptions
+	if o != nil && o.HTTP != nil {
+		httpOpts = *o.HTTP
 	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, httpOpts), nil
+	httpOpts = sessionBounds(httpOpts)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &httpOpts)
+	return strict(h, bodyLimit(&httpOpts)), nil
+}
+
+// sessionBounds returns o with the default idle timeout when it has none.
+func sessionBounds(o mcp.StreamableHTTPOptions) mcp.StreamableHTTPOptions {
+	if o.SessionTimeout <= 0 {
+		o.SessionTimeout = DefaultSessionTimeout
+	}
+	return o
 }
 
 func (s *server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "initialize" {
+			return s.initialize(ctx, method, req, next)
+		}
 		switch r := req.(type) {
 		case *mcp.ListToolsRequest:
 			return s.list(ctx, r)
@@ -143,6 +214,26 @@ func (s *server) callerOf(ctx context.Context, req mcp.Request) (gate.Caller, er
 		return gate.Caller{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: ErrNoCaller}
 	}
 	return c, nil
+}
+
+// initialize initializes a session of a caller the CallerFunc accepts,
+// while fewer than MaxSessions are initialized.
+func (s *server) initialize(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
+	if _, err := s.callerOf(ctx, req); err != nil {
+		return nil, err
+	}
+	s.initMu.Lock()
+	defer s.initMu.Unlock()
+	n := 0
+	for ss := range s.srv.Sessions() {
+		if ss.InitializeParams() != nil {
+			n++
+		}
+	}
+	if n >= s.opts.MaxSessions {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: ErrTooManySessions}
+	}
+	return next(ctx, method, req)
 }
 
 func (s *server) list(ctx context.Context, req *mcp.ListToolsRequest) (*mcp.ListToolsResult, error) {
@@ -213,7 +304,7 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	res, err := s.reg.Dispatch(ctx, c, gate.Call{Name: req.Params.Name, Args: args, Complete: true, Dialect: gate.MCP})
+	res, err := s.reg.Dispatch(ctx, c, gate.Call{ID: callID(req), Name: req.Params.Name, Args: args, Complete: true, Dialect: gate.MCP})
 	if err != nil {
 		if res.Err.Code == toolerr.UnknownTool {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: res.Err.Reason}
@@ -235,4 +326,15 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 		return nil, err
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}, nil
+}
+
+// callID is the gate's ID of a tools/call: its session ID, a space and its
+// request ID as the strict reader stamped it, or "" when either is missing.
+func callID(req *mcp.CallToolRequest) string {
+	id, _ := req.Params.Meta[MetaRequestID].(string)
+	session := req.Session.ID()
+	if id == "" || session == "" {
+		return ""
+	}
+	return session + " " + id
 }

@@ -68,7 +68,7 @@ func withoutApproval[A any](b gate.Binding[A]) gate.Binding[A] {
 
 // newRegistry binds the generated tools; get_order_status lets a principal
 // look up its own tenant's orders only, and echoes the order.
-func newRegistry(t testing.TB) (*gate.Registry, *runs) {
+func newRegistry(t testing.TB, opts ...gate.Option) (*gate.Registry, *runs) {
 	t.Helper()
 	r := &runs{n: map[string]int{}}
 	reg, err := generated.NewRegistry(generated.Bindings{
@@ -89,7 +89,7 @@ func newRegistry(t testing.TB) (*gate.Registry, *runs) {
 		RefundOrder:           withoutApproval(spy[generated.RefundOrderArgs](r, "refund_order")),
 		ScheduleOrderDispatch: spy[generated.ScheduleOrderDispatchArgs](r, "schedule_order_dispatch"),
 		UpdateDeliveryContact: spy[generated.UpdateDeliveryContactArgs](r, "update_delivery_contact"),
-	})
+	}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,6 +225,26 @@ func TestToolsListPerPrincipal(t *testing.T) {
 	}
 }
 
+// TestToolsListHints: tools/list says a destructive tool is one (its
+// x-toolgate destructive, as annotations.destructiveHint) and says
+// nothing of a tool without hints.
+func TestToolsListHints(t *testing.T) {
+	reg, _ := newRegistry(t)
+	res, err := connect(t, serve(t, reg), "tok-alice").ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	destructive := map[string]bool{}
+	for _, tool := range res.Tools {
+		if tool.Annotations != nil && tool.Annotations.DestructiveHint != nil {
+			destructive[tool.Name] = *tool.Annotations.DestructiveHint
+		}
+	}
+	if want := map[string]bool{"cancel_order": true, "refund_order": true}; !maps.Equal(destructive, want) {
+		t.Errorf("destructiveHint %v, want %v", destructive, want)
+	}
+}
+
 // callTool calls a tool, without arguments when args is empty: the
 // result, or the JSON-RPC error; any other error fails the test.
 func callTool(t testing.TB, cs *mcp.ClientSession, name, args string) (*mcp.CallToolResult, *jsonrpc.Error) {
@@ -291,7 +311,12 @@ func TestCallTool(t *testing.T) {
 				if args == "" {
 					args = "{}"
 				}
-				direct, _ := ref.Dispatch(context.Background(), gate.Caller{Principal: principals[tc.token]}, gate.Call{Name: tc.tool, Args: []byte(args), Complete: true, Dialect: gate.MCP})
+				// The call's ID is its session's and its request's.
+				id, _ := res.StructuredContent.(map[string]any)["callId"].(string)
+				if n, ok := strings.CutPrefix(id, cs.ID()+" "); !ok || n == "" || strings.Trim(n, "0123456789") != "" {
+					t.Errorf("call ID %q, want the session ID %q, a space and the request ID", id, cs.ID())
+				}
+				direct, _ := ref.Dispatch(context.Background(), gate.Caller{Principal: principals[tc.token]}, gate.Call{ID: id, Name: tc.tool, Args: []byte(args), Complete: true, Dialect: gate.MCP})
 				want, _ := json.Marshal(direct.Err)
 				if direct.Err == nil || direct.Err.Code != tc.code {
 					t.Fatalf("reference dispatch: %v, want %s", direct.Err, tc.code)

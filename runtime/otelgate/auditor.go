@@ -31,7 +31,10 @@
 // gen_ai.request.model when the caller gave Caller.Model. A tool name that
 // did not resolve to a tool the caller may see is recorded as "_unknown":
 // it is the model's text, and would let the model choose label values.
-// Calls also carry toolgate.executed and toolgate.attempt on their spans.
+// Calls also carry toolgate.executed and toolgate.attempt on their spans,
+// and a refusal with a cause (gate.Event.Cause: a denial's policy error
+// text, a store failure's class) toolgate.cause; the cause is on the span
+// only, never a metric attribute, since a policy's text has no bound.
 //
 // Nothing else is recorded: never an argument value, and not the
 // violations either (their paths hold member names the model wrote), nor
@@ -66,6 +69,8 @@ const (
 	KeyExecuted  = attribute.Key("toolgate.executed")
 	KeyAttempt   = attribute.Key("toolgate.attempt")
 	KeyBatchSize = attribute.Key("toolgate.batch.size")
+	// KeyCause is gate.Event.Cause, on call spans only.
+	KeyCause = attribute.Key("toolgate.cause")
 	// KeyApprovalStep is the gate.EventKind of an approval event.
 	KeyApprovalStep = attribute.Key("toolgate.approval.step")
 )
@@ -188,8 +193,11 @@ func (a *Auditor) Audit(ctx context.Context, e gate.Event) {
 	if !ok {
 		start = end.Add(-e.Duration)
 	}
-	_, span := a.tracer.Start(ctx, "toolgate.call", trace.WithTimestamp(start),
-		trace.WithAttributes(append(all, KeyExecuted.Bool(e.Executed), KeyAttempt.Int(e.Attempt))...))
+	spanAttrs := append(all, KeyExecuted.Bool(e.Executed), KeyAttempt.Int(e.Attempt))
+	if e.Cause != "" {
+		spanAttrs = append(spanAttrs, KeyCause.String(e.Cause))
+	}
+	_, span := a.tracer.Start(ctx, "toolgate.call", trace.WithTimestamp(start), trace.WithAttributes(spanAttrs...))
 	if e.Code != gate.OK {
 		span.SetStatus(codes.Error, string(e.Code))
 	}

@@ -31,7 +31,7 @@ func withoutApproval[A any](b gate.Binding[A]) gate.Binding[A] {
 	return b
 }
 
-func newRegistry(t *testing.T, a *Auditor, store gate.ReplayStore) *gate.Registry {
+func newRegistry(t *testing.T, a gate.Auditor, store gate.ReplayStore) *gate.Registry {
 	t.Helper()
 	opts := []gate.Option{gate.WithAuditor(a)}
 	if store != nil {

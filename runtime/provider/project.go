@@ -169,5 +169,28 @@ func envelope(p Provider, t Tool, desc string, schema *jsonval.Value, strict boo
 			}
 		}
 	}
+	hints(v, t)
 	return v
+}
+
+// hints says in the annotations of t's MCP definition v that t is
+// destructive, when it is: destructiveHint true, readOnlyHint false (MCP
+// would ignore destructiveHint were it true) and idempotentHint false
+// unless they say it is. The three are what MCP clients read (the go-sdk
+// writes readOnlyHint and idempotentHint always), so the definition is
+// what a client decodes.
+func hints(v *jsonval.Value, t Tool) {
+	if !t.Destructive {
+		return
+	}
+	ann := v.Get("annotations")
+	if ann == nil || ann.Kind != jsonval.Object {
+		ann = object()
+		v.Set("annotations", ann)
+	}
+	ann.Set("destructiveHint", boolean(true))
+	ann.Set("readOnlyHint", boolean(false))
+	if idem := ann.Get("idempotentHint"); idem == nil || idem.Kind != jsonval.Bool {
+		ann.Set("idempotentHint", boolean(false))
+	}
 }

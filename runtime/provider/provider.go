@@ -114,6 +114,12 @@ type Tool struct {
 	// or "". Its name, description and inputSchema members, if any, are
 	// ignored: those always come from Name, Description and Schema.
 	MCP string
+	// Destructive marks a tool whose calls change state irreversibly
+	// (x-toolgate destructive, or MCP's annotations.destructiveHint): the
+	// MCP definition's annotations say destructiveHint true, readOnlyHint
+	// false and idempotentHint as MCP's annotations say (false when they
+	// do not), beside MCP's other annotations.
+	Destructive bool
 }
 
 // Local is a rule of the effective schema that a provider's schema does not
