@@ -82,11 +82,12 @@ integrations-test:
 
 # The side-by-side decode table (README "Performance"): the decoders of the
 # schemas in $(SHARED_BENCH), each wrapped as a tool file and generated into
-# generated/internal/benchside/testdata/shared (not committed), and of the demo tools,
+# gen/internal/benchside/testdata/shared (not committed), and of the demo tools,
 # against encoding/json.Valid, the strict reader's skip, jsonschema two-pass
 # and encoding/json strict, as medians of per-round ratios of $(BENCH_ROUNDS)
-# interleaved rounds. Then the go test benchmarks of generated/; compare two
-# such runs with `go run golang.org/x/perf/cmd/benchstat@latest OLD NEW`.
+# interleaved rounds. Then the go test benchmarks of the demo tools
+# (gen/internal/integration); compare two such runs with
+# `go run golang.org/x/perf/cmd/benchstat@latest OLD NEW`.
 SHARED_BENCH ?= ../shared/bench
 BENCH_ROUNDS ?= 10
 BENCH_TOOLS := $(or $(TMPDIR),/tmp)/toolgate-bench-tools
@@ -99,30 +100,31 @@ bench:
 		printf '{"name":"%s","description":"Benchmark tool %s, the shared benchmark schema; use it only to measure decoders. Returns nothing.","parameters":%s}' \
 			$$t $$t "$$(cat $$f)" > $(BENCH_TOOLS)/$$t.json || exit 1; \
 	done
-	$(GO) run ./cmd/toolgate generate --schemas $(BENCH_TOOLS) --out generated/internal/benchside/testdata/shared --package shared
-	$(GO) run ./generated/internal/benchside/testdata/sidebyside -shared $(SHARED_BENCH) -rounds $(BENCH_ROUNDS) > bench-sidebyside.txt; \
+	$(GO) run ./cmd/toolgate generate --schemas $(BENCH_TOOLS) --out gen/internal/benchside/testdata/shared --package shared
+	$(GO) run ./gen/internal/benchside/testdata/sidebyside -shared $(SHARED_BENCH) -rounds $(BENCH_ROUNDS) > bench-sidebyside.txt; \
 		status=$$?; cat bench-sidebyside.txt; exit $$status
-	$(GO) test ./generated -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) | tee bench-generated.txt
+	$(GO) test ./gen/internal/integration -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) | tee bench-generated.txt
 
 # The same table for real tool schemas (gen/internal/realset):
 # functions of the Berkeley function-calling leaderboard with a call built
 # from the corpus's ground truth, and MCP tools with runtime/contract's
 # valid base instance, all read from $(SHARED_CORPORA). realprep writes their
 # tool files and the index realside reads (real_tools.go); they are generated
-# into generated/internal/benchside/testdata/real (not committed).
+# into gen/internal/benchside/testdata/real (not committed).
 SHARED_CORPORA ?= ../shared/corpora
 BENCH_REAL_TOOLS := $(or $(TMPDIR),/tmp)/toolgate-bench-real-tools
-BENCH_REAL_PKG := generated/internal/benchside/testdata/real
+BENCH_REAL_PKG := gen/internal/benchside/testdata/real
 
 bench-real:
 	@test -d $(SHARED_CORPORA) || { echo "bench-real: $(SHARED_CORPORA) is missing"; exit 1; }
 	rm -rf $(BENCH_REAL_TOOLS) && mkdir -p $(BENCH_REAL_TOOLS)
 	$(GO) run ./gen/internal/realset/realprep -corpora $(SHARED_CORPORA) -tools $(BENCH_REAL_TOOLS) -pkg $(BENCH_REAL_PKG)
 	$(GO) run ./cmd/toolgate generate --schemas $(BENCH_REAL_TOOLS) --out $(BENCH_REAL_PKG) --package real
-	$(GO) run ./generated/internal/benchside/testdata/realside -rounds $(BENCH_ROUNDS) > bench-real.txt; \
+	$(GO) run ./gen/internal/benchside/testdata/realside -rounds $(BENCH_ROUNDS) > bench-real.txt; \
 		status=$$?; cat bench-real.txt; exit $$status
 
-# The gate's cost beyond the bare decoder (generated BenchmarkDispatch). The
+# The gate's cost beyond the bare decoder (BenchmarkDispatch of
+# gen/internal/integration, over the demo tools of generated/). The
 # test binary runs BENCH_COUNT times, each run one round of every variant
 # (the decoder first) for BENCH_TIME each, so that the rounds interleave and
 # a busy neighbour slows a round's variants alike. For each variant it prints
@@ -135,9 +137,9 @@ bench-real:
 # refusing the same bytes (group/decode) instead.
 BENCH_TIME ?= 500ms
 bench-gate:
-	@t=$$(mktemp -d) && $(GO) test -c -o $$t/generated.test ./generated || exit 1; \
-	(cd generated && for i in $$(seq $(BENCH_COUNT)); do \
-		$$t/generated.test -test.run '^$$' -test.bench '^BenchmarkDispatch$$' -test.benchmem -test.benchtime $(BENCH_TIME) || exit 1; \
+	@t=$$(mktemp -d) && $(GO) test -c -o $$t/integration.test ./gen/internal/integration || exit 1; \
+	(cd gen/internal/integration && for i in $$(seq $(BENCH_COUNT)); do \
+		$$t/integration.test -test.run '^$$' -test.bench '^BenchmarkDispatch$$' -test.benchmem -test.benchtime $(BENCH_TIME) || exit 1; \
 	done) > bench-gate.txt; status=$$?; rm -rf $$t; cat bench-gate.txt; [ $$status = 0 ] || exit $$status; \
 	awk '/^BenchmarkDispatch\// {n = split($$1, f, "/"); v = f[3]; for (i = 4; i <= n; i++) v = v "/" f[i]; sub(/-[0-9]+$$/, "", v); \
 			if (v == "decode") r++; \
@@ -157,7 +159,9 @@ bench-gate:
 # Every fuzz target of the core module (go test -list '^Fuzz'), one at a
 # time, for FUZZTIME each with FUZZPARALLEL workers. Fails when any target
 # finds an input; Go writes it to testdata/fuzz/<target>/ of the package,
-# where it stays as a seed once fixed. The generated targets also count the
+# where it stays as a seed once fixed (for the targets of generated/, which
+# holds only generated code, as a case of a test in gen/internal/integration
+# or runtime/contract instead). The generated targets also count the
 # inputs their oracle could not judge (TOOLGATE_FUZZ_SKIPLOG, see
 # runtime/contract.Fuzz), printed after each target.
 fuzz:

@@ -16,7 +16,7 @@ import (
 
 // These tests use a hand-written tool, pay, over a small hand-written
 // decoder, so that they do not depend on the generator. The tests of the
-// gate over the generated tools are in generated/gate_*_test.go.
+// gate over the generated tools are in gen/internal/integration/gate_*_test.go.
 
 // payArgs are the arguments of the pay tool.
 type payArgs struct {

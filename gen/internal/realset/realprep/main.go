@@ -20,7 +20,7 @@ import (
 func main() {
 	corpora := flag.String("corpora", "../shared/corpora", "the shared corpora")
 	tools := flag.String("tools", "", "the folder to write the tool files into")
-	pkg := flag.String("pkg", "generated/internal/benchside/testdata/real", "the folder of the generated package")
+	pkg := flag.String("pkg", "gen/internal/benchside/testdata/real", "the folder of the generated package")
 	flag.Parse()
 	if err := run(*corpora, *tools, *pkg); err != nil {
 		fmt.Fprintln(os.Stderr, "realprep:", err)

@@ -14,8 +14,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/toolgate/toolgate/generated/internal/benchside"
-	"github.com/toolgate/toolgate/generated/internal/benchside/testdata/real"
+	"github.com/toolgate/toolgate/gen/internal/benchside"
+	"github.com/toolgate/toolgate/gen/internal/benchside/testdata/real"
 )
 
 func main() {

@@ -1,4 +1,4 @@
-package generated_test
+package integration_test
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ import (
 // refund_order is small and all-scalar; create_shipment is nested (an
 // address and three line items). The figures the README reports come from
 // `make bench`, which runs these tools and the shared benchmark schemas
-// side by side in interleaved rounds (generated/internal/benchside); these
+// side by side in interleaved rounds (gen/internal/benchside); these
 // benchmarks are for profiling and for benchstat comparisons of two runs.
 
 // plainRefundOrder mirrors RefundOrderArgs the way a hand-written

@@ -1,4 +1,4 @@
-package generated_test
+package integration_test
 
 import (
 	"bytes"

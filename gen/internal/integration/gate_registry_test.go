@@ -1,4 +1,4 @@
-package generated_test
+package integration_test
 
 import (
 	"context"
@@ -81,7 +81,7 @@ func TestRegistryConsistency(t *testing.T) {
 	}
 
 	// The tools of schemas/ are exactly the specs.
-	files, err := filepath.Glob(filepath.Join("..", "schemas", "*.json"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "schemas", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("schemas: %v, %v", files, err)
 	}
