@@ -1,0 +1,102 @@
+package vet
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// A binding is one gate.Binding or gate.TypedBinding literal's Policy or
+// Execute value.
+type binding struct {
+	// field is "Policy" or "Execute".
+	field string
+	// value is the expression bound.
+	value ast.Expr
+	// fn is the function or method value names, or the one a function
+	// literal does nothing but call; nil when it is neither.
+	fn *types.Func
+}
+
+// findBindings lists the Policy and Execute values of every gate binding
+// literal in the package's files.
+func findBindings(pass *analysis.Pass) []binding {
+	var out []binding
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok || !isGateBinding(pass.TypesInfo.TypeOf(lit)) {
+				return true
+			}
+			for _, e := range lit.Elts {
+				kv, ok := e.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				key, ok := kv.Key.(*ast.Ident)
+				if !ok || key.Name != "Policy" && key.Name != "Execute" {
+					continue
+				}
+				out = append(out, binding{field: key.Name, value: kv.Value, fn: boundFunc(pass.TypesInfo, kv.Value)})
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// isGateBinding reports whether t is an instance of gate.Binding or
+// gate.TypedBinding.
+func isGateBinding(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != gatePath {
+		return false
+	}
+	name := named.Obj().Name()
+	return name == "Binding" || name == "TypedBinding"
+}
+
+// boundFunc returns the function e names (F, pkg.F, x.M, T.M, F[T]), or the
+// function a literal whose body is one return of a call calls.
+func boundFunc(info *types.Info, e ast.Expr) *types.Func {
+	e = ast.Unparen(e)
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		return boundFunc(info, x.X)
+	case *ast.IndexListExpr:
+		return boundFunc(info, x.X)
+	case *ast.Ident:
+		if fn, ok := info.Uses[x].(*types.Func); ok {
+			return fn.Origin()
+		}
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[x]; ok {
+			if fn, ok := sel.Obj().(*types.Func); ok && sel.Kind() != types.FieldVal {
+				return fn.Origin()
+			}
+			return nil
+		}
+		if fn, ok := info.Uses[x.Sel].(*types.Func); ok {
+			return fn.Origin()
+		}
+	case *ast.FuncLit:
+		if len(x.Body.List) != 1 {
+			return nil
+		}
+		ret, ok := x.Body.List[0].(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != 1 {
+			return nil
+		}
+		if call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr); ok {
+			return boundFunc(info, call.Fun)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,341 @@
+package vet
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+)
+
+// decodeFix is the advice every decode-outside-gate diagnostic ends with.
+const decodeFix = "pass the raw bytes to runtime/adapter and the registry (Registry.Dispatch) instead"
+
+// decodeArgsName matches the generated argument decoders.
+var decodeArgsName = regexp.MustCompile(`^Decode[A-Z]\w*Args(NullAsAbsent)?$`)
+
+// A sink is where tainted arguments are decoded outside the gate.
+type sink struct {
+	pos  token.Pos
+	what string
+	// from names the source field; empty in a parameter's summary, where
+	// the caller's argument names it.
+	from string
+}
+
+// summary is what a function does with a tainted parameter (or, for
+// param -1, with the sources it reads itself).
+type summary struct {
+	sinks []sink
+	// returns names the source of a tainted result ("" for a parameter's
+	// own taint); ok says whether fn returns taint at all.
+	returns string
+	ok      bool
+}
+
+type sumKey struct {
+	fn    *ssa.Function
+	param int
+}
+
+// tainter follows tool-call arguments through the functions of one package.
+type tainter struct {
+	pkg  *ssa.Package
+	sums map[sumKey]*summary
+}
+
+func checkDecode(pass *analysis.Pass) {
+	res := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	t := &tainter{pkg: res.Pkg, sums: map[sumKey]*summary{}}
+	starts := callStarts(pass.Files)
+	reported := map[token.Pos]bool{}
+	for _, fn := range res.SrcFuncs {
+		for _, k := range t.flow(fn, fnSources(fn)).sinks {
+			pos := k.pos
+			if p, ok := starts[pos]; ok {
+				pos = p
+			}
+			if reported[pos] {
+				continue
+			}
+			reported[pos] = true
+			pass.Report(analysis.Diagnostic{
+				Pos:      pos,
+				Category: CheckDecode,
+				Message:  "tool-call arguments from " + k.from + " reach " + k.what + " outside the gate; " + decodeFix,
+			})
+		}
+	}
+}
+
+// callStarts maps the Lparen of each call (where SSA puts a call) to the
+// start of the call expression.
+func callStarts(files []*ast.File) map[token.Pos]token.Pos {
+	m := map[token.Pos]token.Pos{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				m[c.Lparen] = c.Pos()
+			}
+			return true
+		})
+	}
+	return m
+}
+
+// fnSources maps the reads of tool-call argument fields in fn to the
+// fields' names.
+func fnSources(fn *ssa.Function) map[ssa.Value]string {
+	out := map[ssa.Value]string{}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			var (
+				x     ssa.Value
+				field int
+			)
+			switch in := in.(type) {
+			case *ssa.Field:
+				x, field = in.X, in.Field
+			case *ssa.FieldAddr:
+				x, field = in.X, in.Field
+			default:
+				continue
+			}
+			if name, ok := sourceField(x.Type(), field); ok {
+				out[in.(ssa.Value)] = name
+			}
+		}
+	}
+	return out
+}
+
+// summarize returns what fn does with parameter param tainted (param -1:
+// with its own sources tainted).
+func (t *tainter) summarize(fn *ssa.Function, param int) *summary {
+	k := sumKey{fn, param}
+	if s, ok := t.sums[k]; ok {
+		return s
+	}
+	// A recursive call sees an empty summary while this one is computed.
+	t.sums[k] = &summary{}
+	start := map[ssa.Value]string{}
+	if param < 0 {
+		start = fnSources(fn)
+	} else if param < len(fn.Params) {
+		start[fn.Params[param]] = ""
+	}
+	s := t.flow(fn, start)
+	t.sums[k] = s
+	return s
+}
+
+// flow taints the values of start in fn, each with the name of its source,
+// and reports where the taint reaches a sink and whether fn returns it. The
+// instructions are walked to a fixed point: taint only grows, so each value
+// is added at most once.
+func (t *tainter) flow(fn *ssa.Function, start map[ssa.Value]string) *summary {
+	f := &flowState{t: t, tainted: map[ssa.Value]string{}, mem: map[loc]string{}, seen: map[token.Pos]bool{}, s: &summary{}}
+	for v, name := range start {
+		f.tainted[v] = name
+	}
+	for f.changed = true; f.changed; {
+		f.changed = false
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				f.step(in)
+			}
+		}
+	}
+	return f.s
+}
+
+// flowState is the taint of one function's values and memory.
+type flowState struct {
+	t       *tainter
+	tainted map[ssa.Value]string
+	mem     map[loc]string
+	seen    map[token.Pos]bool
+	s       *summary
+	changed bool
+}
+
+// from reports whether v is tainted and the name of its source.
+func (f *flowState) from(v ssa.Value) (string, bool) {
+	name, ok := f.tainted[v]
+	return name, ok
+}
+
+// mark taints v by the taint of x, if x is tainted.
+func (f *flowState) mark(v, x ssa.Value) {
+	if name, ok := f.tainted[x]; ok {
+		f.taint(v, name)
+	}
+}
+
+func (f *flowState) taint(v ssa.Value, name string) {
+	if _, ok := f.tainted[v]; !ok {
+		f.tainted[v] = name
+		f.changed = true
+	}
+}
+
+func (f *flowState) sink(pos token.Pos, what string, x ssa.Value) {
+	name, ok := f.tainted[x]
+	if ok && !f.seen[pos] {
+		f.seen[pos] = true
+		f.s.sinks = append(f.s.sinks, sink{pos: pos, what: what, from: name})
+	}
+}
+
+// loc names a memory location: a local variable, or a field of one.
+type loc struct {
+	base  ssa.Value
+	field int
+}
+
+func locOf(v ssa.Value) (loc, bool) {
+	switch v := v.(type) {
+	case *ssa.Alloc, *ssa.FreeVar, *ssa.Global:
+		return loc{v, -1}, true
+	case *ssa.FieldAddr:
+		if base, ok := locOf(v.X); ok && base.field < 0 {
+			return loc{base.base, v.Field}, true
+		}
+	}
+	return loc{}, false
+}
+
+func (f *flowState) step(in ssa.Instruction) {
+	switch in := in.(type) {
+	case *ssa.Convert:
+		f.mark(in, in.X)
+	case *ssa.ChangeType:
+		f.mark(in, in.X)
+	case *ssa.MakeInterface:
+		f.mark(in, in.X)
+	case *ssa.ChangeInterface:
+		f.mark(in, in.X)
+	case *ssa.Slice:
+		f.mark(in, in.X)
+	case *ssa.Extract:
+		f.mark(in, in.Tuple)
+	case *ssa.Phi:
+		for _, e := range in.Edges {
+			f.mark(in, e)
+		}
+	case *ssa.TypeAssert:
+		if _, ok := in.AssertedType.Underlying().(*types.Map); ok {
+			f.sink(in.Pos(), "a type assertion to "+in.AssertedType.String(), in.X)
+			return
+		}
+		f.mark(in, in.X)
+	case *ssa.Lookup:
+		f.sink(in.Pos(), "a map read", in.X)
+	case *ssa.Range:
+		if _, ok := in.X.Type().Underlying().(*types.Map); ok {
+			f.sink(in.Pos(), "a range over the map", in.X)
+		}
+	case *ssa.UnOp:
+		if in.Op != token.MUL {
+			return
+		}
+		if l, ok := locOf(in.X); ok {
+			if name, ok := f.mem[l]; ok {
+				f.taint(in, name)
+			}
+		}
+		f.mark(in, in.X)
+	case *ssa.Store:
+		name, ok := f.from(in.Val)
+		if !ok {
+			return
+		}
+		if l, ok := locOf(in.Addr); ok {
+			if _, done := f.mem[l]; !done {
+				f.mem[l] = name
+				f.changed = true
+			}
+		}
+	case *ssa.Return:
+		for _, r := range in.Results {
+			if name, ok := f.from(r); ok && !f.s.ok {
+				f.s.returns, f.s.ok = name, true
+			}
+		}
+	case *ssa.Call:
+		f.call(in)
+	}
+}
+
+// call applies a call: the sinks of encoding/json and the generated
+// decoders, taint through strings, bytes, io and bufio, and the summaries
+// of the package's own functions.
+func (f *flowState) call(c *ssa.Call) {
+	common := c.Common()
+	callee := common.StaticCallee()
+	if callee == nil {
+		return
+	}
+	args := common.Args
+	var path string
+	if obj := callee.Object(); obj != nil && obj.Pkg() != nil {
+		path = obj.Pkg().Path()
+	} else if callee.Pkg != nil {
+		path = callee.Pkg.Pkg.Path()
+	}
+	name := callee.Name()
+	switch {
+	case path == "encoding/json" && (name == "Unmarshal" || name == "NewDecoder"):
+		if len(args) > 0 {
+			f.sink(c.Pos(), "encoding/json."+name, args[0])
+		}
+		return
+	case decodeArgsName.MatchString(name) && path != f.t.pkg.Pkg.Path():
+		if len(args) > 0 {
+			f.sink(c.Pos(), "the generated "+name+", called outside a registry,", args[0])
+		}
+		return
+	case path == "strings" || path == "bytes" || path == "io" || path == "bufio":
+		for _, a := range args {
+			f.mark(c, a)
+		}
+		return
+	}
+	fn := callee
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if fn.Pkg != f.t.pkg || len(fn.Blocks) == 0 {
+		return
+	}
+	if s := f.t.summarize(fn, -1); s.ok {
+		f.taint(c, s.returns)
+	}
+	for i, a := range args {
+		name, ok := f.from(a)
+		if !ok {
+			continue
+		}
+		s := f.t.summarize(fn, i)
+		for _, k := range s.sinks {
+			if !f.seen[k.pos] {
+				f.seen[k.pos] = true
+				from := k.from
+				if from == "" {
+					from = name
+				}
+				f.s.sinks = append(f.s.sinks, sink{pos: k.pos, what: k.what, from: from})
+			}
+		}
+		if s.ok {
+			ret := s.returns
+			if ret == "" {
+				ret = name
+			}
+			f.taint(c, ret)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+// Package vet is toolgate's static analyzer: it reports the ways a tool
+// call can go around the gate in a service that has one.
+//
+// Analyzer runs four checks, each named in its diagnostics' category:
+//
+//   - decode-outside-gate: a value read from a provider SDK's tool-call
+//     argument field (openai-go Chat and Responses Arguments,
+//     anthropic-sdk-go ToolUseBlock.Input, the MCP go-sdk's and mcp-go's
+//     CallToolParams.Arguments, genai FunctionCall.Args) reaches
+//     encoding/json (Unmarshal, NewDecoder), is read as a map, or is passed
+//     to a generated Decode…Args function outside a registry. The value is
+//     followed through assignments, conversions, the strings, bytes, io and
+//     bufio packages, and calls to functions of the same package.
+//   - executor-bypass: a function or method bound as Execute in a
+//     gate.Binding or gate.TypedBinding is also called directly from
+//     non-test code, in its package or in a package that imports it.
+//   - generated-edited: a tool file carrying toolgate's generated header
+//     whose source schema still has the hash the header records, but whose
+//     declarations differ from what the generator writes for that schema.
+//   - principal-unread (a warning): a function bound as a Policy never
+//     reads its Principal parameter. A line comment
+//     "//toolgate:allow principal-unread REASON" on the function's line or
+//     the line above turns it off; the reason is required.
+//
+// Run it as `toolgate vet ./...`, as `go vet -vettool=$(which toolgate-vet)
+// ./...` (cmd/toolgate-vet), or from golangci-lint as a plugin that returns
+// Analyzer.
+package vet
+
+import (
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+)
+
+// The checks' names, used as diagnostic categories.
+const (
+	CheckDecode    = "decode-outside-gate"
+	CheckExecutor  = "executor-bypass"
+	CheckGenerated = "generated-edited"
+	CheckPrincipal = "principal-unread"
+)
+
+// gatePath is the import path of the gate runtime package.
+const gatePath = "github.com/toolgate/toolgate/runtime/gate"
+
+// Analyzer reports tool calls that can go around the gate.
+var Analyzer = &analysis.Analyzer{
+	Name:      "toolgate",
+	Doc:       "report tool-call arguments decoded outside the gate, executors called around it, hand-edited generated code and policies that ignore the principal",
+	URL:       "https://pkg.go.dev/github.com/toolgate/toolgate/gen/vet",
+	Requires:  []*analysis.Analyzer{buildssa.Analyzer},
+	FactTypes: []analysis.Fact{new(boundExecutor)},
+	Run:       run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	checkDecode(pass)
+	bindings := findBindings(pass)
+	checkExecutors(pass, bindings)
+	checkPrincipals(pass, bindings)
+	if err := checkGenerated(pass); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
