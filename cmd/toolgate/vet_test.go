@@ -226,3 +226,49 @@ func writeVet(t *testing.T, path, data string) {
 		t.Fatal(err)
 	}
 }
+
+// TestVetExitCodes: exit 1 with the findings on stdout, 0 and nothing when
+// there are none, 4 when a package does not load (named on stderr).
+func TestVetExitCodes(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOWORK", "off")
+	const bound = `package svc
+
+import (
+	"context"
+
+	"github.com/toolgate/toolgate/runtime/gate"
+)
+
+func run(context.Context, string) (any, error) { return nil, nil }
+
+var B = gate.Binding[string]{Policy: gate.AllowAll[string], Execute: run}
+`
+	tests := []struct {
+		name, code string
+		exit       int
+		stdout     string
+		stderr     string
+	}{
+		{"bypass", bound + "\nfunc Cron() { _, _ = run(context.Background(), \"x\") }\n", exitDrift, "svc/svc.go:13:22: [executor-bypass] run is bound as a tool's Execute", ""},
+		{"clean", bound, exitOK, "", ""},
+		{"broken", "package svc\n\nfunc F() int { return \"x\" }\n", exitFailure, "", "svc.go:3:23"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mod := t.TempDir()
+			writeVet(t, filepath.Join(mod, "go.mod"), "module example.com/svc\n\ngo 1.26.0\n\nrequire github.com/toolgate/toolgate v0.0.0\n\nreplace github.com/toolgate/toolgate => "+root+"\n")
+			writeVet(t, filepath.Join(mod, "svc", "svc.go"), tt.code)
+			t.Chdir(mod)
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"vet", "./..."}, &stdout, &stderr)
+			if code != tt.exit || !strings.HasPrefix(stdout.String(), tt.stdout) || tt.stdout == "" && stdout.Len() > 0 || !strings.Contains(stderr.String(), tt.stderr) || tt.stderr == "" && stderr.Len() > 0 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout starting %q, stderr holding %q", code, stdout.String(), stderr.String(), tt.exit, tt.stdout, tt.stderr)
+			}
+		})
+	}
+}
