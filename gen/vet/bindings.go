@@ -15,7 +15,8 @@ type binding struct {
 	// value is the expression bound.
 	value ast.Expr
 	// fn is the function or method value names, or the one a function
-	// literal does nothing but call; nil when it is neither.
+	// literal does nothing but call with the tool's arguments; nil when it
+	// is neither.
 	fn *types.Func
 }
 
@@ -87,15 +88,38 @@ func boundFunc(info *types.Info, e ast.Expr) *types.Func {
 			return fn.Origin()
 		}
 	case *ast.FuncLit:
-		if len(x.Body.List) != 1 {
-			return nil
-		}
-		ret, ok := x.Body.List[0].(*ast.ReturnStmt)
-		if !ok || len(ret.Results) != 1 {
-			return nil
-		}
-		if call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr); ok {
+		if call := forwardingCall(info, x); call != nil {
 			return boundFunc(info, call.Fun)
+		}
+	}
+	return nil
+}
+
+// forwardingCall returns the call of a literal whose body is one return of
+// a call that is handed the literal's last parameter (the tool's
+// arguments) as it is: func(ctx, a) (any, error) { return s.Refund(ctx, a) }.
+// A call that takes a part of the arguments, or none, is the executor's
+// work, not the executor.
+func forwardingCall(info *types.Info, lit *ast.FuncLit) *ast.CallExpr {
+	if len(lit.Body.List) != 1 || lit.Type.Params == nil || len(lit.Type.Params.List) == 0 {
+		return nil
+	}
+	ret, ok := lit.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil
+	}
+	call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	last := lit.Type.Params.List[len(lit.Type.Params.List)-1]
+	if len(last.Names) == 0 {
+		return nil
+	}
+	args := info.Defs[last.Names[len(last.Names)-1]]
+	for _, a := range call.Args {
+		if id, ok := ast.Unparen(a).(*ast.Ident); ok && args != nil && info.Uses[id] == args {
+			return call
 		}
 	}
 	return nil

@@ -20,6 +20,8 @@ func (s *Service) Status(ctx context.Context, a tools.RefundOrderArgs) (string, 
 
 func wrapped(ctx context.Context, a tools.RefundOrderArgs) (any, error) { return nil, nil } // want wrapped:"bound as Execute"
 
+func lookup(ctx context.Context, id string) (any, error) { return nil, nil }
+
 // Unbound is never bound: calling it is no bypass.
 func Unbound(ctx context.Context, a tools.RefundOrderArgs) (any, error) { return nil, nil }
 
@@ -36,6 +38,11 @@ func more(s *Service) []any {
 		gate.Binding[tools.RefundOrderArgs]{Execute: func(ctx context.Context, a tools.RefundOrderArgs) (any, error) {
 			return wrapped(ctx, a)
 		}},
+		// A literal that calls a function with a part of the arguments does
+		// not bind it: lookup stays callable.
+		gate.Binding[tools.RefundOrderArgs]{Execute: func(ctx context.Context, a tools.RefundOrderArgs) (any, error) {
+			return lookup(ctx, a.OrderID)
+		}},
 	}
 }
 
@@ -46,4 +53,5 @@ func cron(ctx context.Context, s *Service) {
 	_, _ = wrapped(ctx, tools.RefundOrderArgs{})              // want `wrapped is bound as a tool's Execute`
 	_, _ = (*Service).Cancel(s, ctx, tools.RefundOrderArgs{}) // want `Cancel is bound as a tool's Execute`
 	_, _ = Unbound(ctx, tools.RefundOrderArgs{})
+	_, _ = lookup(ctx, "A-1")
 }
