@@ -3,7 +3,6 @@ package vet
 import (
 	"go/ast"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -40,7 +39,7 @@ func checkExecutors(pass *analysis.Pass, bindings []binding) {
 		})
 	}
 	for _, f := range pass.Files {
-		if strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
+		if isTestFile(pass, f) {
 			continue
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
