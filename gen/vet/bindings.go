@@ -2,6 +2,7 @@ package vet
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -132,4 +133,46 @@ func forwardingCall(info *types.Info, lit *ast.FuncLit) *ast.CallExpr {
 
 func isTestFile(pass *analysis.Pass, f *ast.File) bool {
 	return strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go")
+}
+
+// A boundBody is the code of a bound Policy or Execute: a function literal
+// or a function of the package.
+type boundBody struct {
+	field string
+	typ   *ast.FuncType
+	body  *ast.BlockStmt
+	// at is the literal's func keyword or the function's name.
+	at token.Pos
+}
+
+// boundBodies returns the code of each bound value written in the
+// package, once each.
+func boundBodies(pass *analysis.Pass, bindings []binding) []boundBody {
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	var out []boundBody
+	done := map[token.Pos]bool{}
+	for _, b := range bindings {
+		bb := boundBody{field: b.field}
+		if lit, ok := ast.Unparen(b.value).(*ast.FuncLit); ok {
+			bb.typ, bb.body, bb.at = lit.Type, lit.Body, lit.Pos()
+		} else if fd := decls[b.fn]; fd != nil {
+			bb.typ, bb.body, bb.at = fd.Type, fd.Body, fd.Name.Pos()
+		} else {
+			continue
+		}
+		if !done[bb.at] {
+			done[bb.at] = true
+			out = append(out, bb)
+		}
+	}
+	return out
 }

@@ -9,58 +9,27 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// allowPrefix starts the line comment that turns principal-unread off for
-// a line: "//toolgate:allow principal-unread REASON".
-const allowPrefix = "//toolgate:allow " + CheckPrincipal
-
 // checkPrincipals warns of each policy bound in the package, a function
 // literal or a function of the package, that never reads its Principal.
-func checkPrincipals(pass *analysis.Pass, bindings []binding) {
-	decls := map[*types.Func]*ast.FuncDecl{}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					decls[fn] = fd
-				}
-			}
+func checkPrincipals(pass *analysis.Pass, bodies []boundBody) {
+	for _, b := range bodies {
+		if b.field != "Policy" || readsPrincipal(pass.TypesInfo, b.typ, b.body) {
+			continue
 		}
+		warn(pass, b.at, CheckPrincipal, "warning: this policy never reads its Principal, so nothing but the model's arguments decides the call; check the caller's identity, tenant or roles")
 	}
-	done := map[token.Pos]bool{}
-	for _, b := range bindings {
-		if b.field != "Policy" {
-			continue
-		}
-		var (
-			typ  *ast.FuncType
-			body *ast.BlockStmt
-			at   token.Pos
-		)
-		if lit, ok := ast.Unparen(b.value).(*ast.FuncLit); ok {
-			typ, body, at = lit.Type, lit.Body, lit.Pos()
-		} else if fd := decls[b.fn]; fd != nil && fd.Body != nil {
-			typ, body, at = fd.Type, fd.Body, fd.Name.Pos()
-		} else {
-			continue
-		}
-		if done[at] {
-			continue
-		}
-		done[at] = true
-		if readsPrincipal(pass.TypesInfo, typ, body) {
-			continue
-		}
-		if reason, ok := allowed(pass, at); ok {
-			if reason == "" {
-				pass.Report(analysis.Diagnostic{Pos: at, Category: CheckPrincipal, Message: "the " + allowPrefix + " comment needs a reason"})
-			}
-			continue
-		}
-		pass.Report(analysis.Diagnostic{
-			Pos:      at,
-			Category: CheckPrincipal,
-			Message:  "warning: this policy never reads its Principal, so nothing but the model's arguments decides the call; check the caller's identity, tenant or roles (or say why not with " + allowPrefix + " REASON)",
-		})
+}
+
+// warn reports a warning of check at pos, unless an allow comment with a
+// reason turns it off there; one without a reason is reported instead.
+func warn(pass *analysis.Pass, pos token.Pos, check, message string) {
+	prefix := "//toolgate:allow " + check
+	reason, ok := allowed(pass, pos, prefix)
+	switch {
+	case ok && reason == "":
+		pass.Report(analysis.Diagnostic{Pos: pos, Category: check, Message: "the " + prefix + " comment needs a reason"})
+	case !ok:
+		pass.Report(analysis.Diagnostic{Pos: pos, Category: check, Message: message + " (or say why not with " + prefix + " REASON)"})
 	}
 }
 
@@ -91,14 +60,18 @@ func readsPrincipal(info *types.Info, typ *ast.FuncType, body *ast.BlockStmt) bo
 	return used
 }
 
+// isPrincipal reports whether t is gate.Principal or a pointer to it.
 func isPrincipal(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
 	named, ok := types.Unalias(t).(*types.Named)
 	return ok && named.Obj().Name() == "Principal" && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == gatePath
 }
 
-// allowed finds an allow comment on the line of pos or the line above, and
-// returns its reason.
-func allowed(pass *analysis.Pass, pos token.Pos) (string, bool) {
+// allowed finds a comment starting with prefix on the line of pos or the
+// line above, and returns its reason.
+func allowed(pass *analysis.Pass, pos token.Pos, prefix string) (string, bool) {
 	p := pass.Fset.Position(pos)
 	for _, f := range pass.Files {
 		if pass.Fset.File(f.Pos()).Name() != p.Filename {
@@ -110,7 +83,7 @@ func allowed(pass *analysis.Pass, pos token.Pos) (string, bool) {
 				if l != p.Line && l != p.Line-1 {
 					continue
 				}
-				if rest, ok := strings.CutPrefix(c.Text, allowPrefix); ok && (rest == "" || rest[0] == ' ') {
+				if rest, ok := strings.CutPrefix(c.Text, prefix); ok && (rest == "" || rest[0] == ' ') {
 					return strings.TrimSpace(rest), true
 				}
 			}

@@ -18,9 +18,18 @@
 //     whose source schema still has the hash the header records, but whose
 //     declarations differ from what the generator writes for that schema.
 //   - principal-unread (a warning): a function bound as a Policy never
-//     reads its Principal parameter. A line comment
-//     "//toolgate:allow principal-unread REASON" on the function's line or
-//     the line above turns it off; the reason is required.
+//     reads its Principal parameter.
+//   - identity-from-args (a warning): a bound policy or executor compares
+//     an argument member named like an identity (UserID, Tenant, Role,
+//     IsAdmin…) with something that does not come from the principal (the
+//     Principal parameter, gate.PrincipalFrom, or a variable assigned from
+//     them), switches on one, or tests a boolean one. Comparing with ""
+//     asks whether it was given and is no finding.
+//
+// Bindings written in _test.go files count for neither check, nor for
+// executor-bypass. A warning is turned off for one line by a comment
+// "//toolgate:allow CHECK REASON" on that line or the line above; the
+// reason is required.
 //
 // Run it as `toolgate vet ./...`, as `go vet -vettool=$(which toolgate-vet)
 // ./...` (cmd/toolgate-vet), or from golangci-lint as a plugin that returns
@@ -38,6 +47,7 @@ const (
 	CheckExecutor  = "executor-bypass"
 	CheckGenerated = "generated-edited"
 	CheckPrincipal = "principal-unread"
+	CheckIdentity  = "identity-from-args"
 )
 
 // gatePath is the import path of the gate runtime package.
@@ -57,7 +67,9 @@ func run(pass *analysis.Pass) (any, error) {
 	checkDecode(pass)
 	bindings := findBindings(pass)
 	checkExecutors(pass, bindings)
-	checkPrincipals(pass, bindings)
+	bodies := boundBodies(pass, bindings)
+	checkPrincipals(pass, bodies)
+	checkIdentities(pass, bodies)
 	checkGenerated(pass)
 	return nil, nil
 }

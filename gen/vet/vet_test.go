@@ -12,7 +12,7 @@ import (
 // a diagnostic that must be reported there, and every line without one must
 // report nothing (the near misses).
 func TestAnalyzer(t *testing.T) {
-	for _, pkg := range []string{"decode", "executor", "cron", "principal"} {
+	for _, pkg := range []string{"decode", "executor", "cron", "principal", "identity"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), vet.Analyzer, pkg)
 		})

@@ -6,6 +6,8 @@ import "github.com/toolgate/toolgate/runtime/gate"
 type RefundOrderArgs struct {
 	OrderID string
 	UserID  string
+	Role    string
+	IsAdmin bool
 }
 
 func DecodeRefundOrderArgs(data []byte) (RefundOrderArgs, error) { return RefundOrderArgs{}, nil }

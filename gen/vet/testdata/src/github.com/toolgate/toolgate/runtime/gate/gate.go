@@ -36,3 +36,5 @@ type Call struct {
 type Registry struct{}
 
 func (r *Registry) Dispatch(ctx context.Context, p Principal, c Call) (any, error) { return nil, nil }
+
+func PrincipalFrom(ctx context.Context) (Principal, bool) { return Principal{}, false }
