@@ -17,6 +17,24 @@ const decodeFix = "pass the raw bytes to runtime/adapter and the registry (Regis
 // decodeArgsName matches the generated argument decoders.
 var decodeArgsName = regexp.MustCompile(`^Decode[A-Z]\w*Args(NullAsAbsent)?$`)
 
+// mcpGoDecoders are the methods of mcp-go's CallToolRequest that decode
+// its arguments themselves.
+var mcpGoDecoders = regexp.MustCompile(`^(BindArguments|(Get|Require)(String|Int|Float|Bool)(Slice)?)$`)
+
+// mcpGoRequest reports whether fn is a method of mcp-go's CallToolRequest.
+func mcpGoRequest(fn *ssa.Function) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && named.Obj().Name() == "CallToolRequest" && named.Obj().Pkg() != nil && inPackage(named.Obj().Pkg().Path(), "github.com/mark3labs/mcp-go", "mcp")
+}
+
 // A sink is where tainted arguments are decoded outside the gate.
 type sink struct {
 	pos  token.Pos
@@ -287,6 +305,19 @@ func (f *flowState) call(c *ssa.Call) {
 		path = callee.Pkg.Pkg.Path()
 	}
 	name := callee.Name()
+	if mcpGoRequest(callee) {
+		what := "mcp-go CallToolRequest." + name
+		switch {
+		case name == "GetArguments" || name == "GetRawArguments":
+			f.taint(c, what)
+		case mcpGoDecoders.MatchString(name):
+			if !f.seen[c.Pos()] {
+				f.seen[c.Pos()] = true
+				f.s.sinks = append(f.s.sinks, sink{pos: c.Pos(), what: "the SDK's own decoding", from: what})
+			}
+		}
+		return
+	}
 	switch {
 	case path == "encoding/json" && (name == "Unmarshal" || name == "NewDecoder"):
 		if len(args) > 0 {

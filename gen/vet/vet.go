@@ -6,9 +6,11 @@
 //   - decode-outside-gate: a value read from a provider SDK's tool-call
 //     argument field (openai-go Chat and Responses Arguments,
 //     anthropic-sdk-go ToolUseBlock.Input, the MCP go-sdk's and mcp-go's
-//     CallToolParams.Arguments, genai FunctionCall.Args) reaches
-//     encoding/json (Unmarshal, NewDecoder), is read as a map, or is passed
-//     to a generated Decode…Args function outside a registry. The value is
+//     CallToolParams.Arguments and its CallToolRequest's GetArguments and
+//     GetRawArguments, genai FunctionCall.Args) reaches encoding/json
+//     (Unmarshal, NewDecoder), is read as a map, or is passed to a
+//     generated Decode…Args function outside a registry; and mcp-go's own
+//     decoders (CallToolRequest.BindArguments, RequireString, GetInt, …). The value is
 //     followed through assignments, conversions, the strings, bytes, io and
 //     bufio packages, and calls to functions of the same package.
 //   - executor-bypass: a function or method bound as Execute in a

@@ -69,6 +69,21 @@ func mcpGo(req gomcp.CallToolRequest) any {
 	return nil
 }
 
+func mcpGoMethods(req gomcp.CallToolRequest) (refund, error) {
+	var a refund
+	if err := req.BindArguments(&a); err != nil { // want `mcp-go CallToolRequest.BindArguments reach the SDK's own decoding outside the gate`
+		return a, err
+	}
+	id, err := req.RequireString("orderId") // want `mcp-go CallToolRequest.RequireString reach the SDK's own decoding`
+	a.OrderID = id
+	_ = req.GetInt("amount", 0)      // want `mcp-go CallToolRequest.GetInt reach the SDK's own decoding`
+	_ = req.GetArguments()["reason"] // want `mcp-go CallToolRequest.GetArguments reach a map read`
+	raw := req.GetRawArguments()
+	_, _ = raw.(map[string]any) // want `mcp-go CallToolRequest.GetRawArguments reach a type assertion`
+	_ = req.GetName()
+	return a, err
+}
+
 func genaiArgs(fc *genai.FunctionCall) any {
 	return fc.Args["orderId"] // want `genai FunctionCall.Args reach a map read`
 }
