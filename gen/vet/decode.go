@@ -131,7 +131,8 @@ func fnSources(fn *ssa.Function) map[ssa.Value]string {
 }
 
 // summarize returns what fn does with parameter param tainted (param -1:
-// with its own sources tainted).
+// with its own sources tainted; from len(fn.Params) on, a closure's free
+// variables).
 func (t *tainter) summarize(fn *ssa.Function, param int) *summary {
 	k := sumKey{fn, param}
 	if s, ok := t.sums[k]; ok {
@@ -144,6 +145,8 @@ func (t *tainter) summarize(fn *ssa.Function, param int) *summary {
 		start = fnSources(fn)
 	} else if param < len(fn.Params) {
 		start[fn.Params[param]] = ""
+	} else if i := param - len(fn.Params); i < len(fn.FreeVars) {
+		start[fn.FreeVars[i]] = ""
 	}
 	s := t.flow(fn, start)
 	t.sums[k] = s
@@ -285,6 +288,43 @@ func (f *flowState) step(in ssa.Instruction) {
 		}
 	case *ssa.Call:
 		f.call(in)
+	case *ssa.MakeClosure:
+		f.closure(in)
+	}
+}
+
+// closure follows taint into a function literal through the variables it
+// captures: by value, or by reference to a tainted variable.
+func (f *flowState) closure(mc *ssa.MakeClosure) {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return
+	}
+	for i, b := range mc.Bindings {
+		name, ok := f.from(b)
+		if l, isLoc := locOf(b); !ok && isLoc {
+			name, ok = f.mem[l]
+		}
+		if !ok {
+			continue
+		}
+		f.inherit(f.t.summarize(fn, len(fn.Params)+i), name)
+	}
+}
+
+// inherit adds the sinks of a callee's summary, named by the caller's
+// source name where the summary's taint came from a parameter.
+func (f *flowState) inherit(s *summary, name string) {
+	for _, k := range s.sinks {
+		if f.seen[k.pos] {
+			continue
+		}
+		f.seen[k.pos] = true
+		from := k.from
+		if from == "" {
+			from = name
+		}
+		f.s.sinks = append(f.s.sinks, sink{pos: k.pos, what: k.what, from: from})
 	}
 }
 
@@ -351,16 +391,7 @@ func (f *flowState) call(c *ssa.Call) {
 			continue
 		}
 		s := f.t.summarize(fn, i)
-		for _, k := range s.sinks {
-			if !f.seen[k.pos] {
-				f.seen[k.pos] = true
-				from := k.from
-				if from == "" {
-					from = name
-				}
-				f.s.sinks = append(f.s.sinks, sink{pos: k.pos, what: k.what, from: from})
-			}
-		}
+		f.inherit(s, name)
 		if s.ok {
 			ret := s.returns
 			if ret == "" {

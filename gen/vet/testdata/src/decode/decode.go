@@ -137,6 +137,24 @@ func viaClosure(block anthropic.ToolUseBlock) error {
 	return decode(block.Input)
 }
 
+func viaCapture(call openai.ChatCompletionMessageToolCallUnion) func() error {
+	args := call.Function.Arguments
+	return func() error {
+		var a refund
+		return json.Unmarshal([]byte(args), &a) // want `openai-go ChatCompletionMessageFunctionToolCallFunction.Arguments reach encoding/json.Unmarshal`
+	}
+}
+
+func viaCaptureByReference(block anthropic.ToolUseBlock) error {
+	var raw []byte
+	decode := func() error {
+		var a refund
+		return json.Unmarshal(raw, &a) // want `anthropic-sdk-go ToolUseBlock.Input reach encoding/json.Unmarshal`
+	}
+	raw = block.Input
+	return decode()
+}
+
 // Near misses: none of these reports.
 
 // The arguments go to the adapter and the registry.
