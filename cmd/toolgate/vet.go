@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -71,22 +72,40 @@ type vetFinding struct {
 }
 
 // vetFindings gathers the diagnostics of the root packages once each (a
-// package and its test variant report the same ones) in file order.
+// package and its test variant report the same ones), and the calls of an
+// executor from a package that does not import the one binding it
+// (vet.CrossPackage), in file order.
 func vetFindings(graph *checker.Graph) []vetFinding {
 	wd, _ := os.Getwd()
 	seen := map[string]bool{}
 	var out []vetFinding
+	var results []*vet.Result
+	type placed struct {
+		d    analysis.Diagnostic
+		fset *token.FileSet
+	}
+	var all []placed
 	for _, act := range graph.Roots {
 		for _, d := range act.Diagnostics {
-			pos := act.Package.Fset.Position(d.Pos)
-			file := pos.Filename
-			if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") {
-				file = rel
-			}
-			text := fmt.Sprintf("%s:%d:%d: [%s] %s", file, pos.Line, pos.Column, d.Category, d.Message)
-			if seen[text] {
-				continue
-			}
+			all = append(all, placed{d, act.Package.Fset})
+		}
+		if r, ok := act.Result.(*vet.Result); ok {
+			results = append(results, r)
+		}
+	}
+	if len(graph.Roots) > 0 {
+		for _, d := range vet.CrossPackage(results) {
+			all = append(all, placed{d, graph.Roots[0].Package.Fset})
+		}
+	}
+	for _, p := range all {
+		pos := p.fset.Position(p.d.Pos)
+		file := pos.Filename
+		if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") {
+			file = rel
+		}
+		text := fmt.Sprintf("%s:%d:%d: [%s] %s", file, pos.Line, pos.Column, p.d.Category, p.d.Message)
+		if !seen[text] {
 			seen[text] = true
 			out = append(out, vetFinding{file, pos.Line, pos.Column, text})
 		}

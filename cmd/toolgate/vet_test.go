@@ -228,7 +228,9 @@ func writeVet(t *testing.T, path, data string) {
 }
 
 // TestVetExitCodes: exit 1 with the findings on stdout, 0 and nothing when
-// there are none, 4 when a package does not load (named on stderr).
+// there are none, 4 when a package does not load (named on stderr). A call
+// of an executor from a package that does not import the one binding it is
+// found too (vet.CrossPackage).
 func TestVetExitCodes(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -248,26 +250,55 @@ func run(context.Context, string) (any, error) { return nil, nil }
 
 var B = gate.Binding[string]{Policy: gate.AllowAll[string], Execute: run}
 `
+	const handlers = `package handlers
+
+import "context"
+
+func Refund(context.Context, string) (any, error) { return nil, nil }
+`
+	const app = `package app
+
+import (
+	"example.com/svc/handlers"
+	"github.com/toolgate/toolgate/runtime/gate"
+)
+
+var B = gate.Binding[string]{Policy: gate.AllowAll[string], Execute: handlers.Refund}
+`
+	const cron = `package cron
+
+import (
+	"context"
+
+	"example.com/svc/handlers"
+)
+
+func Nightly() { _, _ = handlers.Refund(context.Background(), "A-1") }
+`
 	tests := []struct {
-		name, code string
-		exit       int
-		stdout     string
-		stderr     string
+		name   string
+		files  map[string]string
+		exit   int
+		stdout string
+		stderr string
 	}{
-		{"bypass", bound + "\nfunc Cron() { _, _ = run(context.Background(), \"x\") }\n", exitDrift, "svc/svc.go:13:22: [executor-bypass] run is bound as a tool's Execute", ""},
-		{"clean", bound, exitOK, "", ""},
-		{"broken", "package svc\n\nfunc F() int { return \"x\" }\n", exitFailure, "", "svc.go:3:23"},
+		{"bypass", map[string]string{"svc/svc.go": bound + "\nfunc Cron() { _, _ = run(context.Background(), \"x\") }\n"}, exitDrift, "svc/svc.go:13:22: [executor-bypass] run is bound as a tool's Execute", ""},
+		{"across packages", map[string]string{"handlers/h.go": handlers, "app/app.go": app, "cron/cron.go": cron}, exitDrift, "cron/cron.go:9:25: [executor-bypass] Refund is bound as a tool's Execute", ""},
+		{"clean", map[string]string{"svc/svc.go": bound, "handlers/h.go": handlers, "app/app.go": app}, exitOK, "", ""},
+		{"broken", map[string]string{"svc/svc.go": "package svc\n\nfunc F() int { return \"x\" }\n"}, exitFailure, "", "svc.go:3:23"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			mod := t.TempDir()
 			writeVet(t, filepath.Join(mod, "go.mod"), "module example.com/svc\n\ngo 1.26.0\n\nrequire github.com/toolgate/toolgate v0.0.0\n\nreplace github.com/toolgate/toolgate => "+root+"\n")
-			writeVet(t, filepath.Join(mod, "svc", "svc.go"), tt.code)
+			for name, code := range tt.files {
+				writeVet(t, filepath.Join(mod, name), code)
+			}
 			t.Chdir(mod)
 			var stdout, stderr bytes.Buffer
 			code := run([]string{"vet", "./..."}, &stdout, &stderr)
-			if code != tt.exit || !strings.HasPrefix(stdout.String(), tt.stdout) || tt.stdout == "" && stdout.Len() > 0 || !strings.Contains(stderr.String(), tt.stderr) || tt.stderr == "" && stderr.Len() > 0 {
-				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout starting %q, stderr holding %q", code, stdout.String(), stderr.String(), tt.exit, tt.stdout, tt.stderr)
+			if code != tt.exit || !strings.HasPrefix(stdout.String(), tt.stdout) || strings.Count(stdout.String(), "\n") > 1 || tt.stdout == "" && stdout.Len() > 0 || !strings.Contains(stderr.String(), tt.stderr) || tt.stderr == "" && stderr.Len() > 0 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, one line of stdout starting %q, stderr holding %q", code, stdout.String(), stderr.String(), tt.exit, tt.stdout, tt.stderr)
 			}
 		})
 	}

@@ -15,7 +15,9 @@
 //     bufio packages, and calls to functions of the same package.
 //   - executor-bypass: a function or method bound as Execute in a
 //     gate.Binding or gate.TypedBinding is also called directly from
-//     non-test code, in its package or in a package that imports it.
+//     non-test code, in its package or in a package that imports it; a
+//     driver that sees every package joins the Results with CrossPackage
+//     for the other packages (toolgate vet does).
 //   - generated-edited: a tool file carrying toolgate's generated header
 //     whose source schema still has the hash the header records, but whose
 //     declarations differ from what the generator writes for that schema.
@@ -39,6 +41,8 @@
 package vet
 
 import (
+	"reflect"
+
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 )
@@ -57,21 +61,22 @@ const gatePath = "github.com/toolgate/toolgate/runtime/gate"
 
 // Analyzer reports tool calls that can go around the gate.
 var Analyzer = &analysis.Analyzer{
-	Name:      "toolgate",
-	Doc:       "report tool-call arguments decoded outside the gate, executors called around it, hand-edited generated code and policies that ignore the principal",
-	URL:       "https://pkg.go.dev/github.com/toolgate/toolgate/gen/vet",
-	Requires:  []*analysis.Analyzer{buildssa.Analyzer},
-	FactTypes: []analysis.Fact{new(boundExecutor)},
-	Run:       run,
+	Name:       "toolgate",
+	Doc:        "report tool-call arguments decoded outside the gate, executors called around it, hand-edited generated code and policies that ignore the principal",
+	URL:        "https://pkg.go.dev/github.com/toolgate/toolgate/gen/vet",
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
+	FactTypes:  []analysis.Fact{new(boundExecutor)},
+	ResultType: reflect.TypeFor[*Result](),
+	Run:        run,
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	checkDecode(pass)
 	bindings := findBindings(pass)
-	checkExecutors(pass, bindings)
+	res := checkExecutors(pass, bindings)
 	bodies := boundBodies(pass, bindings)
 	checkPrincipals(pass, bodies)
 	checkIdentities(pass, bodies)
 	checkGenerated(pass)
-	return nil, nil
+	return res, nil
 }
