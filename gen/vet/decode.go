@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -16,6 +17,19 @@ const decodeFix = "pass the raw bytes to runtime/adapter and the registry (Regis
 
 // decodeArgsName matches the generated argument decoders.
 var decodeArgsName = regexp.MustCompile(`^Decode[A-Z]\w*Args(NullAsAbsent)?$`)
+
+// jsonDecoders are the functions, by package, that decode the JSON their
+// first argument holds: encoding/json and the libraries Go services use
+// beside it.
+var jsonDecoders = map[string][]string{
+	"encoding/json":                      {"Unmarshal", "NewDecoder"},
+	"github.com/goccy/go-json":           {"Unmarshal", "UnmarshalNoEscape", "NewDecoder"},
+	"github.com/segmentio/encoding/json": {"Unmarshal", "NewDecoder"},
+	"github.com/bytedance/sonic":         {"Unmarshal", "UnmarshalString"},
+	"github.com/tidwall/gjson":           {"Get", "GetBytes", "GetMany", "GetManyBytes", "Parse", "ParseBytes"},
+	"github.com/buger/jsonparser": {"Get", "GetString", "GetInt", "GetFloat", "GetBoolean", "GetUnsafeString",
+		"ArrayEach", "ObjectEach", "EachKey"},
+}
 
 // mcpGoDecoders are the methods of mcp-go's CallToolRequest that decode
 // its arguments themselves.
@@ -359,9 +373,9 @@ func (f *flowState) call(c *ssa.Call) {
 		return
 	}
 	switch {
-	case path == "encoding/json" && (name == "Unmarshal" || name == "NewDecoder"):
+	case slices.Contains(jsonDecoders[path], name) && callee.Signature.Recv() == nil:
 		if len(args) > 0 {
-			f.sink(c.Pos(), "encoding/json."+name, args[0])
+			f.sink(c.Pos(), path+"."+name, args[0])
 		}
 		return
 	case decodeArgsName.MatchString(name) && path != f.t.pkg.Pkg.Path():

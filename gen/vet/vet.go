@@ -8,7 +8,8 @@
 //     anthropic-sdk-go ToolUseBlock.Input, the MCP go-sdk's and mcp-go's
 //     CallToolParams.Arguments and its CallToolRequest's GetArguments and
 //     GetRawArguments, genai FunctionCall.Args) reaches encoding/json
-//     (Unmarshal, NewDecoder), is read as a map, or is passed to a
+//     (Unmarshal, NewDecoder) or another JSON library (goccy/go-json,
+//     segmentio/encoding, sonic, gjson, jsonparser), is read as a map, or is passed to a
 //     generated Decode…Args function outside a registry; and mcp-go's own
 //     decoders (CallToolRequest.BindArguments, RequireString, GetInt, …). The value is
 //     followed through assignments, conversions, the strings, bytes, io and

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	openai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
+	"github.com/tidwall/gjson"
 	"github.com/toolgate/toolgate/runtime/adapter"
 	"github.com/toolgate/toolgate/runtime/gate"
 	"google.golang.org/genai"
@@ -40,6 +41,10 @@ func chatLoop(msg *openai.ChatCompletionMessage) {
 func chatDecoder(call openai.ChatCompletionMessageToolCallUnion) error {
 	var a refund
 	return json.NewDecoder(strings.NewReader(call.Function.Arguments)).Decode(&a) // want `reach encoding/json.NewDecoder`
+}
+
+func chatGJSON(call openai.ChatCompletionMessageToolCallUnion) string {
+	return gjson.Get(call.Function.Arguments, "orderId").Raw // want `openai-go ChatCompletionMessageFunctionToolCallFunction.Arguments reach github.com/tidwall/gjson.Get outside the gate`
 }
 
 func responsesGenerated(item responses.ResponseFunctionToolCall) (tools.RefundOrderArgs, error) {
