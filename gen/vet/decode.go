@@ -85,7 +85,7 @@ func checkDecode(pass *analysis.Pass) {
 	starts := callStarts(pass.Files)
 	reported := map[token.Pos]bool{}
 	for _, fn := range res.SrcFuncs {
-		for _, k := range t.flow(fn, fnSources(fn)).sinks {
+		for _, k := range t.summarize(fn, -1).sinks {
 			pos := k.pos
 			if p, ok := starts[pos]; ok {
 				pos = p
@@ -118,10 +118,13 @@ func callStarts(files []*ast.File) map[token.Pos]token.Pos {
 	return m
 }
 
-// fnSources maps the reads of tool-call argument fields in fn to the
-// fields' names.
-func fnSources(fn *ssa.Function) map[ssa.Value]string {
+// sources maps the reads of tool-call arguments in fn (the SDKs' fields,
+// mcp-go's GetArguments and GetRawArguments, calls of the package's
+// functions that return such a read) to their names, and lists the calls
+// of mcp-go's own decoders, sinks whatever their operands.
+func (t *tainter) sources(fn *ssa.Function) (map[ssa.Value]string, []sink) {
 	out := map[ssa.Value]string{}
+	var sinks []sink
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			var (
@@ -133,6 +136,28 @@ func fnSources(fn *ssa.Function) map[ssa.Value]string {
 				x, field = in.X, in.Field
 			case *ssa.FieldAddr:
 				x, field = in.X, in.Field
+			case *ssa.Call:
+				callee := in.Common().StaticCallee()
+				if callee == nil {
+					continue
+				}
+				if own := t.own(callee); own != nil {
+					if s := t.summarize(own, -1); s.ok {
+						out[in] = s.returns
+					}
+					continue
+				}
+				if !mcpGoRequest(callee) {
+					continue
+				}
+				what := "mcp-go CallToolRequest." + callee.Name()
+				switch name := callee.Name(); {
+				case name == "GetArguments" || name == "GetRawArguments":
+					out[in] = what
+				case mcpGoDecoders.MatchString(name):
+					sinks = append(sinks, sink{pos: in.Pos(), what: "the SDK's own decoding", from: what})
+				}
+				continue
 			default:
 				continue
 			}
@@ -141,7 +166,19 @@ func fnSources(fn *ssa.Function) map[ssa.Value]string {
 			}
 		}
 	}
-	return out
+	return out, sinks
+}
+
+// own returns the function of the package that fn is (or instantiates),
+// nil for any other.
+func (t *tainter) own(fn *ssa.Function) *ssa.Function {
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if fn.Pkg != t.pkg || len(fn.Blocks) == 0 {
+		return nil
+	}
+	return fn
 }
 
 // summarize returns what fn does with parameter param tainted (param -1:
@@ -155,31 +192,35 @@ func (t *tainter) summarize(fn *ssa.Function, param int) *summary {
 	// A recursive call sees an empty summary while this one is computed.
 	t.sums[k] = &summary{}
 	start := map[ssa.Value]string{}
+	var direct []sink
 	if param < 0 {
-		start = fnSources(fn)
+		start, direct = t.sources(fn)
 	} else if param < len(fn.Params) {
 		start[fn.Params[param]] = ""
 	} else if i := param - len(fn.Params); i < len(fn.FreeVars) {
 		start[fn.FreeVars[i]] = ""
 	}
 	s := t.flow(fn, start)
+	s.sinks = append(s.sinks, direct...)
 	t.sums[k] = s
 	return s
 }
 
 // flow taints the values of start in fn, each with the name of its source,
-// and reports where the taint reaches a sink and whether fn returns it. The
-// instructions are walked to a fixed point: taint only grows, so each value
-// is added at most once.
+// and reports where the taint reaches a sink and whether fn returns it. It
+// is a worklist over the instructions that use a tainted value or read a
+// tainted variable: a value is tainted once, and each instruction is
+// stepped once per tainted operand, so the walk is linear in fn's size.
 func (t *tainter) flow(fn *ssa.Function, start map[ssa.Value]string) *summary {
-	f := &flowState{t: t, tainted: map[ssa.Value]string{}, mem: map[loc]string{}, seen: map[token.Pos]bool{}, s: &summary{}}
+	f := &flowState{t: t, tainted: map[ssa.Value]string{}, mem: map[loc]string{}, users: locUsers(fn), seen: map[token.Pos]bool{}, s: &summary{}}
 	for v, name := range start {
-		f.tainted[v] = name
+		f.taint(v, name)
 	}
-	for f.changed = true; f.changed; {
-		f.changed = false
-		for _, b := range fn.Blocks {
-			for _, in := range b.Instrs {
+	for len(f.work) > 0 {
+		v := f.work[len(f.work)-1]
+		f.work = f.work[:len(f.work)-1]
+		if refs := v.Referrers(); refs != nil {
+			for _, in := range *refs {
 				f.step(in)
 			}
 		}
@@ -187,14 +228,39 @@ func (t *tainter) flow(fn *ssa.Function, start map[ssa.Value]string) *summary {
 	return f.s
 }
 
-// flowState is the taint of one function's values and memory.
+// locUsers maps each variable of fn to the instructions that read it:
+// loads, and closures that capture it by reference.
+func locUsers(fn *ssa.Function) map[loc][]ssa.Instruction {
+	users := map[loc][]ssa.Instruction{}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			switch in := in.(type) {
+			case *ssa.UnOp:
+				if l, ok := locOf(in.X); ok && in.Op == token.MUL {
+					users[l] = append(users[l], in)
+				}
+			case *ssa.MakeClosure:
+				for _, b := range in.Bindings {
+					if l, ok := locOf(b); ok {
+						users[l] = append(users[l], in)
+					}
+				}
+			}
+		}
+	}
+	return users
+}
+
+// flowState is the taint of one function's values and variables.
 type flowState struct {
 	t       *tainter
 	tainted map[ssa.Value]string
 	mem     map[loc]string
-	seen    map[token.Pos]bool
-	s       *summary
-	changed bool
+	users   map[loc][]ssa.Instruction
+	// work holds the values tainted whose users are still to be stepped.
+	work []ssa.Value
+	seen map[token.Pos]bool
+	s    *summary
 }
 
 // from reports whether v is tainted and the name of its source.
@@ -213,7 +279,18 @@ func (f *flowState) mark(v, x ssa.Value) {
 func (f *flowState) taint(v ssa.Value, name string) {
 	if _, ok := f.tainted[v]; !ok {
 		f.tainted[v] = name
-		f.changed = true
+		f.work = append(f.work, v)
+	}
+}
+
+// store taints the variable l and steps its readers.
+func (f *flowState) store(l loc, name string) {
+	if _, ok := f.mem[l]; ok {
+		return
+	}
+	f.mem[l] = name
+	for _, in := range f.users[l] {
+		f.step(in)
 	}
 }
 
@@ -289,10 +366,7 @@ func (f *flowState) step(in ssa.Instruction) {
 			return
 		}
 		if l, ok := locOf(in.Addr); ok {
-			if _, done := f.mem[l]; !done {
-				f.mem[l] = name
-				f.changed = true
-			}
+			f.store(l, name)
 		}
 	case *ssa.Return:
 		for _, r := range in.Results {
@@ -360,16 +434,7 @@ func (f *flowState) call(c *ssa.Call) {
 	}
 	name := callee.Name()
 	if mcpGoRequest(callee) {
-		what := "mcp-go CallToolRequest." + name
-		switch {
-		case name == "GetArguments" || name == "GetRawArguments":
-			f.taint(c, what)
-		case mcpGoDecoders.MatchString(name):
-			if !f.seen[c.Pos()] {
-				f.seen[c.Pos()] = true
-				f.s.sinks = append(f.s.sinks, sink{pos: c.Pos(), what: "the SDK's own decoding", from: what})
-			}
-		}
+		// Its sources and decoders are found by sources.
 		return
 	}
 	switch {
@@ -389,15 +454,9 @@ func (f *flowState) call(c *ssa.Call) {
 		}
 		return
 	}
-	fn := callee
-	if fn.Origin() != nil {
-		fn = fn.Origin()
-	}
-	if fn.Pkg != f.t.pkg || len(fn.Blocks) == 0 {
+	fn := f.t.own(callee)
+	if fn == nil {
 		return
-	}
-	if s := f.t.summarize(fn, -1); s.ok {
-		f.taint(c, s.returns)
 	}
 	for i, a := range args {
 		name, ok := f.from(a)
