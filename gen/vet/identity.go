@@ -29,19 +29,7 @@ func checkIdentities(pass *analysis.Pass, bodies []boundBody) {
 		if args == nil {
 			continue
 		}
-		derived := principalDerived(info, b.body)
-		fromPrincipal := func(e ast.Expr) bool {
-			found := false
-			ast.Inspect(e, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok {
-					if obj := info.Uses[id]; obj != nil && (isPrincipal(obj.Type()) || derived[obj]) {
-						found = true
-					}
-				}
-				return !found
-			})
-			return found
-		}
+		fromPrincipal := principalReader(info, b.body)
 		report := func(sel *ast.SelectorExpr) {
 			warn(pass, sel.Pos(), CheckIdentity, "warning: the tool's argument "+sel.Sel.Name+" names an identity and is compared with nothing from the principal, so the model chooses whom the call acts for; compare it with the Principal (or gate.PrincipalFrom(ctx))")
 		}
@@ -119,10 +107,10 @@ func identityMember(info *types.Info, e ast.Expr, args types.Object) *ast.Select
 	}
 }
 
-// principalDerived returns the local variables assigned, in body, from an
-// expression that reads a principal (p.ID, gate.PrincipalFrom(ctx), or
-// such a variable).
-func principalDerived(info *types.Info, body *ast.BlockStmt) map[types.Object]bool {
+// principalReader returns a test of whether an expression reads a
+// principal: a value of type gate.Principal (p.ID), gate.PrincipalFrom, or
+// a local variable of body assigned, before, from such an expression.
+func principalReader(info *types.Info, body *ast.BlockStmt) func(ast.Expr) bool {
 	derived := map[types.Object]bool{}
 	reads := func(e ast.Expr) bool {
 		found := false
@@ -143,33 +131,34 @@ func principalDerived(info *types.Info, body *ast.BlockStmt) map[types.Object]bo
 		})
 		return found
 	}
-	// Each pass adds variables or ends; there are at most as many passes
-	// as variables.
-	for changed := true; changed; {
-		changed = false
-		ast.Inspect(body, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok {
-				return true
-			}
-			from := false
-			for _, r := range as.Rhs {
-				from = from || reads(r)
-			}
-			if !from {
-				return true
-			}
-			for _, l := range as.Lhs {
+	// One walk in source order: a variable counts from its assignment on,
+	// which is where a comparison reads it.
+	ast.Inspect(body, func(n ast.Node) bool {
+		var lhs []*ast.Ident
+		var rhs []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
 				if id, ok := l.(*ast.Ident); ok {
-					obj := info.ObjectOf(id)
-					if obj != nil && !derived[obj] {
-						derived[obj] = true
-						changed = true
-					}
+					lhs = append(lhs, id)
 				}
 			}
+			rhs = n.Rhs
+		case *ast.ValueSpec:
+			lhs, rhs = n.Names, n.Values
+		default:
 			return true
-		})
-	}
-	return derived
+		}
+		from := false
+		for _, r := range rhs {
+			from = from || reads(r)
+		}
+		for _, id := range lhs {
+			if obj := info.ObjectOf(id); from && obj != nil {
+				derived[obj] = true
+			}
+		}
+		return true
+	})
+	return reads
 }

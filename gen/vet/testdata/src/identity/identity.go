@@ -60,7 +60,8 @@ func matches(ctx context.Context, p gate.Principal, a tools.RefundOrderArgs) err
 // through compares with a value read from the principal: no report.
 func through(ctx context.Context, p gate.Principal, a tools.RefundOrderArgs) error {
 	id := p.ID
-	if id != a.UserID {
+	var tenant = p.Tenant
+	if id != a.UserID || a.Tenant != tenant {
 		return errDenied
 	}
 	return nil

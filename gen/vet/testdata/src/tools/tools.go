@@ -8,6 +8,7 @@ type RefundOrderArgs struct {
 	UserID  string
 	Role    string
 	IsAdmin bool
+	Tenant  string
 }
 
 func DecodeRefundOrderArgs(data []byte) (RefundOrderArgs, error) { return RefundOrderArgs{}, nil }
