@@ -54,6 +54,8 @@ func TestGeneratedEdited(t *testing.T) {
 	}
 	_, reqs, _ := strings.Cut(string(gomod), "\n")
 	write(t, filepath.Join(mod, "go.mod"), "module example.com/svc\n"+reqs+"\nrequire github.com/toolgate/toolgate v0.0.0\n\nreplace github.com/toolgate/toolgate => "+root+"\n")
+	// written holds what the generator wrote, by file path.
+	written := map[string][]byte{}
 	for _, pkg := range []struct {
 		name   string
 		opts   gen.Options
@@ -94,6 +96,9 @@ func TestGeneratedEdited(t *testing.T) {
 		if _, _, err := gen.Write(dir, files); err != nil {
 			t.Fatal(err)
 		}
+		for _, f := range files {
+			written[filepath.Join(dir, f.Name)] = f.Data
+		}
 		for _, e := range pkg.edits {
 			path := filepath.Join(dir, e.file)
 			data, err := os.ReadFile(path)
@@ -109,7 +114,26 @@ func TestGeneratedEdited(t *testing.T) {
 			pkg.schema(dir)
 		}
 	}
-	analysistest.Run(t, mod, vet.Analyzer, "./...")
+	// Each finding's fix rewrites its file as the generator wrote it.
+	fixes := 0
+	for _, r := range analysistest.Run(t, mod, vet.Analyzer, "./...") {
+		for _, d := range r.Diagnostics {
+			file := r.Pass.Fset.File(d.Pos).Name()
+			if len(d.SuggestedFixes) != 1 || len(d.SuggestedFixes[0].TextEdits) != 1 {
+				t.Errorf("%s: %d suggested fixes, want one with one edit", file, len(d.SuggestedFixes))
+				continue
+			}
+			e := d.SuggestedFixes[0].TextEdits[0]
+			tf := r.Pass.Fset.File(e.Pos)
+			if tf.Name() != file || tf.Offset(e.Pos) != 0 || tf.Offset(e.End) != tf.Size() || string(e.NewText) != string(written[file]) {
+				t.Errorf("%s: the fix does not rewrite the whole file as generated", file)
+			}
+			fixes++
+		}
+	}
+	if fixes == 0 {
+		t.Error("no finding, so no fix, was checked")
+	}
 }
 
 func write(t *testing.T, path, data string) {
