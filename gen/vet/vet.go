@@ -22,7 +22,8 @@
 //   - generated-edited: a tool file carrying toolgate's generated header
 //     whose source schema still has the hash the header records, but whose
 //     declarations differ from what the generator writes for that schema,
-//     with a suggested fix that rewrites the file as generated.
+//     with a suggested fix that rewrites the file as generated (for an
+//     editor: the -fix of go vet and singlechecker skips generated files).
 //   - principal-unread (a warning): a function bound as a Policy never
 //     reads its Principal parameter.
 //   - identity-from-args (a warning): a bound policy or executor compares
