@@ -132,7 +132,13 @@ func forwardingCall(info *types.Info, lit *ast.FuncLit) *ast.CallExpr {
 }
 
 func isTestFile(pass *analysis.Pass, f *ast.File) bool {
-	return strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go")
+	return isTestPos(pass, f.Pos())
+}
+
+// isTestPos reports whether pos is in a _test.go file.
+func isTestPos(pass *analysis.Pass, pos token.Pos) bool {
+	f := pass.Fset.File(pos)
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 
 // A boundBody is the code of a bound Policy or Execute: a function literal

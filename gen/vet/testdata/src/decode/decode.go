@@ -190,6 +190,13 @@ func fromConfig() (refund, error) {
 	return decodeHelper([]byte(`{"orderId":"A-1"}`))
 }
 
+// decodeForTests decodes what its only caller, a test, hands it.
+func decodeForTests(data []byte) (refund, error) {
+	var a refund
+	err := json.Unmarshal(data, &a)
+	return a, err
+}
+
 // Logging the arguments' length is not decoding them.
 func length(call openai.ChatCompletionMessageToolCallUnion) int {
 	return len(call.Function.Arguments)
