@@ -33,8 +33,8 @@
 //     them), switches on one, or tests a boolean one. Comparing with ""
 //     asks whether it was given and is no finding.
 //
-// Bindings written in _test.go files count for neither check, nor for
-// executor-bypass. A warning is turned off for one line by a comment
+// What _test.go files do (decode arguments, bind or call executors) counts
+// for none of the checks. A warning is turned off for one line by a comment
 // "//toolgate:allow CHECK REASON" on that line or the line above; the
 // reason is required.
 //
