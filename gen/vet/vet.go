@@ -1,19 +1,22 @@
 // Package vet is toolgate's static analyzer: it reports the ways a tool
 // call can go around the gate in a service that has one.
 //
-// Analyzer runs four checks, each named in its diagnostics' category:
+// Analyzer runs five checks, each named in its diagnostics' category:
 //
 //   - decode-outside-gate: a value read from a provider SDK's tool-call
 //     argument field (openai-go Chat and Responses Arguments,
 //     anthropic-sdk-go ToolUseBlock.Input, the MCP go-sdk's and mcp-go's
-//     CallToolParams.Arguments and its CallToolRequest's GetArguments and
+//     CallToolParams.Arguments, mcp-go's CallToolRequest.GetArguments and
 //     GetRawArguments, genai FunctionCall.Args) reaches encoding/json
 //     (Unmarshal, NewDecoder) or another JSON library (goccy/go-json,
-//     segmentio/encoding, sonic, gjson, jsonparser), is read as a map, or is passed to a
-//     generated Decode…Args function outside a registry; and mcp-go's own
-//     decoders (CallToolRequest.BindArguments, RequireString, GetInt, …). The value is
-//     followed through assignments, conversions, the strings, bytes, io and
-//     bufio packages, and calls to functions of the same package.
+//     segmentio/encoding, sonic, gjson, jsonparser), is read as a map, or
+//     is passed to a generated Decode…Args function outside a registry;
+//     or mcp-go decodes it itself (CallToolRequest.BindArguments,
+//     RequireString, GetInt, …). The value is followed over SSA through
+//     assignments, conversions, local variables and their fields, the
+//     strings, bytes, io and bufio packages, calls to functions of the same
+//     package (arguments and results) and the variables function literals
+//     capture.
 //   - executor-bypass: a function or method bound as Execute in a
 //     gate.Binding or gate.TypedBinding is also called directly from
 //     non-test code, in its package or in a package that imports it; a
