@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,7 +132,9 @@ func TestVetRealSDKs(t *testing.T) {
 	sdks := []string{"github.com/openai/openai-go/v3", "github.com/anthropics/anthropic-sdk-go/v2", "github.com/modelcontextprotocol/go-sdk"}
 	list := exec.Command("go", append([]string{"list", "-m", "-f", "{{.Dir}}"}, sdks...)...)
 	list.Dir = filepath.Join(root, "examples")
-	if out, err := list.Output(); err != nil || bytes.Count(out, []byte("/")) == 0 || strings.Contains(string(out), "\n\n") {
+	out, err := list.Output()
+	dirs := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if err != nil || len(dirs) != len(sdks) || slices.Contains(dirs, "") {
 		t.Skipf("the examples module's SDKs (%s) are not in the module cache: run go mod download in examples/", strings.Join(sdks, ", "))
 	}
 	mod := t.TempDir()
