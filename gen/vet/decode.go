@@ -1,6 +1,7 @@
 package vet
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -35,6 +36,21 @@ var jsonDecoders = map[string][]string{
 // its arguments themselves.
 var mcpGoDecoders = regexp.MustCompile(`^(BindArguments|(Get|Require)(String|Int|Float|Bool)(Slice)?)$`)
 
+// addToolFix is the advice for the go-sdk's generic AddTool.
+const addToolFix = "add the tool with Server.AddTool and hand the raw arguments to the registry (runtime/mcpgate does) instead"
+
+// goSDKAddTool reports whether fn is (an instance of) the MCP go-sdk's
+// generic AddTool, which decodes a call's arguments into its handler's
+// type parameter with encoding/json, after validating and rewriting them.
+func goSDKAddTool(fn *ssa.Function) bool {
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	obj := fn.Object()
+	return fn.Signature.Recv() == nil && fn.Name() == "AddTool" && obj != nil && obj.Pkg() != nil &&
+		inPackage(obj.Pkg().Path(), "github.com/modelcontextprotocol/go-sdk", "mcp")
+}
+
 // mcpGoRequest reports whether fn is a method of mcp-go's CallToolRequest.
 func mcpGoRequest(fn *ssa.Function) bool {
 	recv := fn.Signature.Recv()
@@ -56,6 +72,8 @@ type sink struct {
 	// from names the source field; empty in a parameter's summary, where
 	// the caller's argument names it.
 	from string
+	// fix is the advice, when it is not decodeFix.
+	fix string
 }
 
 // summary is what a function does with a tainted parameter (or, for
@@ -99,10 +117,11 @@ func checkDecode(pass *analysis.Pass) {
 				continue
 			}
 			reported[pos] = true
+			fix := cmp.Or(k.fix, decodeFix)
 			pass.Report(analysis.Diagnostic{
 				Pos:      pos,
 				Category: CheckDecode,
-				Message:  "tool-call arguments from " + k.from + " reach " + k.what + " outside the gate; " + decodeFix,
+				Message:  "tool-call arguments from " + k.from + " reach " + k.what + " outside the gate; " + fix,
 			})
 		}
 	}
@@ -150,6 +169,10 @@ func (t *tainter) sources(fn *ssa.Function) (map[ssa.Value]string, []sink) {
 					if s := t.summarize(own, -1); s.ok {
 						out[in] = s.returns
 					}
+					continue
+				}
+				if goSDKAddTool(callee) {
+					sinks = append(sinks, sink{pos: in.Pos(), what: "the SDK's own decoding", from: "MCP go-sdk mcp.AddTool", fix: addToolFix})
 					continue
 				}
 				if !mcpGoRequest(callee) {
@@ -337,6 +360,12 @@ func (f *flowState) step(in ssa.Instruction) {
 		f.mark(in, in.X)
 	case *ssa.Slice:
 		f.mark(in, in.X)
+	case *ssa.Field:
+		// A member of a tainted struct: an SDK's union of argument forms
+		// (Responses' Arguments.OfString).
+		f.mark(in, in.X)
+	case *ssa.FieldAddr:
+		f.mark(in, in.X)
 	case *ssa.Extract:
 		f.mark(in, in.Tuple)
 	case *ssa.Phi:
@@ -417,7 +446,7 @@ func (f *flowState) inherit(s *summary, name string) {
 		if from == "" {
 			from = name
 		}
-		f.s.sinks = append(f.s.sinks, sink{pos: k.pos, what: k.what, from: from})
+		f.s.sinks = append(f.s.sinks, sink{pos: k.pos, what: k.what, from: from, fix: k.fix})
 	}
 }
 

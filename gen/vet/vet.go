@@ -12,7 +12,7 @@
 //     segmentio/encoding, sonic, gjson, jsonparser), is read as a map, or
 //     is passed to a generated Decode…Args function outside a registry;
 //     or mcp-go decodes it itself (CallToolRequest.BindArguments,
-//     RequireString, GetInt, …). The value is followed over SSA through
+//     RequireString, GetInt, …), or the go-sdk's generic mcp.AddTool does. The value is followed over SSA through
 //     assignments, conversions, local variables and their fields, the
 //     strings, bytes, io and bufio packages, calls to functions of the same
 //     package (arguments and results) and the variables function literals

@@ -51,6 +51,24 @@ func responsesGenerated(item responses.ResponseFunctionToolCall) (tools.RefundOr
 	return tools.DecodeRefundOrderArgs([]byte(item.Arguments)) // want `openai-go ResponseFunctionToolCall.Arguments reach the generated DecodeRefundOrderArgs, called outside a registry,`
 }
 
+func responsesUnion(item responses.ResponseOutputItemUnion) error {
+	var a refund
+	return json.Unmarshal([]byte(item.Arguments.OfString), &a) // want `openai-go ResponseOutputItemUnion.Arguments reach encoding/json.Unmarshal`
+}
+
+func goSDKAddTool(s *mcp.Server) {
+	mcp.AddTool(s, &mcp.Tool{Name: "refund_order"}, func(ctx context.Context, req *mcp.CallToolRequest, a refund) (*mcp.CallToolResult, any, error) { // want `MCP go-sdk mcp.AddTool reach the SDK's own decoding outside the gate; add the tool with Server.AddTool and hand the raw arguments to the registry \(runtime/mcpgate does\) instead`
+		return nil, nil, nil
+	})
+}
+
+// Server.AddTool hands the raw arguments on: no report.
+func goSDKRawTool(s *mcp.Server) {
+	s.AddTool(&mcp.Tool{Name: "refund_order"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, nil
+	})
+}
+
 func anthropicInput(block anthropic.ToolUseBlock) error {
 	var a refund
 	return json.Unmarshal(block.Input, &a) // want `anthropic-sdk-go ToolUseBlock.Input reach encoding/json.Unmarshal`

@@ -5,3 +5,13 @@ type ResponseFunctionToolCall struct {
 	Arguments string
 	CallID    string
 }
+
+type ResponseOutputItemUnionArguments struct {
+	OfString string
+	OfAny    any
+}
+
+type ResponseOutputItemUnion struct {
+	Type      string
+	Arguments ResponseOutputItemUnionArguments
+}
