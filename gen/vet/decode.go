@@ -238,9 +238,11 @@ func (t *tainter) summarize(fn *ssa.Function, param int) *summary {
 // and reports where the taint reaches a sink and whether fn returns it. It
 // is a worklist over the instructions that use a tainted value or read a
 // tainted variable: a value is tainted once, and each instruction is
-// stepped once per tainted operand, so the walk is linear in fn's size.
+// stepped once per tainted operand (a read of a variable once per field of
+// it tainted), so the walk is linear in fn's size for a bounded number of
+// fields.
 func (t *tainter) flow(fn *ssa.Function, start map[ssa.Value]string) *summary {
-	f := &flowState{t: t, tainted: map[ssa.Value]string{}, mem: map[loc]string{}, users: locUsers(fn), seen: map[token.Pos]bool{}, s: &summary{}}
+	f := &flowState{t: t, tainted: map[ssa.Value]string{}, mem: map[loc]string{}, partial: map[ssa.Value]string{}, users: locUsers(fn), seen: map[token.Pos]bool{}, s: &summary{}}
 	for v, name := range start {
 		f.taint(v, name)
 	}
@@ -256,21 +258,21 @@ func (t *tainter) flow(fn *ssa.Function, start map[ssa.Value]string) *summary {
 	return f.s
 }
 
-// locUsers maps each variable of fn to the instructions that read it:
-// loads, and closures that capture it by reference.
-func locUsers(fn *ssa.Function) map[loc][]ssa.Instruction {
-	users := map[loc][]ssa.Instruction{}
+// locUsers maps each variable of fn to the instructions that read it or
+// its fields: loads, and closures that capture it by reference.
+func locUsers(fn *ssa.Function) map[ssa.Value][]ssa.Instruction {
+	users := map[ssa.Value][]ssa.Instruction{}
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			switch in := in.(type) {
 			case *ssa.UnOp:
 				if l, ok := locOf(in.X); ok && in.Op == token.MUL {
-					users[l] = append(users[l], in)
+					users[l.base] = append(users[l.base], in)
 				}
 			case *ssa.MakeClosure:
 				for _, b := range in.Bindings {
 					if l, ok := locOf(b); ok {
-						users[l] = append(users[l], in)
+						users[l.base] = append(users[l.base], in)
 					}
 				}
 			}
@@ -284,7 +286,8 @@ type flowState struct {
 	t       *tainter
 	tainted map[ssa.Value]string
 	mem     map[loc]string
-	users   map[loc][]ssa.Instruction
+	partial map[ssa.Value]string
+	users   map[ssa.Value][]ssa.Instruction
 	// work holds the values tainted whose users are still to be stepped.
 	work []ssa.Value
 	seen map[token.Pos]bool
@@ -311,15 +314,34 @@ func (f *flowState) taint(v ssa.Value, name string) {
 	}
 }
 
-// store taints the variable l and steps its readers.
+// store taints the variable l and steps the readers of its variable.
 func (f *flowState) store(l loc, name string) {
 	if _, ok := f.mem[l]; ok {
 		return
 	}
 	f.mem[l] = name
-	for _, in := range f.users[l] {
+	if _, ok := f.partial[l.base]; !ok && l.field >= 0 {
+		f.partial[l.base] = name
+	}
+	for _, in := range f.users[l.base] {
 		f.step(in)
 	}
+}
+
+// memAt reports whether reading l reads the arguments: l was stored, or
+// l is a field of a variable stored whole, or l is a whole variable one of
+// whose fields was stored (a struct read whole, and handed to a function,
+// holds the arguments; its other fields read one by one do not).
+func (f *flowState) memAt(l loc) (string, bool) {
+	if name, ok := f.mem[l]; ok {
+		return name, true
+	}
+	if l.field < 0 {
+		name, ok := f.partial[l.base]
+		return name, ok
+	}
+	name, ok := f.mem[loc{l.base, -1}]
+	return name, ok
 }
 
 func (f *flowState) sink(pos token.Pos, what string, x ssa.Value) {
@@ -389,7 +411,7 @@ func (f *flowState) step(in ssa.Instruction) {
 			return
 		}
 		if l, ok := locOf(in.X); ok {
-			if name, ok := f.mem[l]; ok {
+			if name, ok := f.memAt(l); ok {
 				f.taint(in, name)
 			}
 		}
@@ -425,7 +447,7 @@ func (f *flowState) closure(mc *ssa.MakeClosure) {
 	for i, b := range mc.Bindings {
 		name, ok := f.from(b)
 		if l, isLoc := locOf(b); !ok && isLoc {
-			name, ok = f.mem[l]
+			name, ok = f.memAt(l)
 		}
 		if !ok {
 			continue

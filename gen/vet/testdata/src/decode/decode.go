@@ -160,6 +160,28 @@ func viaClosure(block anthropic.ToolUseBlock) error {
 	return decode(block.Input)
 }
 
+// request wraps a call's arguments.
+type request struct {
+	Tool string
+	Raw  string
+}
+
+func handle(r request) error {
+	var a refund
+	return json.Unmarshal([]byte(r.Raw), &a) // want `openai-go ChatCompletionMessageFunctionToolCallFunction.Arguments reach encoding/json.Unmarshal`
+}
+
+func viaWrapper(call openai.ChatCompletionMessageToolCallUnion) error {
+	return handle(request{Tool: call.Function.Name, Raw: call.Function.Arguments})
+}
+
+// The wrapper's other fields, read one by one, are not the arguments.
+func toolOf(call openai.ChatCompletionMessageToolCallUnion) error {
+	r := &request{Tool: call.Function.Name, Raw: call.Function.Arguments}
+	var s string
+	return json.Unmarshal([]byte(r.Tool), &s)
+}
+
 func viaCapture(call openai.ChatCompletionMessageToolCallUnion) func() error {
 	args := call.Function.Arguments
 	return func() error {
