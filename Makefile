@@ -72,8 +72,16 @@ fmt-check:
 unit:
 	$(GO) test -timeout 30m ./...
 
+# Then toolgate vet over the examples module: it must exit 1 with exactly
+# the findings planted in examples/bypass (examples/bypass/vet.golden) and
+# report nothing else.
 examples-test:
 	cd examples && $(GO) vet ./... && $(GO) test ./...
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(GO) build -o "$$tmp/toolgate" ./cmd/toolgate || exit 1; \
+	code=0; (cd examples && "$$tmp/toolgate" vet ./...) > "$$tmp/vet.out" || code=$$?; \
+	if [ "$$code" != 1 ]; then cat "$$tmp/vet.out"; echo "toolgate vet on examples: exit $$code, want 1"; exit 1; fi; \
+	diff -u examples/bypass/vet.golden "$$tmp/vet.out" || { echo "toolgate vet on examples: findings differ from examples/bypass/vet.golden"; exit 1; }
 
 integrations-test:
 	@set -e; for m in $(INTEGRATIONS); do \

@@ -8,3 +8,8 @@ require (
 	github.com/spf13/pflag v1.1.0
 	golang.org/x/tools v0.52.0
 )
+
+require (
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+)

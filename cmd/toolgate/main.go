@@ -60,6 +60,9 @@
 //	toolgate test --calls DIR   replay recorded calls (runtime/callrecord)
 //	                            against --schemas; exit 1 when one is not
 //	                            decided as recorded
+//	toolgate vet [packages]     report, as file:line:column, the ways a
+//	                            tool call goes around the gate (package
+//	                            gen/vet); exit 1 when there is one
 //	toolgate version            print the module version, the VCS revision
 //	                            it was built from and the runtime version
 //	                            the generated code needs (also --version)
@@ -212,6 +215,8 @@ Usage:
                               exit 1 on a breaking change not allowed
   toolgate test --calls DIR   replay recorded calls against the schemas;
                               exit 1 when one is decided otherwise
+  toolgate vet [packages]     report tool calls that go around the gate;
+                              exit 1 when one does
   toolgate version            print toolgate's version (also --version)
 
 Run 'toolgate COMMAND --help' for the flags of a command.
@@ -233,6 +238,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runDiff(args[1:], stdout, stderr)
 	case "test":
 		return runTest(args[1:], stdout, stderr)
+	case "vet":
+		return runVet(args[1:], stdout, stderr)
 	case "version", "--version":
 		return runVersion(stdout)
 	case "-h", "--help", "help":

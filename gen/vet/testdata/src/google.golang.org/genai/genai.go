@@ -1,0 +1,8 @@
+// Package genai stubs the genai types.
+package genai
+
+type FunctionCall struct {
+	ID   string
+	Args map[string]any
+	Name string
+}
