@@ -88,17 +88,21 @@ integrations-test:
 		echo "== $$m"; (cd $$m && $(GO) vet ./... && $(GO) test ./...); \
 	done
 
-# The side-by-side decode table (README "Performance"): the decoders of the
+# The side-by-side decode table of $(BENCH_PAGE): the decoders of the
 # schemas in $(SHARED_BENCH), each wrapped as a tool file and generated into
 # gen/internal/benchside/testdata/shared (not committed), and of the demo tools,
 # against encoding/json.Valid, the strict reader's skip, jsonschema two-pass
 # and encoding/json strict, as medians of per-round ratios of $(BENCH_ROUNDS)
-# interleaved rounds. Then the go test benchmarks of the demo tools
+# interleaved rounds. The table (bench-sidebyside.txt), with the date, the
+# machine (uname -m, the CPU model of /proc/cpuinfo) and go version, replaces
+# what stands between the page's two "make bench" markers. Then the go test
+# benchmarks of the demo tools
 # (gen/internal/integration); compare two such runs with
 # `go run golang.org/x/perf/cmd/benchstat@latest OLD NEW`.
 SHARED_BENCH ?= ../shared/bench
 BENCH_ROUNDS ?= 10
 BENCH_TOOLS := $(or $(TMPDIR),/tmp)/toolgate-bench-tools
+BENCH_PAGE := gen/internal/benchside/PERFORMANCE.md
 
 bench:
 	@test -d $(SHARED_BENCH) || { echo "bench: $(SHARED_BENCH) is missing"; exit 1; }
@@ -111,6 +115,14 @@ bench:
 	$(GO) run ./cmd/toolgate generate --schemas $(BENCH_TOOLS) --out gen/internal/benchside/testdata/shared --package shared
 	$(GO) run ./gen/internal/benchside/testdata/sidebyside -shared $(SHARED_BENCH) -rounds $(BENCH_ROUNDS) > bench-sidebyside.txt; \
 		status=$$?; cat bench-sidebyside.txt; exit $$status
+	@grep -qx '<!-- make bench: table -->' $(BENCH_PAGE) && grep -qx '<!-- make bench: end -->' $(BENCH_PAGE) \
+		|| { echo "bench: $(BENCH_PAGE) lacks its make bench markers"; exit 1; }
+	{ sed '/^<!-- make bench: table -->$$/q' $(BENCH_PAGE); \
+		cpu=$$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1); \
+		printf 'Run of %s UTC on %s, CPU "%s", %s, with `make bench BENCH_ROUNDS=%s`:\n\n' \
+			"$$(date -u '+%Y-%m-%d %H:%M')" "$$(uname -m)" "$${cpu:-unknown}" "$$($(GO) version)" "$(BENCH_ROUNDS)"; \
+		cat bench-sidebyside.txt; \
+		sed -n '/^<!-- make bench: end -->$$/,$$p' $(BENCH_PAGE); } > $(BENCH_PAGE).tmp && mv $(BENCH_PAGE).tmp $(BENCH_PAGE)
 	$(GO) test ./gen/internal/integration -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) | tee bench-generated.txt
 
 # The same table for real tool schemas (gen/internal/realset):

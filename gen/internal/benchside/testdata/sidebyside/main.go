@@ -7,7 +7,8 @@
 // santhosh-tekuri/jsonschema two-pass validation and encoding/json into a
 // strict struct (DisallowUnknownFields). Each refused payload is also
 // compared with the valid call of the same tool. Run it from the repository
-// root.
+// root; `make bench` puts its table, with the machine it ran on, into
+// gen/internal/benchside/PERFORMANCE.md.
 package main
 
 import (
