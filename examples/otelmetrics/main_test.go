@@ -11,7 +11,7 @@ import (
 )
 
 // TestMetricsEndpoint runs the demo traffic and scrapes /metrics over
-// loopback HTTP: the series the README's query reads are there, with the
+// loopback HTTP: the series the query in runtime/INTEGRATIONS.md reads are there, with the
 // tool, its schema version and the outcome as labels.
 func TestMetricsEndpoint(t *testing.T) {
 	h, reg, err := setup()

@@ -6,7 +6,7 @@ import "github.com/toolgate/toolgate/gen"
 type Rule struct {
 	ID       string
 	Severity Severity
-	// Summary says what the rule wants, for --help, SARIF and the README.
+	// Summary says what the rule wants, for --help, SARIF and gen/lint/RULES.md.
 	Summary string
 }
 
@@ -48,7 +48,7 @@ const (
 	RuleNeverValid     = gen.WarnNeverValid
 )
 
-// Rules lists every rule, in the order the README documents them.
+// Rules lists every rule, in the order gen/lint/RULES.md documents them.
 var Rules = []Rule{
 	{RuleNameVerbNoun, Warning, "A tool name is one operation, verb_noun in snake_case (handle_order: which action? get_and_cancel_order: two)."},
 	{RuleNameConfusable, Error, "No two tool names, and no two members of one object, are the same after folding case, separators and homoglyphs."},

@@ -260,7 +260,7 @@ var update = flag.Bool("update", false, "rewrite testdata/refund_order")
 
 // TestFixtures records four refund_order calls through the gate into
 // testdata/refund_order, the fixtures `make test` replays with toolgate
-// test --calls (and the README's diff --calls walkthrough uses): two
+// test --calls (and runtime/callrecord/RECORDS.md's diff --calls walkthrough uses): two
 // accepted (reason duplicate; 90000 cents), two refused (100001 cents; an
 // unknown reason).
 func TestFixtures(t *testing.T) {

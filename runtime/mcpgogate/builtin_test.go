@@ -74,7 +74,7 @@ func builtinServer(t testing.TB, open bool) (url string, seen func() []handed) {
 // validation checks the map it decoded: it lets a duplicate key through
 // whatever the schema (the handler gets the last value), and with an open
 // schema an unknown member and a case variant too (a struct binding then
-// reads the variant's value). The README's table is this test's result.
+// reads the variant's value). The table in runtime/INTEGRATIONS.md is this test's result.
 func TestBuiltinValidationDiffers(t *testing.T) {
 	cases := []struct {
 		name, tool, args string

@@ -26,7 +26,7 @@ import (
 //     encoding/json.Unmarshal into a plain struct mirroring the arguments.
 //
 // refund_order is small and all-scalar; create_shipment is nested (an
-// address and three line items). The figures the README reports come from
+// address and three line items). The figures gen/internal/benchside/PERFORMANCE.md reports come from
 // `make bench`, which runs these tools and the shared benchmark schemas
 // side by side in interleaved rounds (gen/internal/benchside); these
 // benchmarks are for profiling and for benchstat comparisons of two runs.
