@@ -1,4 +1,4 @@
-package tgimpl
+package pattern
 
 import (
 	"regexp/syntax"

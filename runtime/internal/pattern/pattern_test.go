@@ -1,4 +1,4 @@
-package tgimpl
+package pattern
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 )
 
 // patterns mixes the shapes the table and the sequence matcher take with
-// ones they leave to regexp; kind is the matcher MustPattern picks.
+// ones they leave to regexp; kind is the matcher MustCompile picks.
 var patterns = []struct {
 	expr string
 	kind string
@@ -89,8 +89,8 @@ func TestProgDFAWorkIsBounded(t *testing.T) {
 		t.Errorf("%s: a table within 100 steps, want none", expr)
 	}
 	for _, hostile := range []string{`([!-~]{1,50}|[a-z]{1,50}){1,20}Z`, `([a-z]{1,1000})+!`} {
-		if _, ok := MustPattern(hostile).(*regexp.Regexp); !ok {
-			t.Errorf("%s: %T, want regexp", hostile, MustPattern(hostile))
+		if _, ok := MustCompile(hostile).(*regexp.Regexp); !ok {
+			t.Errorf("%s: %T, want regexp", hostile, MustCompile(hostile))
 		}
 	}
 }
@@ -107,7 +107,7 @@ func TestPatternMatchesLikeRegexp(t *testing.T) {
 		inputs = append(inputs, b.String())
 	}
 	for _, p := range patterns {
-		if got := kindOf(MustPattern(p.expr)); got != p.kind {
+		if got := kindOf(MustCompile(p.expr)); got != p.kind {
 			t.Errorf("%q: %s matcher, want %s", p.expr, got, p.kind)
 		}
 		re := regexp.MustCompile(p.expr)
@@ -189,7 +189,7 @@ func sequenceInputs(expr string, n int) []string {
 
 // FuzzGreedy builds sequence patterns from the fuzzer's bytes (classes of a
 // small alphabet with counts, optional anchors) and checks the sequence
-// matcher, the table when the pattern has one, and MustPattern's choice
+// matcher, the table when the pattern has one, and MustCompile's choice
 // against regexp on the fuzzer's string.
 func FuzzGreedy(f *testing.F) {
 	f.Add([]byte{3, 0x11, 2, 5, 0x22, 0, 0xff}, "ab-1")
@@ -200,7 +200,7 @@ func FuzzGreedy(f *testing.F) {
 		expr := specPattern(spec)
 		want := regexp.MustCompile(expr).MatchString(in)
 		matchers := fastMatchers(expr)
-		matchers["MustPattern"] = MustPattern(expr)
+		matchers["MustCompile"] = MustCompile(expr)
 		for name, m := range matchers {
 			if got := m.Match([]byte(in)); got != want {
 				t.Errorf("%q on %q: %s says %v, regexp %v", expr, in, name, got, want)
@@ -260,7 +260,7 @@ func FuzzPattern(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if got, want := MustPattern(expr).Match([]byte(in)), re.Match([]byte(in)); got != want {
+		if got, want := MustCompile(expr).Match([]byte(in)), re.Match([]byte(in)); got != want {
 			t.Errorf("%q on %q: %v, regexp says %v", expr, in, got, want)
 		}
 	})
@@ -318,17 +318,17 @@ func TestFuseLiterals(t *testing.T) {
 	}
 }
 
-// TestMustPatternPanics: an invalid pattern panics, whichever matcher a
+// TestMustCompilePanics: an invalid pattern panics, whichever matcher a
 // valid one of its shape would get.
-func TestMustPatternPanics(t *testing.T) {
+func TestMustCompilePanics(t *testing.T) {
 	for _, expr := range []string{`^[A-Z`, `a{2,1}`, `(ab`, `x{1001}`, `\p{Nope}`} {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("MustPattern(%q) did not panic", expr)
+					t.Errorf("MustCompile(%q) did not panic", expr)
 				}
 			}()
-			MustPattern(expr)
+			MustCompile(expr)
 		}()
 	}
 }
