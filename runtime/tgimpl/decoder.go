@@ -14,10 +14,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/bits"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/toolgate/toolgate/runtime/jsonnum"
@@ -142,7 +142,7 @@ func (d *Decoder) Object() bool {
 		return true
 	}
 	if k != jsonread.Invalid {
-		d.R.Fail(d.R.Offset(), "tool arguments must be a JSON object, not "+article(k.String()))
+		d.R.Fail(d.R.Offset(), jsonread.ErrUnexpectedKind, "tool arguments must be a JSON object, not "+article(k.String()))
 	}
 	return false
 }
@@ -157,7 +157,7 @@ func (d *Decoder) Finish() error {
 	d.R.Finish()
 	if e := d.R.Err(); e != nil {
 		reason := e.Reason
-		if d.failedIn && strings.HasPrefix(reason, "duplicate member name") {
+		if d.failedIn && errors.Is(e, jsonread.ErrDuplicateName) {
 			reason = hiddenDuplicate
 		}
 		return &toolerr.Error{Code: toolerr.InvalidJSON, Tool: d.tool, Offset: e.Offset, Reason: reason}
@@ -296,10 +296,10 @@ func (d *Decoder) Capture(start int) json.RawMessage {
 func (d *Decoder) DuplicateMember() {
 	off := d.R.NameOffset()
 	if d.hidden > 0 {
-		d.R.Fail(off, hiddenDuplicate)
+		d.R.Fail(off, jsonread.ErrDuplicateName, hiddenDuplicate)
 		return
 	}
-	d.R.Fail(off, jsonread.DuplicateReason([]byte(jsonread.Unquote(d.R.Data(), off))))
+	d.R.Fail(off, jsonread.ErrDuplicateName, jsonread.DuplicateReason([]byte(jsonread.Unquote(d.R.Data(), off))))
 }
 
 // Extra notes a member name that is not a declared property and reports
