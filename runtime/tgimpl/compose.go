@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgate/toolgate/runtime/internal/violation"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 )
@@ -69,7 +70,7 @@ func escapedTrial(raw []byte, r *Scalar) bool {
 // Valid reports whether the trial read one value with no violation.
 func (d *Decoder) Valid() bool {
 	d.R.Finish()
-	return d.R.Err() == nil && d.nRecords() == 0
+	return d.R.Err() == nil && d.v.Len() == 0
 }
 
 // KindOf is the JSON kind of the raw value.
@@ -100,72 +101,72 @@ func NameJSON(name string) []byte { return jsonval.AppendString(nil, name) }
 
 // AllOf records a value that fails schema i of allOf.
 func (d *Decoder) AllOf(sp string, i int) {
-	d.add(kAllOf, sp, " must match every schema of allOf; it does not match #"+strconv.Itoa(i), "")
+	d.add(violation.AllOf, sp, " must match every schema of allOf; it does not match #"+strconv.Itoa(i), "")
 }
 
 // AnyOf records a value that matches no schema of anyOf.
 func (d *Decoder) AnyOf(sp string) {
-	d.add(kAnyOf, sp, " must match at least one schema of anyOf; it matches none", "")
+	d.add(violation.AnyOf, sp, " must match at least one schema of anyOf; it matches none", "")
 }
 
 // OneOf records a value that matches no schema of oneOf (first < 0) or
 // two of them, first and second.
 func (d *Decoder) OneOf(sp string, first, second int) {
 	if first < 0 {
-		d.add(kOneOf, sp, " must match exactly one schema of oneOf; it matches none", "")
+		d.add(violation.OneOf, sp, " must match exactly one schema of oneOf; it matches none", "")
 		return
 	}
-	d.add(kOneOf, sp, " must match exactly one schema of oneOf; it matches #"+strconv.Itoa(first)+" and #"+strconv.Itoa(second), "")
+	d.add(violation.OneOf, sp, " must match exactly one schema of oneOf; it matches #"+strconv.Itoa(first)+" and #"+strconv.Itoa(second), "")
 }
 
 // Not records a value that matches the schema of not.
 func (d *Decoder) Not(sp string) {
-	d.add(kNot, sp, " must not match the schema of not", "")
+	d.add(violation.Not, sp, " must not match the schema of not", "")
 }
 
 // IfThenElse records a value that matches if but not then (kw "then") or
 // fails if and does not match else (kw "else").
 func (d *Decoder) IfThenElse(sp, kw string) {
 	if kw == "then" {
-		d.add(kThen, sp, " matches the if schema, so it must match then", "")
+		d.add(violation.Then, sp, " matches the if schema, so it must match then", "")
 		return
 	}
-	d.add(kElse, sp, " does not match the if schema, so it must match else", "")
+	d.add(violation.Else, sp, " does not match the if schema, so it must match else", "")
 }
 
 // MinProperties records an object with fewer than min members.
 func (d *Decoder) MinProperties(sp string, min, n int) {
-	d.add(kMinProperties, sp, " must have at least "+plural(min, "member")+"; received "+strconv.Itoa(n), "")
+	d.add(violation.MinProperties, sp, " must have at least "+plural(min, "member")+"; received "+strconv.Itoa(n), "")
 }
 
 // MaxProperties records an object with more than max members.
 func (d *Decoder) MaxProperties(sp string, max, n int) {
-	d.add(kMaxProperties, sp, " must have at most "+plural(max, "member")+"; received "+strconv.Itoa(n), "")
+	d.add(violation.MaxProperties, sp, " must have at most "+plural(max, "member")+"; received "+strconv.Itoa(n), "")
 }
 
 // DependentRequired records that member dep is missing although name,
 // which requires it, is present (both names come from the schema).
 func (d *Decoder) DependentRequired(sp, name, dep string) {
-	d.add(kDependentRequired, sp, " must have "+showName(dep)+" because it has "+showName(name), "")
+	d.add(violation.DependentRequired, sp, " must have "+showName(dep)+" because it has "+showName(name), "")
 }
 
 // DependentSchema records an object that has member name but fails the
 // schema name requires.
 func (d *Decoder) DependentSchema(sp, name string) {
-	d.add(kDependentSchemas, sp, " has "+showName(name)+", so it must match the schema that "+showName(name)+" requires", "")
+	d.add(violation.DependentSchemas, sp, " has "+showName(name)+", so it must match the schema that "+showName(name)+" requires", "")
 }
 
 // PropertyName records a member name that fails propertyNames. The name
 // was written by the caller: it is cut like other received values, and not
 // shown inside a sensitive value.
 func (d *Decoder) PropertyName(sp, name string) {
-	d.add(kPropertyNames, sp, " has a member name that propertyNames does not allow", Quote([]byte(name)))
+	d.add(violation.PropertyNames, sp, " has a member name that propertyNames does not allow", violation.Quote([]byte(name)))
 }
 
 // PatternProperty records a member whose name matches pattern but whose
 // value fails the schema of that pattern.
 func (d *Decoder) PatternProperty(sp, name, pattern string) {
-	d.add(kPatternProperties, sp, " has a member, named as received, whose value fails the schema of patternProperties "+Show(pattern), Quote([]byte(name)))
+	d.add(violation.PatternProperties, sp, " has a member, named as received, whose value fails the schema of patternProperties "+violation.Show(pattern), violation.Quote([]byte(name)))
 }
 
 // Contains records an array with n items matching contains, fewer than
@@ -182,12 +183,12 @@ func (d *Decoder) Contains(sp string, min, max, n int) {
 		rule.WriteString("between " + strconv.Itoa(min) + " and " + plural(max, "item"))
 	}
 	rule.WriteString(" matching contains; received " + strconv.Itoa(n))
-	k := kContains
+	k := violation.Contains
 	switch {
 	case max >= 0 && n > max:
-		k = kMaxContains
+		k = violation.MaxContains
 	case min != 1:
-		k = kMinContains
+		k = violation.MinContains
 	}
 	d.add(k, sp, rule.String(), "")
 }
@@ -195,7 +196,7 @@ func (d *Decoder) Contains(sp string, min, max, n int) {
 // Ref records a value that fails the schema of a $ref written beside
 // other keywords.
 func (d *Decoder) Ref(sp string) {
-	d.add(kRef, sp, " must match the referenced schema", "")
+	d.add(violation.Ref, sp, " must match the referenced schema", "")
 }
 
 // FirstTwo returns the indexes of the first two true values of oks, -1
@@ -305,13 +306,13 @@ func (s *Seen) unevaluatedItems(items iter.Seq2[int, []byte]) iter.Seq2[int, []b
 // Unevaluated records a member that no schema holding for the object
 // evaluates and that unevaluatedProperties does not allow.
 func (d *Decoder) Unevaluated(sp, name string) {
-	d.add(kUnevaluated, sp, " has a member that no matching schema declares", Quote([]byte(name)))
+	d.add(violation.Unevaluated, sp, " has a member that no matching schema declares", violation.Quote([]byte(name)))
 }
 
 // UnevaluatedItem records an item that no schema holding for the array
 // evaluates and that unevaluatedItems does not allow.
 func (d *Decoder) UnevaluatedItem(sp string, i int) {
-	d.add(kUnevaluatedItems, sp, " has item "+strconv.Itoa(i)+", which no matching schema allows", "")
+	d.add(violation.UnevaluatedItems, sp, " has item "+strconv.Itoa(i)+", which no matching schema allows", "")
 }
 
 // Candidates returns the branches of a discriminated oneOf or anyOf that
@@ -410,13 +411,13 @@ func skipSpace(b []byte, i int) int {
 
 // plural is n and its unit, with an s when n is not 1: "1 member",
 // "3 items".
-func plural(n int, unit string) string { return string(appendPlural(nil, n, unit)) }
+func plural(n int, unit string) string { return string(violation.AppendPlural(nil, n, unit)) }
 
 // showName renders a member name from the schema as message paths do:
 // bare when bareName says so, quoted with AppendVisible otherwise.
 func showName(s string) string {
-	if bareName([]byte(s)) {
+	if violation.BareName([]byte(s)) {
 		return s
 	}
-	return string(AppendVisible(nil, s))
+	return string(violation.AppendVisible(nil, s))
 }

@@ -92,8 +92,8 @@ func TestTrialStopsAtFirstViolation(t *testing.T) {
 		d.Pop()
 	}
 	try()
-	if d.R.Err() != jsonread.Stopped || d.nRecords() != 0 {
-		t.Errorf("after a violation: reader error %v, %d records; want stopped, none", d.R.Err(), d.nRecords())
+	if d.R.Err() != jsonread.Stopped || d.v.Len() != 0 {
+		t.Errorf("after a violation: reader error %v, %d records; want stopped, none", d.R.Err(), d.v.Len())
 	}
 	if name, ok := d.R.NextMember(); ok {
 		t.Errorf("a stopped trial read on: %q", name)
@@ -110,8 +110,8 @@ func TestTrialStopsAtFirstViolation(t *testing.T) {
 	d.R.NextMember()
 	d.PushName()
 	d.TypeMismatch("/properties/a/type", "integer")
-	if d.nRecords() != 1 || d.R.Err() != nil {
-		t.Errorf("after Reset: %d records, reader error %v; want 1, none", d.nRecords(), d.R.Err())
+	if d.v.Len() != 1 || d.R.Err() != nil {
+		t.Errorf("after Reset: %d records, reader error %v; want 1, none", d.v.Len(), d.R.Err())
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/toolgate/toolgate/runtime/internal/violation"
 	"github.com/toolgate/toolgate/runtime/jsonnum"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/toolerr"
@@ -46,7 +47,7 @@ const maxPath = 64
 
 // A pathSeg is one step of the path being decoded: the byte offset of a
 // member name's opening quote (>= 0) or an array index i stored as -i-1.
-type pathSeg int32
+type pathSeg = violation.Seg
 
 // Decoder is the state of one decode. Its zero value is ready after Reset.
 // It is meant to live on the caller's stack.
@@ -60,11 +61,10 @@ type Decoder struct {
 	tool       string
 	path       [maxPath]pathSeg
 	depth      int
-	truncated  bool
 	hidden     int    // sensitive values being read (see BeginSensitive)
 	failedOut  bool   // the reader had failed before the outermost sensitive value began
 	failedIn   bool   // the reader failed inside a sensitive value
-	hiddenSegs uint64 // bit i: path[i] is a name not shown (see hiddenName)
+	hiddenSegs uint64 // bit i: path[i] is a name not shown (see violation.AppendPath)
 	// The undeclared member names of the objects being read, for duplicate
 	// detection: the first len(few) in few, the others in more. A name
 	// without escapes is a slice of the input; an escaped one is copied.
@@ -88,15 +88,8 @@ type Decoder struct {
 	trials  int
 	checked int
 
-	// The violations found (see arena.go): the first in inline, all of
-	// them in many once there are more; the copies they need in the
-	// arena, text, then spill once it outgrows text.
-	inline  [inlineRecords]record
-	nInline int
-	many    []record
-	text    [inlineText]byte
-	nText   int
-	spill   []byte
+	// The violations found and the copies they need.
+	v violation.Recorder
 }
 
 // nameSet indexes the undeclared member names of one object with many of
@@ -116,7 +109,6 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.NullAsAbsent = false
 	d.tool = tool
 	d.depth = 0
-	d.truncated = false
 	d.hidden = 0
 	d.failedOut = false
 	d.failedIn = false
@@ -130,8 +122,7 @@ func (d *Decoder) Reset(tool string, data []byte) {
 	d.trial = false
 	d.absent = nil
 	d.memo, d.doc, d.trials, d.checked = nil, nil, 0, 0
-	d.nInline, d.many = 0, nil
-	d.nText, d.spill = 0, nil
+	d.v.Reset()
 }
 
 // Object reports whether the top-level value is an object, recording an
@@ -162,10 +153,10 @@ func (d *Decoder) Finish() error {
 		}
 		return &toolerr.Error{Code: toolerr.InvalidJSON, Tool: d.tool, Offset: e.Offset, Reason: reason}
 	}
-	if d.nRecords() == 0 {
+	if d.v.Len() == 0 {
 		return nil
 	}
-	return d.refuse()
+	return d.v.Refuse(d.tool)
 }
 
 // PushName records that the value of the member just read by NextMember is
@@ -394,7 +385,7 @@ func (d *Decoder) ParseInt(raw []byte, sp string, sensitive bool) (x int64, ok, 
 	case isInt:
 		return 0, false, true
 	}
-	d.add(kInteger, sp, "", d.shown(raw, sensitive))
+	d.add(violation.Integer, sp, "", d.shown(raw, sensitive))
 	return 0, false, false
 }
 
@@ -402,7 +393,7 @@ func (d *Decoder) ParseInt(raw []byte, sp string, sensitive bool) (x int64, ok, 
 // schema's bounds (there are none, or they are beyond int64 too): the
 // generated type cannot hold it. sp is the type keyword's pointer.
 func (d *Decoder) IntRange(sp, got string) {
-	d.add(kIntRange, sp, "", got)
+	d.add(violation.IntRange, sp, "", got)
 }
 
 // ParseFloat converts number text to float64, recording a violation when it
@@ -412,7 +403,7 @@ func (d *Decoder) IntRange(sp, got string) {
 func (d *Decoder) ParseFloat(raw []byte, sp string, sensitive bool) (float64, bool) {
 	f := jsonnum.Float64(raw)
 	if math.IsInf(f, 0) {
-		d.add(kFloat, sp, "", d.shown(raw, sensitive))
+		d.add(violation.Float, sp, "", d.shown(raw, sensitive))
 		return 0, false
 	}
 	return f, true
@@ -431,18 +422,18 @@ func (d *Decoder) FloatBound(kw, sp, bound, got string, x float64) {
 	if !d.begin(k, sp, bound) || got == "" || d.hidden > 0 {
 		return
 	}
-	b := appendShown(d.tail(), got)
+	b := violation.AppendShown(d.v.Tail(), got)
 	b = append(b, ", which is "...)
 	b = strconv.AppendFloat(b, x, 'g', -1, 64)
-	d.shows(d.took(append(b, " as a 64-bit float"...)))
+	d.v.Shows(d.v.Took(append(b, " as a 64-bit float"...)))
 }
 
 // floatBounds are FloatBound's kinds by keyword.
-var floatBounds = map[string]kind{
-	"minimum":          kFloatMinimum,
-	"exclusiveMinimum": kFloatExclusiveMinimum,
-	"maximum":          kFloatMaximum,
-	"exclusiveMaximum": kFloatExclusiveMaximum,
+var floatBounds = map[string]violation.Kind{
+	"minimum":          violation.FloatMinimum,
+	"exclusiveMinimum": violation.FloatExclusiveMinimum,
+	"maximum":          violation.FloatMaximum,
+	"exclusiveMaximum": violation.FloatExclusiveMaximum,
 }
 
 // shown is the received number as a message shows it: "" (not shown) for
@@ -516,7 +507,7 @@ func (d *Decoder) Value(s []byte) string {
 // recorded, the reader failed, or Drop was called; or whether d is a trial,
 // whose values are never kept either.
 func (d *Decoder) refused() bool {
-	return d.dropped || d.trial || d.nRecords() > 0 || d.R.Err() != nil
+	return d.dropped || d.trial || d.v.Len() > 0 || d.R.Err() != nil
 }
 
 // Drop notes that the call will be refused whatever follows (an array has
@@ -536,4 +527,4 @@ func View(s []byte) string {
 // the union's branches only when reading the members recorded none: a
 // member that breaks its own schema is refused by every branch that
 // declares it, and the value is refused either way.
-func (d *Decoder) Violations() int { return d.nRecords() }
+func (d *Decoder) Violations() int { return d.v.Len() }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgate/toolgate/runtime/internal/violation"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
@@ -14,12 +15,28 @@ import (
 // The eager rendering that recording replaced: each violation's pointer
 // and message written from the decoder's state the moment it is found.
 // TestLazyMatchesEager checks that the records, rendered when the error is
-// read, give exactly these.
+// read, give exactly these, with the limits package violation documents.
+
+const (
+	eagerMaxPathText = 1024
+	eagerMaxName     = 128
+	eagerHidden      = "*"
+)
+
+// eagerName appends the member name whose opening quote is data[off],
+// decoded, cut at eagerMaxName runes, and reports whether it was cut.
+func eagerName(b, data []byte, off int) ([]byte, bool) {
+	name := []rune(jsonread.Unquote(data, off))
+	if len(name) > eagerMaxName {
+		return append(b, string(name[:eagerMaxName])...), true
+	}
+	return append(b, string(name)...), false
+}
 
 func eagerPointer(d *Decoder) string {
 	var b []byte
-	for i, seg := range d.segments() {
-		if len(b) >= maxPathText {
+	for i, seg := range d.path[:min(d.depth, maxPath)] {
+		if len(b) >= eagerMaxPathText {
 			return string(append(b, "/…"...))
 		}
 		b = append(b, '/')
@@ -27,12 +44,12 @@ func eagerPointer(d *Decoder) string {
 		case seg < 0:
 			b = strconv.AppendInt(b, int64(-seg-1), 10)
 		case d.hiddenSegs&(1<<i) != 0:
-			b = append(b, hiddenName...)
+			b = append(b, eagerHidden...)
 		default:
 			mark := len(b)
 			var cut bool
-			b, cut = appendName(b, d.R.Data(), int(seg), maxName)
-			if needsEscape(b[mark:]) {
+			b, cut = eagerName(b, d.R.Data(), int(seg))
+			if bytes.ContainsAny(b[mark:], "~/") {
 				token := strings.NewReplacer("~", "~0", "/", "~1").Replace(string(b[mark:]))
 				b = append(b[:mark], token...)
 			}
@@ -46,8 +63,8 @@ func eagerPointer(d *Decoder) string {
 
 func eagerSubject(d *Decoder) string {
 	var b []byte
-	for i, seg := range d.segments() {
-		if len(b) >= maxPathText {
+	for i, seg := range d.path[:min(d.depth, maxPath)] {
+		if len(b) >= eagerMaxPathText {
 			return string(append(b, "…"...))
 		}
 		if seg < 0 {
@@ -60,15 +77,15 @@ func eagerSubject(d *Decoder) string {
 			b = append(b, '.')
 		}
 		if d.hiddenSegs&(1<<i) != 0 {
-			b = append(b, hiddenName...)
+			b = append(b, eagerHidden...)
 			continue
 		}
 		mark := len(b)
 		var cut bool
-		b, cut = appendName(b, d.R.Data(), int(seg), maxName)
-		if !bareName(b[mark:]) {
+		b, cut = eagerName(b, d.R.Data(), int(seg))
+		if !violation.BareName(b[mark:]) {
 			name := string(b[mark:])
-			b = AppendVisible(b[:mark], name)
+			b = violation.AppendVisible(b[:mark], name)
 		}
 		if cut {
 			b = append(b, "…"...)
@@ -284,7 +301,7 @@ var lazyCases = []lazyCase{
 		return w
 	}},
 	{"propertyNames", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := Quote(raw)
+		got := violation.Quote(raw)
 		w := eager(d, "propertyNames", "/propertyNames", "the arguments", got, " has a member name that propertyNames does not allow")
 		d.PropertyName("/propertyNames", string(raw))
 		return w
@@ -310,13 +327,13 @@ var lazyCases = []lazyCase{
 		return w
 	}},
 	{"patternProperties", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := Quote(raw)
+		got := violation.Quote(raw)
 		w := eager(d, "patternProperties", "/patternProperties/^a", "the arguments", got, " has a member, named as received, whose value fails the schema of patternProperties ", Show("^a b"))
 		d.PatternProperty("/patternProperties/^a", string(raw), "^a b")
 		return w
 	}},
 	{"unevaluatedProperties", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := Quote(raw)
+		got := violation.Quote(raw)
 		w := eager(d, "unevaluatedProperties", "/unevaluatedProperties", "the arguments", got, " has a member that no matching schema declares")
 		d.Unevaluated("/unevaluatedProperties", string(raw))
 		return w
@@ -442,7 +459,7 @@ func lazyWalk(d *Decoder, next *int, want *[]toolerr.Violation) {
 
 // TestLazyMatchesEager: every kind of violation, at every kind of path
 // (indexes, names to escape or quote, names cut at maxName, paths cut at
-// maxPathText, undeclared names hidden inside sensitive values, the top
+// eagerMaxPathText, undeclared names hidden inside sensitive values, the top
 // level), rendered when the error is read, is exactly what the eager code
 // wrote when it was found; so are the error's text and JSON. The input is
 // overwritten before the error is read: nothing renders from it.

@@ -7,38 +7,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/toolgate/toolgate/runtime/internal/violation"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
-
-func TestQuote(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"GBP", "GBP"},
-		{"", `""`},
-		{"two words", `"two words"`},
-		{"orderId\u200b", `"orderId\u200b"`},
-		{"a\u00a0b", `"a\u00a0b"`},
-		{"rtl\u202eevil", `"rtl\u202eevil"`},
-		{"tag\U000E0041", `"tag\udb40\udc41"`},
-		{"bad\xffbyte", `"bad\ufffdbyte"`},
-		{"línea", `"línea"`},
-		{"quote\"back\\slash\n", `"quote\"back\\slash\n"`},
-		{strings.Repeat("a", maxEcho), strings.Repeat("a", maxEcho)},
-		{strings.Repeat("a", maxEcho+1), strings.Repeat("a", maxEcho) + "…"},
-		{strings.Repeat("é", maxEcho+1), `"` + strings.Repeat("é", maxEcho) + `"…`},
-		{strings.Repeat(" ", 1<<20), `"` + strings.Repeat(" ", maxEcho) + `"…`},
-	}
-	for _, tt := range tests {
-		if got := Quote([]byte(tt.in)); got != tt.want {
-			t.Errorf("Quote(%.40q) = %.100q, want %.100q", tt.in, got, tt.want)
-		}
-	}
-	if got := Text([]byte(strings.Repeat("9", 1000))); got != strings.Repeat("9", maxEcho)+"…" {
-		t.Errorf("Text of 1000 digits = %q", got)
-	}
-	if got := Text([]byte("-1.5e-7")); got != "-1.5e-7" {
-		t.Errorf("Text = %q", got)
-	}
-}
 
 func TestShowName(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -75,26 +46,6 @@ func allocated(n int, f func()) uint64 {
 	return (after.TotalAlloc - before.TotalAlloc) / uint64(n)
 }
 
-// TestQuoteCostsWhatIsShown: quoting a 1 MiB value allocates what the 64
-// runes shown take (at most 12 bytes each, escaped), not a copy (let alone
-// a rune slice) of the value.
-func TestQuoteCostsWhatIsShown(t *testing.T) {
-	big := []byte(strings.Repeat("é", 1<<19)) // 1 MiB
-	word := []byte(strings.Repeat("a", 1<<20))
-	num := []byte(strings.Repeat("9", 1<<20))
-	for name, f := range map[string]func(){
-		"quoted": func() { Quote(big) },
-		"bare":   func() { Quote(word) },
-		"number": func() { Text(num) },
-	} {
-		n := allocated(20, f)
-		if n > 4096 {
-			t.Errorf("%s: %d bytes allocated per call for a 1 MiB value", name, n)
-		}
-		t.Logf("%s: %d bytes allocated to quote a 1 MiB value", name, n)
-	}
-}
-
 // TestViolationCostsWhatIsShown: recording a pattern violation for a
 // 1 MiB string, through the decoder, allocates O(shown).
 func TestViolationCostsWhatIsShown(t *testing.T) {
@@ -107,7 +58,7 @@ func TestViolationCostsWhatIsShown(t *testing.T) {
 		d.R.NextMember()
 		d.PushName()
 		s := d.R.String()
-		d.Pattern("/properties/v/pattern", "^[0-9]+$", Quote(s))
+		d.Pattern("/properties/v/pattern", "^[0-9]+$", violation.Quote(s))
 		d.Pop()
 		d.R.NextMember()
 	})
@@ -115,32 +66,8 @@ func TestViolationCostsWhatIsShown(t *testing.T) {
 		t.Errorf("%d bytes allocated to refuse a 1 MiB value", n)
 	}
 	t.Logf("%d bytes allocated to refuse a 1 MiB value", n)
-	if err := d.Finish(); err == nil || !strings.Contains(err.Error(), "received "+strings.Repeat("x", maxEcho)+"…") {
+	if err := d.Finish(); err == nil || !strings.Contains(err.Error(), "received "+strings.Repeat("x", violation.MaxEcho)+"…") {
 		t.Errorf("error %v", err)
-	}
-}
-
-// TestNameAt: names are decoded, escapes included, up to the cut.
-func TestNameAt(t *testing.T) {
-	tests := []struct {
-		raw, want string
-		max       int
-		cut       bool
-	}{
-		{`"plain"`, "plain", 10, false},
-		{`"a\"b\\c\/d\b\f\n\r\t"`, "a\"b\\c/d\b\f\n\r\t", 20, false},
-		{`"\u00e9\u200B"`, "é\u200b", 10, false},
-		{`"\ud83d\ude00!"`, "😀!", 10, false},
-		{`"\ud83d\ude00!"`, "😀", 1, true},
-		{`"abcdef"`, "abc", 3, true},
-		{`"abc"`, "abc", 3, false},
-		{`""`, "", 3, false},
-	}
-	for _, tt := range tests {
-		got, cut := nameAt([]byte(tt.raw), 0, tt.max)
-		if got != tt.want || cut != tt.cut {
-			t.Errorf("nameAt(%s, %d) = %q, %v; want %q, %v", tt.raw, tt.max, got, cut, tt.want, tt.cut)
-		}
 	}
 }
 
@@ -165,7 +92,7 @@ func TestNamesQuotedInMessages(t *testing.T) {
 	}
 }
 
-// TestPathBounded: a deep path through long names is cut at maxPathText
+// TestPathBounded: a deep path through long names is cut at eagerMaxPathText
 // bytes, marked, in the pointer and the message; the error's JSON stays
 // within toolerr.MaxJSONBytes.
 func TestPathBounded(t *testing.T) {
@@ -196,10 +123,10 @@ func TestPathBounded(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 	v := e.Violations()[0]
-	if len(v.InstancePath) > maxPathText+len("/")+len(name)+len("/…") || !strings.HasSuffix(v.InstancePath, "/…") {
+	if len(v.InstancePath) > eagerMaxPathText+len("/")+len(name)+len("/…") || !strings.HasSuffix(v.InstancePath, "/…") {
 		t.Errorf("pointer of %d bytes: %.80q…", len(v.InstancePath), v.InstancePath)
 	}
-	if !strings.Contains(v.Message, "… must be at most 1 character long") || len(v.Message) > 2*maxPathText {
+	if !strings.Contains(v.Message, "… must be at most 1 character long") || len(v.Message) > 2*eagerMaxPathText {
 		t.Errorf("message of %d bytes: %.80q", len(v.Message), v.Message)
 	}
 	out, _ := json.Marshal(e)
@@ -225,7 +152,7 @@ func TestSensitiveScope(t *testing.T) {
 	d.R.ObjectStart()
 	d.R.NextMember() // password: declared
 	d.PushName()
-	d.Pattern("/pattern", "^x$", Quote(d.R.String()))
+	d.Pattern("/pattern", "^x$", violation.Quote(d.R.String()))
 	d.Pop()
 	name, _ := d.R.NextMember() // Key-SECRET: undeclared
 	d.PushName()
@@ -235,7 +162,7 @@ func TestSensitiveScope(t *testing.T) {
 	d.R.ObjectStart()
 	d.R.NextMember() // x
 	d.PushName()
-	d.Enum("/enum", "a", Quote(d.R.String()))
+	d.Enum("/enum", "a", violation.Quote(d.R.String()))
 	d.Pop()
 	d.R.NextMember()
 	d.Pop()
@@ -245,7 +172,7 @@ func TestSensitiveScope(t *testing.T) {
 	d.Pop()
 	d.R.NextMember() // after
 	d.PushName()
-	d.Const("/const", "x", Quote(d.R.String()))
+	d.Const("/const", "x", violation.Quote(d.R.String()))
 	d.Pop()
 	d.R.NextMember()
 	e, ok := toolErr(d.Finish())

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgate/toolgate/runtime/internal/violation"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestDecoderQuoteText(t *testing.T) {
 	values := []string{
 		"GBP", "", "two words", "orderId\u200b", "línea", "a/b:c@d+e-f_g.h",
-		strings.Repeat("a", maxEcho), strings.Repeat("a", maxEcho+1), strings.Repeat("é", maxEcho+1),
+		strings.Repeat("a", violation.MaxEcho), strings.Repeat("a", violation.MaxEcho+1), strings.Repeat("é", violation.MaxEcho+1),
 	}
 	for _, v := range values {
 		for _, escaped := range []bool{false, true} {
@@ -30,12 +31,12 @@ func TestDecoderQuoteText(t *testing.T) {
 			d.R.ObjectStart()
 			d.R.NextMember()
 			s := d.R.String()
-			if got, want := d.Quote(s), Quote(s); got != want {
+			if got, want := d.Quote(s), violation.Quote(s); got != want {
 				t.Errorf("Decoder.Quote(%q) = %q, Quote = %q", s, got, want)
 			}
 			d.R.NextMember()
 			raw := d.R.Number()
-			if got, want := d.Text(raw), Text(raw); got != want {
+			if got, want := d.Text(raw), violation.Text(raw); got != want {
 				t.Errorf("Decoder.Text(%q) = %q, Text = %q", raw, got, want)
 			}
 		}
@@ -46,7 +47,7 @@ func TestDecoderQuoteText(t *testing.T) {
 	d.R.ObjectStart()
 	d.R.NextMember()
 	raw := d.R.Number()
-	if got := d.Text(raw); got != strings.Repeat("7", maxEcho)+"…" {
+	if got := d.Text(raw); got != strings.Repeat("7", violation.MaxEcho)+"…" {
 		t.Errorf("Decoder.Text of 200 digits = %q", got)
 	}
 }
@@ -86,7 +87,7 @@ func TestArenaKeepsEveryViolation(t *testing.T) {
 	}
 	for i, v := range e.Violations() {
 		name := fmt.Sprintf("m%02d%s", i, strings.Repeat("x", i*3))
-		want := name + ` must match the pattern ^v$; received ` + Quote([]byte(fmt.Sprintf("v%d %s", i, strings.Repeat("y", i))))
+		want := name + ` must match the pattern ^v$; received ` + violation.Quote([]byte(fmt.Sprintf("v%d %s", i, strings.Repeat("y", i))))
 		if v.InstancePath != "/"+name || v.Message != want || v.Keyword != "pattern" || v.SchemaPath != "/properties/m/pattern" {
 			t.Errorf("violation %d = %+v, want %s: %s", i, v, "/"+name, want)
 		}

@@ -1,6 +1,9 @@
 package tgimpl
 
-import "unicode/utf8"
+import (
+	"github.com/toolgate/toolgate/runtime/internal/violation"
+	"github.com/toolgate/toolgate/runtime/toolerr"
+)
 
 // Replays. A member that patternProperties or propertyNames refuses is
 // found by a trial, which reports nothing (see Trial). Its violations are
@@ -54,60 +57,19 @@ func (d *Decoder) replay(name string, raw []byte, ofName bool, report func(*Deco
 	c.hidden = d.hidden
 	report(&c)
 	c.R.Finish()
-	if c.R.Err() != nil || c.nRecords() == 0 {
+	if c.R.Err() != nil || c.v.Len() == 0 {
 		return false
 	}
 	var prefix []byte
 	if ofName {
-		prefix = append(prefix, segOfName)
+		prefix = violation.AppendOfName(prefix)
 	}
 	prefix = d.appendPath(prefix)
 	if d.hidden > 0 {
-		prefix = append(prefix, segHidden)
+		prefix = violation.AppendHidden(prefix)
 	} else {
-		prefix = appendNameSegment(prefix, name)
+		prefix = violation.AppendName(prefix, name)
 	}
-	text := c.arenaText()
-	records := c.inline[:c.nInline]
-	if c.many != nil {
-		records = c.many
-	}
-	for i := range records {
-		r := &records[i]
-		if !d.recording() {
-			break
-		}
-		at := d.textLen()
-		b := append(d.tail(), prefix...)
-		b = append(b, r.path(text)...)
-		pathLen := d.took(b)
-		shown := d.took(append(d.tail(), r.shown(text)...))
-		n := d.newRecord()
-		*n = *r
-		n.at, n.lens = uint32(at), uint32(r.kind()+1)<<(2*lenBits)|uint32(shown)<<lenBits|uint32(pathLen)
-	}
-	d.truncated = d.truncated || c.truncated
+	d.v.Adopt(&c.v, prefix, toolerr.MaxViolations)
 	return true
-}
-
-// appendNameSegment appends the path segment of a member name (decoded,
-// as appendPath copies one from the input), cut at maxName runes.
-func appendNameSegment(b []byte, name string) []byte {
-	cut := false
-	if utf8.RuneCountInString(name) > maxName {
-		i := 0
-		for n := 0; n < maxName; n++ {
-			_, size := utf8.DecodeRuneInString(name[i:])
-			i += size
-		}
-		name, cut = name[:i], true
-	}
-	if len(name) < int(segShort) && !cut {
-		return append(append(b, segShort|byte(len(name))), name...)
-	}
-	tag := segName
-	if cut {
-		tag = segCutName
-	}
-	return append(append(b, tag, byte(len(name)), byte(len(name)>>8)), name...)
 }

@@ -51,7 +51,7 @@ func reportNothing(d *Decoder) { d.R.Skip() }
 // shows neither the name nor the value; a report that records nothing
 // leaves the coarse violation of the keyword.
 func TestReportAtMemberPath(t *testing.T) {
-	long := strings.Repeat("é", maxName+5)
+	long := strings.Repeat("é", eagerMaxName+5)
 	tests := []struct {
 		name       string
 		sensitive  bool
@@ -92,7 +92,7 @@ func TestReportAtMemberPath(t *testing.T) {
 			report: func(d *Decoder) {
 				d.ReportPatternProperty("/patternProperties/^é", long, "^é", []byte(`1`), reportMaxLength3)
 			},
-			want: []toolerr.Violation{{Keyword: "type", InstancePath: "/meta/" + long[:2*maxName] + "…", SchemaPath: "/p/type", Message: "meta." + long[:2*maxName] + "… must be a string; received a number"}},
+			want: []toolerr.Violation{{Keyword: "type", InstancePath: "/meta/" + long[:2*eagerMaxName] + "…", SchemaPath: "/p/type", Message: "meta." + long[:2*eagerMaxName] + "… must be a string; received a number"}},
 		},
 		{
 			name:      "inside a sensitive value",

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/format"
+	"github.com/toolgate/toolgate/runtime/internal/violation"
 	"github.com/toolgate/toolgate/runtime/jsonnum"
 )
 
@@ -137,7 +138,7 @@ func Enum(values ...string) Keyword {
 		s.enum, s.enumPtr = values, s.ptr+"/enum"
 		shown := make([]string, len(values))
 		for i, v := range values {
-			shown[i] = Show(v)
+			shown[i] = violation.Show(v)
 		}
 		s.enumPhrase = shown[len(shown)-1]
 		if len(shown) > 1 {

@@ -4,19 +4,20 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/toolgate/toolgate/runtime/internal/violation"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
 // Each method below records one violation of the keyword it is named after.
 // sp is the keyword's JSON pointer in the tool's effective schema. got is the
 // received value as the message shows it ("" for a sensitive member: the
-// message then does not repeat it). The violation is recorded (see
-// render.go): the path and the value shown are copied into the decoder's
-// arena, and the pointer and message are rendered when the error is read
-// (see message.go). A violation costs no allocation of its own.
+// message then does not repeat it). The violation is recorded (see package
+// violation): the path and the value shown are copied into the decoder's
+// arena, and the pointer and message are rendered when the error is read.
+// A violation costs no allocation of its own.
 
 // TypeMismatch records a type violation for the value that follows and
 // skips it. want is the expected type as a phrase ("integer", "string or
@@ -27,24 +28,24 @@ func (d *Decoder) TypeMismatch(sp, want string) {
 		return
 	}
 	d.R.Skip()
-	if !d.begin(kType, sp, want) {
+	if !d.begin(violation.Type, sp, want) {
 		return
 	}
 	// The kind received is shown even inside a sensitive value: it is not
 	// the value.
-	b := d.tail()
+	b := d.v.Tail()
 	if k == jsonread.Null {
 		b = append(b, "null"...)
 	} else {
-		b = appendArticle(b, k.String())
+		b = violation.AppendArticle(b, k.String())
 	}
-	d.shows(d.took(b))
+	d.v.Shows(d.v.Took(b))
 }
 
 // Required records that the named required member is missing from the
 // object being decoded.
 func (d *Decoder) Required(sp, name string) {
-	d.begin(kRequired, sp, name)
+	d.begin(violation.Required, sp, name)
 }
 
 // Additional records that the member just read is not allowed, and skips its
@@ -55,12 +56,12 @@ func (d *Decoder) Additional(sp string, start int, name []byte, known string) {
 	if d.Extra(start, name) {
 		d.R.Skip()
 		// The closure of a composition is its unevaluatedProperties.
-		k := kAdditional
+		k := violation.Additional
 		if strings.HasSuffix(sp, "/unevaluatedProperties") {
-			k = kClosed
+			k = violation.Closed
 		}
 		if known == "" {
-			k++ // kAdditionalNone, kClosedNone
+			k++ // violation.AdditionalNone, violation.ClosedNone
 		}
 		d.add(k, sp, known, "")
 	}
@@ -72,83 +73,83 @@ func (d *Decoder) False(sp string) {
 		return
 	}
 	d.R.Skip()
-	d.add(kFalse, sp, "", "")
+	d.add(violation.False, sp, "", "")
 }
 
 // Enum records a value outside the enum; allowed lists the enum values.
 func (d *Decoder) Enum(sp, allowed, got string) {
-	d.add(kEnum, sp, allowed, got)
+	d.add(violation.Enum, sp, allowed, got)
 }
 
 // Const records a value other than the const one.
 func (d *Decoder) Const(sp, want, got string) {
-	d.add(kConst, sp, want, got)
+	d.add(violation.Const, sp, want, got)
 }
 
 // Minimum records a number below the minimum.
 func (d *Decoder) Minimum(sp, bound, got string) {
-	d.add(kMinimum, sp, bound, got)
+	d.add(violation.Minimum, sp, bound, got)
 }
 
 // ExclusiveMinimum records a number not above the exclusive minimum.
 func (d *Decoder) ExclusiveMinimum(sp, bound, got string) {
-	d.add(kExclusiveMinimum, sp, bound, got)
+	d.add(violation.ExclusiveMinimum, sp, bound, got)
 }
 
 // Maximum records a number above the maximum.
 func (d *Decoder) Maximum(sp, bound, got string) {
-	d.add(kMaximum, sp, bound, got)
+	d.add(violation.Maximum, sp, bound, got)
 }
 
 // ExclusiveMaximum records a number not below the exclusive maximum.
 func (d *Decoder) ExclusiveMaximum(sp, bound, got string) {
-	d.add(kExclusiveMaximum, sp, bound, got)
+	d.add(violation.ExclusiveMaximum, sp, bound, got)
 }
 
 // MultipleOf records a number that is not a multiple of m.
 func (d *Decoder) MultipleOf(sp, m, got string) {
-	d.add(kMultipleOf, sp, m, got)
+	d.add(violation.MultipleOf, sp, m, got)
 }
 
 // MinLength records a string shorter than min code points.
 func (d *Decoder) MinLength(sp string, min, n int) {
-	d.counted(kMinLength, sp, min, n)
+	d.counted(violation.MinLength, sp, min, n)
 }
 
 // MaxLength records a string longer than max code points.
 func (d *Decoder) MaxLength(sp string, max, n int) {
-	d.counted(kMaxLength, sp, max, n)
+	d.counted(violation.MaxLength, sp, max, n)
 }
 
 // Pattern records a string that does not match the pattern.
 func (d *Decoder) Pattern(sp, pattern, got string) {
-	d.add(kPattern, sp, pattern, got)
+	d.add(violation.Pattern, sp, pattern, got)
 }
 
 // Format records a string that is not of the format; what names it
 // ("date (RFC 3339 full-date)").
 func (d *Decoder) Format(sp, what, got string) {
-	d.add(kFormat, sp, what, got)
+	d.add(violation.Format, sp, what, got)
 }
 
 // MinItems records an array with fewer than min items.
 func (d *Decoder) MinItems(sp string, min, n int) {
-	d.counted(kMinItems, sp, min, n)
+	d.counted(violation.MinItems, sp, min, n)
 }
 
 // MaxItems records an array with more than max items.
 func (d *Decoder) MaxItems(sp string, max, n int) {
-	d.counted(kMaxItems, sp, max, n)
+	d.counted(violation.MaxItems, sp, max, n)
 }
 
 // counted records a violation of a counted kind: a bound and the count
 // received, kept as varints where the value shown would be.
-func (d *Decoder) counted(k kind, sp string, bound, n int) {
+func (d *Decoder) counted(k violation.Kind, sp string, bound, n int) {
 	if !d.begin(k, sp, "") {
 		return
 	}
-	b := binary.AppendVarint(d.tail(), int64(bound))
-	d.shows(d.took(binary.AppendVarint(b, int64(n))))
+	b := binary.AppendVarint(d.v.Tail(), int64(bound))
+	d.v.Shows(d.v.Took(binary.AppendVarint(b, int64(n))))
 }
 
 // UniqueItems checks that the raw items are pairwise different JSON values
@@ -156,11 +157,11 @@ func (d *Decoder) counted(k kind, sp string, bound, n int) {
 // equal to an earlier item, and the first item i it equals.
 func (d *Decoder) UniqueItems(sp string, items [][]byte) {
 	i, j, dup := firstDuplicate(items)
-	if !dup || !d.begin(kUniqueItems, sp, "") {
+	if !dup || !d.begin(violation.UniqueItems, sp, "") {
 		return
 	}
-	b := binary.AppendVarint(d.tail(), int64(i))
-	d.shows(d.took(binary.AppendVarint(b, int64(j))))
+	b := binary.AppendVarint(d.v.Tail(), int64(i))
+	d.v.Shows(d.v.Took(binary.AppendVarint(b, int64(j))))
 }
 
 // pairwiseItems is how many items firstDuplicate compares pair by pair
@@ -221,27 +222,75 @@ func plainStrings(items [][]byte) bool {
 // adds no "; received", and neither does any got while a sensitive value
 // is being read (see BeginSensitive). got is already cut (Quote, Text): it
 // costs what is shown, whatever the value's size.
-func (d *Decoder) add(k kind, sp, arg, got string) {
+func (d *Decoder) add(k violation.Kind, sp, arg, got string) {
 	if !d.begin(k, sp, arg) || got == "" || d.hidden > 0 {
 		return
 	}
-	d.shows(d.took(appendShown(d.tail(), got)))
+	d.v.Shows(d.v.Took(violation.AppendShown(d.v.Tail(), got)))
 }
 
-// maxShown bounds, in bytes, a value shown as given to a violation method.
-// Quote and Text give at most maxEcho runes, quoted and escaped (under
-// 800 bytes); a longer got, which no generated decoder passes, is cut at a
-// rune and marked "…", so that a record's lengths fit (see lenBits).
-const maxShown = 4 << 10
+// begin records a violation of kind k at the current path, unless
+// violations are no longer recorded. In a trial, which reports no
+// violation, the first one ends the read instead (see Trial).
+func (d *Decoder) begin(k violation.Kind, sp, arg string) bool {
+	if d.trial {
+		d.R.Stop()
+		return false
+	}
+	if !d.recording() {
+		return false
+	}
+	at := d.v.TextLen()
+	d.v.Took(d.appendPath(d.v.Tail()))
+	d.v.Add(k, sp, arg, at)
+	return true
+}
 
-// appendShown appends got, cut at maxShown bytes.
-func appendShown(b []byte, got string) []byte {
-	if len(got) <= maxShown {
-		return append(b, got...)
+// appendPath appends the current path, encoded (see violation.AppendPath).
+func (d *Decoder) appendPath(b []byte) []byte {
+	return violation.AppendPath(b, d.R.Data(), d.path[:min(d.depth, maxPath)], d.hiddenSegs)
+}
+
+// recording reports whether a violation found now is recorded: not once
+// the reader has failed, nor in a trial, nor past toolerr.MaxViolations
+// (the error is then truncated).
+func (d *Decoder) recording() bool {
+	if d.R.Err() != nil || d.trial {
+		return false
 	}
-	cut := maxShown
-	for cut > 0 && !utf8.RuneStart(got[cut]) {
-		cut--
+	if d.v.Len() >= toolerr.MaxViolations {
+		d.v.Truncate()
+		return false
 	}
-	return append(append(b, got[:cut]...), "…"...)
+	return true
+}
+
+// Quote is violation.Quote for a violation method's got: it costs no
+// allocation of its own. A short plain word of the input is returned as a
+// view of the input, which the violation then copies; anything else is
+// written into the decoder's arena. It returns "" once violations are no
+// longer recorded, when the text would not be used.
+func (d *Decoder) Quote(s []byte) string {
+	if !d.recording() {
+		return ""
+	}
+	if len(s) <= violation.MaxEcho && violation.PlainWord(s) && d.inInput(s) {
+		return View(s)
+	}
+	from := d.v.TextLen()
+	d.v.Took(violation.AppendQuote(d.v.Tail(), s))
+	return d.v.View(from)
+}
+
+// Text is violation.Text for a violation method's got (see Quote).
+func (d *Decoder) Text(raw []byte) string {
+	if !d.recording() {
+		return ""
+	}
+	if len(raw) <= violation.MaxEcho && d.inInput(raw) {
+		return View(raw)
+	}
+	from := d.v.TextLen()
+	d.v.Took(violation.AppendText(d.v.Tail(), raw))
+	return d.v.View(from)
 }

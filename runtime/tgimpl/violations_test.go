@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/toolgate/toolgate/runtime/internal/violation"
 	"github.com/toolgate/toolgate/runtime/jsonread"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
@@ -184,13 +185,13 @@ func TestSensitiveNumbers(t *testing.T) {
 // whatever the input.
 func TestLongNamesCapped(t *testing.T) {
 	long := strings.Repeat("é", 10000)
-	cut := strings.Repeat("é", maxName) + "…"
+	cut := strings.Repeat("é", eagerMaxName) + "…"
 	tests := []struct {
 		name, data      string
 		wantPtr, wantIn string
 	}{
 		{"short name exact", `{"a/b":{"c":1}}`, "/a~1b/c", `"a/b".c is not a known field`},
-		{"name at the cap", `{"` + strings.Repeat("x", maxName) + `":1}`, "/" + strings.Repeat("x", maxName), strings.Repeat("x", maxName) + " is not"},
+		{"name at the cap", `{"` + strings.Repeat("x", eagerMaxName) + `":1}`, "/" + strings.Repeat("x", eagerMaxName), strings.Repeat("x", eagerMaxName) + " is not"},
 		{"long name cut", `{"` + long + `":1}`, "/" + cut, cut + " is not"},
 		{"long nested names cut", `{"` + long + `":{"` + long + `":1}}`, "/" + cut + "/" + cut, cut + "." + cut + " is not"},
 	}
@@ -214,7 +215,7 @@ func TestLongNamesCapped(t *testing.T) {
 			if !strings.HasPrefix(v.Message, tt.wantIn) {
 				t.Errorf("message %.300q, want it to start %.300q", v.Message, tt.wantIn)
 			}
-			if n := utf8.RuneCountInString(v.Message); n > 2*(maxName+1)+100 {
+			if n := utf8.RuneCountInString(v.Message); n > 2*(eagerMaxName+1)+100 {
 				t.Errorf("message of %d runes", n)
 			}
 		})
@@ -257,7 +258,7 @@ func TestReceivedFlag(t *testing.T) {
 func TestDocumentedMessages(t *testing.T) {
 	vs := violations(t, `{"reason":"other"}`, func(d *Decoder) {
 		s := d.R.String()
-		d.Enum("/properties/reason/enum", "duplicate, fraudulent or requested_by_customer", Quote(s))
+		d.Enum("/properties/reason/enum", "duplicate, fraudulent or requested_by_customer", violation.Quote(s))
 	})
 	const want = "reason must be one of duplicate, fraudulent or requested_by_customer; received other"
 	if len(vs) != 1 || vs[0].Message != want {

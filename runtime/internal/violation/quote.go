@@ -1,4 +1,4 @@
-package tgimpl
+package violation
 
 import (
 	"strings"
@@ -7,21 +7,21 @@ import (
 	"unsafe"
 )
 
-// maxEcho bounds, in runes, how much of a received value a message
+// MaxEcho bounds, in runes, how much of a received value a message
 // repeats. Quoting reads and copies only the bytes shown, so a 1 MiB value
 // costs what 64 runes cost.
-const maxEcho = 64
+const MaxEcho = 64
 
 // Quote renders a received string value for a message (see Show), cut
-// after maxEcho runes; a cut value is followed by "…", outside the quotes
+// after MaxEcho runes; a cut value is followed by "…", outside the quotes
 // when it is quoted.
-func Quote(s []byte) string { return string(appendQuote(nil, s)) }
+func Quote(s []byte) string { return string(AppendQuote(nil, s)) }
 
-// appendQuote appends Quote(s) to b.
-func appendQuote(b, s []byte) []byte {
-	cut := prefixRunes(s, maxEcho)
+// AppendQuote appends Quote(s) to b.
+func AppendQuote(b, s []byte) []byte {
+	cut := prefixRunes(s, MaxEcho)
 	shown := s[:cut]
-	if plainWord(shown) {
+	if PlainWord(shown) {
 		b = append(b, shown...)
 	} else {
 		// AppendVisible only reads the string it is given.
@@ -33,16 +33,16 @@ func appendQuote(b, s []byte) []byte {
 	return b
 }
 
-// Text renders received number text for a message, cut after maxEcho
+// Text renders received number text for a message, cut after MaxEcho
 // bytes (number text is ASCII) and then followed by "…".
-func Text(raw []byte) string { return string(appendText(nil, raw)) }
+func Text(raw []byte) string { return string(AppendText(nil, raw)) }
 
-// appendText appends Text(raw) to b.
-func appendText(b, raw []byte) []byte {
-	if len(raw) <= maxEcho {
+// AppendText appends Text(raw) to b.
+func AppendText(b, raw []byte) []byte {
+	if len(raw) <= MaxEcho {
 		return append(b, raw...)
 	}
-	b = append(b, raw[:maxEcho]...)
+	b = append(b, raw[:MaxEcho]...)
 	return append(b, "…"...)
 }
 
@@ -68,15 +68,15 @@ func prefixRunes(s []byte, n int) int {
 // (see AppendVisible), so that whitespace, case, empty strings and
 // invisible characters stay visible.
 func Show(s string) string {
-	if plainWord(s) {
+	if PlainWord(s) {
 		return s
 	}
 	return string(AppendVisible(make([]byte, 0, len(s)+2), s))
 }
 
-// plainWord reports whether Show leaves s bare: a non-empty run of ASCII
+// PlainWord reports whether Show leaves s bare: a non-empty run of ASCII
 // letters, digits and _.:/@+-.
-func plainWord[T string | []byte](s T) bool {
+func PlainWord[T string | []byte](s T) bool {
 	if len(s) == 0 {
 		return false
 	}
@@ -97,12 +97,12 @@ var wordByte = func() (t [256]bool) {
 	return t
 }()
 
-// bareName reports whether a member name is shown bare in a message path:
+// BareName reports whether a member name is shown bare in a message path:
 // when it is made of letters, digits, '_', '-' and '$' (orderId,
 // line_items, größe). Any other name is quoted (see AppendVisible):
 // "orderId\u200b", "", "a.b", "two words", so that a name never reads as
 // another name, as a path or as no name at all.
-func bareName(name []byte) bool {
+func BareName(name []byte) bool {
 	if len(name) == 0 {
 		return false
 	}
@@ -160,4 +160,22 @@ func AppendVisible(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// MaxShown bounds, in bytes, a value shown as given to a violation method.
+// Quote and Text give at most MaxEcho runes, quoted and escaped (under
+// 800 bytes); a longer got, which no generated decoder passes, is cut at a
+// rune and marked "…", so that a record's lengths fit (see lenBits).
+const MaxShown = 4 << 10
+
+// AppendShown appends got, cut at MaxShown bytes.
+func AppendShown(b []byte, got string) []byte {
+	if len(got) <= MaxShown {
+		return append(b, got...)
+	}
+	cut := MaxShown
+	for cut > 0 && !utf8.RuneStart(got[cut]) {
+		cut--
+	}
+	return append(append(b, got[:cut]...), "…"...)
 }

@@ -1,4 +1,4 @@
-package tgimpl
+package violation
 
 import (
 	"sync/atomic"
@@ -9,10 +9,10 @@ import (
 
 // The refusal. A decode that records a violation returns a refusal: a
 // small private error, one block that holds the tool, the records and
-// the copies they need, made by Finish from the Decoder's arena (see
+// the copies they need, made by Refuse from the Recorder's arena (see
 // arena.go). It makes the *toolerr.Error that callers read (errors.As)
 // only when it is first read, and renders that error's violations from
-// the records when they are first read (see message.go). A refusal that
+// the records when they are first read (see render.go). A refusal that
 // is only counted, or branched on, costs its block and no text; its
 // Error, JSON and violations are those of the *toolerr.Error.
 //
@@ -74,44 +74,45 @@ type manyRecords struct {
 
 func (b *manyRecords) recorded() ([]record, []byte, bool) { return b.records, b.text, b.truncated }
 
-// refuse returns the invalid_arguments error of the records: a refusal,
+// Refuse returns the invalid_arguments error of the named tool's records
+// (at least one; r may then be reset and reused): a refusal,
 // holding copies of the records and of the arena in the smallest block
 // that fits them (the sizes are allocator size classes: 80, 112, 144 and
 // 192 bytes), or in blocks of their own.
-func (d *Decoder) refuse() error {
-	text := d.arenaText()
-	if d.many == nil {
-		switch n := d.nInline; {
+func (r *Recorder) Refuse(tool string) error {
+	text := r.arenaText()
+	if r.many == nil {
+		switch n := r.nInline; {
 		case n == 1 && len(text) <= 24:
-			return refuseInline[[1]record, [24]byte](d, text)
+			return refuseInline[[1]record, [24]byte](r, tool, text)
 		case n == 1 && len(text) <= 56:
-			return refuseInline[[1]record, [56]byte](d, text)
+			return refuseInline[[1]record, [56]byte](r, tool, text)
 		case n == 2 && len(text) <= 56:
-			return refuseInline[[2]record, [56]byte](d, text)
+			return refuseInline[[2]record, [56]byte](r, tool, text)
 		case len(text) <= inlineText:
-			return refuseInline[[inlineRecords]record, [inlineText]byte](d, text)
+			return refuseInline[[inlineRecords]record, [inlineText]byte](r, tool, text)
 		}
 	}
-	records := d.many
+	records := r.many
 	if records == nil {
-		records = append([]record(nil), d.inline[:d.nInline]...)
+		records = append([]record(nil), r.inline[:r.nInline]...)
 	}
-	// A block of its own, not text, which may view the Decoder.
-	own := d.spill
+	// A block of its own, not text, which may view the Recorder.
+	own := r.spill
 	if own == nil {
 		own = append([]byte(nil), text...)
 	}
-	return &refusal[manyRecords, *manyRecords]{tool: d.tool, b: manyRecords{records: records, text: own, truncated: d.truncated}}
+	return &refusal[manyRecords, *manyRecords]{tool: tool, b: manyRecords{records: records, text: own, truncated: r.truncated}}
 }
 
-// refuseInline returns the refusal of the decoder's inline records, with
-// text, in an inlineBlock[R, T] (len(R) >= d.nInline, len(T) >= len(text)).
-func refuseInline[R recordArray, T textArray](d *Decoder, text []byte) error {
+// refuseInline returns the refusal of rec's inline records, with text, in
+// an inlineBlock[R, T] (len(R) >= rec.nInline, len(T) >= len(text)).
+func refuseInline[R recordArray, T textArray](rec *Recorder, tool string, text []byte) error {
 	var recs R
-	for i := range d.nInline {
-		recs[i] = d.inline[i]
+	for i := range rec.nInline {
+		recs[i] = rec.inline[i]
 	}
-	r := &refusal[inlineBlock[R, T], *inlineBlock[R, T]]{tool: d.tool, b: inlineBlock[R, T]{recs: recs}}
+	r := &refusal[inlineBlock[R, T], *inlineBlock[R, T]]{tool: tool, b: inlineBlock[R, T]{recs: recs}}
 	copy(unsafe.Slice(&r.b.text[0], len(r.b.text)), text)
 	return r
 }
