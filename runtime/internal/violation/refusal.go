@@ -81,7 +81,7 @@ func (b *manyRecords) recorded() ([]record, []byte, bool) { return b.records, b.
 // 192 bytes), or in blocks of their own.
 func (r *Recorder) Refuse(tool string) error {
 	text := r.arenaText()
-	if r.many == nil {
+	if r.many == nil && !r.truncated { // an inline block says nothing is left out
 		switch n := r.nInline; {
 		case n == 1 && len(text) <= 24:
 			return refuseInline[[1]record, [24]byte](r, tool, text)
