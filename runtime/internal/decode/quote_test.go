@@ -1,4 +1,4 @@
-package tgimpl
+package decode
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package tgimpl
+package decode
 
 import (
 	"github.com/toolgate/toolgate/runtime/jsonnum"

@@ -1,4 +1,4 @@
-package tgimpl
+package decode
 
 import (
 	"bytes"
@@ -328,7 +328,7 @@ var lazyCases = []lazyCase{
 	}},
 	{"patternProperties", false, func(d *Decoder, raw []byte) toolerr.Violation {
 		got := violation.Quote(raw)
-		w := eager(d, "patternProperties", "/patternProperties/^a", "the arguments", got, " has a member, named as received, whose value fails the schema of patternProperties ", Show("^a b"))
+		w := eager(d, "patternProperties", "/patternProperties/^a", "the arguments", got, " has a member, named as received, whose value fails the schema of patternProperties ", violation.Show("^a b"))
 		d.PatternProperty("/patternProperties/^a", string(raw), "^a b")
 		return w
 	}},
