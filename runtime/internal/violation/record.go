@@ -7,8 +7,8 @@
 // pointers and messages only when they are first read (render.go), so a
 // valid call does no string work and a refusal little.
 //
-// It is the support of package tgimpl, which generated decoders call;
-// nothing outside runtime may import it.
+// It is the support of package decode, which generated decoders call
+// through tgimpl; nothing outside runtime may import it.
 package violation
 
 import "unsafe"

@@ -10,7 +10,7 @@ import (
 // The refusal. A decode that records a violation returns a refusal: a
 // small private error, one block that holds the tool, the records and
 // the copies they need, made by Refuse from the Recorder's arena (see
-// arena.go). It makes the *toolerr.Error that callers read (errors.As)
+// record.go). It makes the *toolerr.Error that callers read (errors.As)
 // only when it is first read, and renders that error's violations from
 // the records when they are first read (see render.go). A refusal that
 // is only counted, or branched on, costs its block and no text; its

@@ -12,7 +12,7 @@ import (
 // Rendering. The records of a refusal become toolerr.Violations when the
 // error's violations are first read: each pointer and message is written
 // from the record's kind, its argument and its copies, exactly as it reads
-// when rendered on the spot (tgimpl's TestLazyMatchesEager checks every
+// when rendered on the spot (package decode's TestLazyMatchesEager checks every
 // kind).
 
 // render writes the pointers and messages of the records, whose paths and
