@@ -154,7 +154,7 @@ func (p *parser) failf(code toolerr.Code, off int, format string, args ...any) {
 	if p.err == nil && p.r.Err() == nil {
 		p.err = &Error{Code: code, Dialect: p.dialect, Offset: p.base + off, Reason: fmt.Sprintf(format, args...)}
 	}
-	p.r.Fail(off, "stopped")
+	p.r.Fail(off, jsonread.ErrStopped, "stopped")
 }
 
 // ok reports whether no error has been recorded.
@@ -438,7 +438,7 @@ func (p *parser) sub(f field, read func(q *parser)) {
 	read(q)
 	if err := q.finish(); err != nil {
 		p.err = err
-		p.r.Fail(f.off, "stopped")
+		p.r.Fail(f.off, jsonread.ErrStopped, "stopped")
 	}
 	p.spare = q
 }

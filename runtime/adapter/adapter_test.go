@@ -337,7 +337,7 @@ func decodeOrder(data []byte) (orderArgs, error) {
 	r.ObjectStart()
 	for name, ok := r.NextMember(); ok; name, ok = r.NextMember() {
 		if slices.Contains(names, string(name)) {
-			r.Fail(r.NameOffset(), jsonread.DuplicateReason(name))
+			r.Fail(r.NameOffset(), jsonread.ErrDuplicateName, jsonread.DuplicateReason(name))
 			break
 		}
 		names = append(names, string(name))

@@ -3,8 +3,8 @@ package jsonread
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -65,7 +65,7 @@ func checkWalk(t *testing.T, data []byte) {
 		return
 	}
 	se := verr.(*SyntaxError)
-	if strings.HasPrefix(se.Reason, "duplicate member name") {
+	if errors.Is(se, ErrDuplicateName) {
 		// The typed reads leave duplicates to generated code.
 		if werr != nil && werr.Offset <= se.Offset {
 			t.Fatalf("%q: typed reads fail at %v, before Valid's %v", data, werr, se)

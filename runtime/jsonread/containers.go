@@ -1,6 +1,9 @@
 package jsonread
 
-import "strconv"
+import (
+	"io"
+	"strconv"
+)
 
 // ObjectStart consumes '{' and checks the depth limit.
 func (r *Reader) ObjectStart() {
@@ -30,7 +33,7 @@ func (r *Reader) open(c byte, expected string) {
 func (r *Reader) push(i int) bool {
 	r.depth++
 	if r.depth > r.maxDepth {
-		r.fail(i, "nesting exceeds "+strconv.Itoa(r.maxDepth)+" levels")
+		r.fail(i, ErrTooDeep, "nesting exceeds "+strconv.Itoa(r.maxDepth)+" levels")
 		return false
 	}
 	return true
@@ -48,7 +51,7 @@ func (r *Reader) NextMember() (name []byte, ok bool) {
 	data := r.data
 	i := skipWS(data, r.pos)
 	if i >= len(data) {
-		r.fail(len(data), reasonEOF)
+		r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
 		return nil, false
 	}
 	if r.first {
@@ -105,7 +108,7 @@ func (r *Reader) NextItem() bool {
 	data := r.data
 	i := skipWS(data, r.pos)
 	if i >= len(data) {
-		r.fail(len(data), reasonEOF)
+		r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
 		return false
 	}
 	c := data[i]

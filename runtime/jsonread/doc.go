@@ -25,7 +25,7 @@
 //	}
 //	r.Finish()
 //	if err := r.Err(); err != nil {
-//		return err // *SyntaxError: offset and reason
+//		return err // *SyntaxError: offset, reason and kind (errors.Is(err, jsonread.ErrDuplicateName))
 //	}
 //
 // # Errors
@@ -36,7 +36,9 @@
 // its straight-line code and check Err once. A read that does not match the
 // next value (Number when a string follows) is a syntax error too
 // ("expected number"); a decoder that wants a type error instead asks Peek
-// first. No input makes a Reader panic.
+// first. No input makes a Reader panic. The error's Reason is a stable
+// phrase for people; its kind (ErrDuplicateName, ErrInvalidUTF8,
+// ErrTrailingData, ...) is for code, matched with errors.Is.
 //
 // The Reader trusts its caller to pair the calls correctly (NextMember after
 // ObjectStart, one value read per member or item); generated code does.

@@ -3,7 +3,7 @@ package jsonread
 // Ends remembers where the objects and arrays that Readers skipped end, by
 // the offset of their first byte in one document, so that a Reader that
 // skips one of them again jumps over it instead of scanning it again: the
-// trials of composed schemas (runtime/tgimpl) read the same bytes once
+// trials of composed schemas (runtime/internal/decode) read the same bytes once
 // per branch, and without it a value nested in n unions would be scanned
 // n times. It holds at most one entry per object and array of the
 // document. The zero value is ready to use.

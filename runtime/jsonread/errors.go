@@ -1,14 +1,48 @@
 package jsonread
 
 import (
+	"errors"
+	"io"
 	"strconv"
 	"unicode/utf8"
+)
+
+// The kinds of syntax error a Reader reports, as the Err of its
+// *SyntaxError: match them with errors.Is, never by the text of Reason. An
+// input that ends inside a value is io.ErrUnexpectedEOF.
+var (
+	// ErrDuplicateName is a member name repeated in one object (after
+	// unescaping: "a" and "\u0061" are the same name).
+	ErrDuplicateName = errors.New("duplicate member name")
+	// ErrInvalidCharacter is a byte the grammar does not allow where it is.
+	ErrInvalidCharacter = errors.New("invalid character")
+	// ErrInvalidNumber is a number the grammar refuses although each of its
+	// characters may appear in a number, such as a leading zero.
+	ErrInvalidNumber = errors.New("invalid number")
+	// ErrInvalidUTF8 is a string that is not valid UTF-8.
+	ErrInvalidUTF8 = errors.New("invalid UTF-8")
+	// ErrLoneSurrogate is a \u escape of half a UTF-16 surrogate pair.
+	ErrLoneSurrogate = errors.New("lone surrogate")
+	// ErrTrailingData is anything but whitespace after the value.
+	ErrTrailingData = errors.New("trailing data")
+	// ErrTooDeep is nesting deeper than the Reader's limit.
+	ErrTooDeep = errors.New("nesting too deep")
+	// ErrTooLarge is an input longer than the Reader's limit.
+	ErrTooLarge = errors.New("input too large")
+	// ErrUnexpectedKind is a valid value of another kind than a typed read
+	// wants (a string where a number is read), or than a caller wants (see
+	// Fail).
+	ErrUnexpectedKind = errors.New("unexpected kind of value")
+	// ErrStopped is the kind of Stopped, and of a failure a caller records
+	// to stop reading for a reason of its own (see Fail).
+	ErrStopped = errors.New("read stopped")
 )
 
 // SyntaxError is a violation of strict JSON: where it is and what it is.
 type SyntaxError struct {
 	Offset int    // byte offset in the input
 	Reason string // short fixed phrase, e.g. `duplicate member name "a"`
+	Err    error  // the kind: ErrDuplicateName, ErrInvalidUTF8, ... (see Unwrap)
 }
 
 // Error returns e.g. `invalid JSON at byte 12: duplicate member name "a"`.
@@ -16,13 +50,18 @@ func (e *SyntaxError) Error() string {
 	return "invalid JSON at byte " + strconv.Itoa(e.Offset) + ": " + e.Reason
 }
 
+// Unwrap returns the kind of the error, so that errors.Is(err,
+// ErrDuplicateName) tells a repeated name from another violation.
+func (e *SyntaxError) Unwrap() error { return e.Err }
+
 const reasonEOF = "unexpected end of input"
 
-// Fail records a syntax error at offset, unless one is already recorded.
-// Generated code uses it for what only it can see, such as a repeated
-// declared member.
-func (r *Reader) Fail(offset int, reason string) {
-	r.fail(offset, reason)
+// Fail records a syntax error of kind err (one of the Err variables) at
+// offset, unless one is already recorded. A decoder uses it for what only
+// it can see, such as a repeated declared member (ErrDuplicateName, with
+// DuplicateReason).
+func (r *Reader) Fail(offset int, err error, reason string) {
+	r.fail(offset, err, reason)
 }
 
 // Stop makes r fail, unless it has failed already, so that nothing more is
@@ -38,11 +77,11 @@ func (r *Reader) Stop() {
 
 // Stopped is the error of a stopped Reader (see Stop), which is not about
 // the input: its Offset is -1. It must not be changed.
-var Stopped = &SyntaxError{Offset: -1, Reason: "read stopped"}
+var Stopped = &SyntaxError{Offset: -1, Reason: "read stopped", Err: ErrStopped}
 
-func (r *Reader) fail(offset int, reason string) {
+func (r *Reader) fail(offset int, err error, reason string) {
 	if r.err == nil {
-		r.err = &SyntaxError{Offset: offset, Reason: reason}
+		r.err = &SyntaxError{Offset: offset, Reason: reason, Err: err}
 	}
 }
 
@@ -50,16 +89,16 @@ func (r *Reader) fail(offset int, reason string) {
 // wants in context (e.g. "in numeric literal"), or the end of input.
 func (r *Reader) failAt(i int, context string) {
 	if i >= len(r.data) {
-		r.fail(len(r.data), reasonEOF)
+		r.fail(len(r.data), io.ErrUnexpectedEOF, reasonEOF)
 		return
 	}
-	r.fail(i, "invalid character "+quoteChar(r.data[i])+" "+context)
+	r.fail(i, ErrInvalidCharacter, "invalid character "+quoteChar(r.data[i])+" "+context)
 }
 
 // mismatch records why the value at i is not the one a typed read wanted.
 func (r *Reader) mismatch(i int, expected string) {
 	if i < len(r.data) && kindOf[r.data[i]] != Invalid {
-		r.fail(i, expected)
+		r.fail(i, ErrUnexpectedKind, expected)
 		return
 	}
 	r.failAt(i, "looking for value")

@@ -1,5 +1,7 @@
 package jsonread
 
+import "io"
+
 // Number consumes a number and returns its text, validated against the RFC
 // 8259 grammar, as a slice of the input.
 func (r *Reader) Number() []byte {
@@ -18,12 +20,12 @@ func (r *Reader) scanNumber(i int) {
 	}
 	switch {
 	case i >= len(data):
-		r.fail(len(data), reasonEOF)
+		r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
 		return
 	case data[i] == '0':
 		i++
 		if i < len(data) && isDigit(data[i]) {
-			r.fail(i, "leading zero in number")
+			r.fail(i, ErrInvalidNumber, "leading zero in number")
 			return
 		}
 	case isDigit(data[i]):

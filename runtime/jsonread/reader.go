@@ -86,7 +86,7 @@ func (r *Reader) Reset(data []byte, lim Limits) {
 	r.ends, r.base = nil, 0
 	r.str, r.name, r.arena = r.str[:0], r.name[:0], r.arena[:0]
 	if len(data) > maxBytes {
-		r.fail(0, "input exceeds "+strconv.Itoa(maxBytes)+" bytes")
+		r.fail(0, ErrTooLarge, "input exceeds "+strconv.Itoa(maxBytes)+" bytes")
 	}
 }
 
@@ -122,7 +122,7 @@ func (r *Reader) Finish() {
 	}
 	i := skipWS(r.data, r.pos)
 	if i < len(r.data) {
-		r.fail(i, "trailing data")
+		r.fail(i, ErrTrailingData, "trailing data")
 		return
 	}
 	r.pos = i

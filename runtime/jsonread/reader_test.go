@@ -1,7 +1,9 @@
 package jsonread
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -205,6 +207,54 @@ func checkErr(t *testing.T, err error, offset int, reason string) {
 	}
 }
 
+// TestSyntaxErrorKinds: every error a Reader reports unwraps to its kind,
+// and to no other, with its offset and reason kept.
+func TestSyntaxErrorKinds(t *testing.T) {
+	kinds := []error{ErrDuplicateName, ErrInvalidCharacter, ErrInvalidNumber, ErrInvalidUTF8, ErrLoneSurrogate,
+		ErrTrailingData, ErrTooDeep, ErrTooLarge, ErrUnexpectedKind, ErrStopped, io.ErrUnexpectedEOF}
+	for _, tt := range []struct {
+		in     string
+		lim    Limits
+		typed  func(*Reader) // nil: Valid
+		kind   error
+		offset int
+		reason string
+	}{
+		{in: `{"a":1,"a":2}`, kind: ErrDuplicateName, offset: 7, reason: `duplicate member name "a"`},
+		{in: `[1,]`, kind: ErrInvalidCharacter, offset: 3, reason: "invalid character ']' looking for value"},
+		{in: "[\"\x01\"]", kind: ErrInvalidCharacter, offset: 2, reason: `invalid character '\x01' in string literal`},
+		{in: `[01]`, kind: ErrInvalidNumber, offset: 2, reason: "leading zero in number"},
+		{in: "[\"\xff\"]", kind: ErrInvalidUTF8, offset: 2, reason: "invalid UTF-8"},
+		{in: `["\ud800"]`, kind: ErrLoneSurrogate, offset: 2, reason: `lone surrogate \ud800`},
+		{in: `{}x`, kind: ErrTrailingData, offset: 2, reason: "trailing data"},
+		{in: `[[1]]`, lim: Limits{MaxDepth: 1}, kind: ErrTooDeep, offset: 1, reason: "nesting exceeds 1 levels"},
+		{in: `[1,2]`, lim: Limits{MaxBytes: 4}, kind: ErrTooLarge, reason: "input exceeds 4 bytes"},
+		{in: `[1`, kind: io.ErrUnexpectedEOF, offset: 2, reason: "unexpected end of input"},
+		{in: `"a"`, typed: func(r *Reader) { r.Number() }, kind: ErrUnexpectedKind, reason: "expected number"},
+		{in: `1`, typed: func(r *Reader) { r.Stop() }, kind: ErrStopped, offset: -1, reason: "read stopped"},
+	} {
+		var err error
+		if tt.typed == nil {
+			err = Valid([]byte(tt.in), tt.lim)
+		} else {
+			var r Reader
+			r.Reset([]byte(tt.in), tt.lim)
+			tt.typed(&r)
+			err = asError(r.Err())
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Offset != tt.offset || se.Reason != tt.reason {
+			t.Errorf("%q: %v, want %q at %d", tt.in, err, tt.reason, tt.offset)
+			continue
+		}
+		for _, k := range kinds {
+			if errors.Is(err, k) != (k == tt.kind) {
+				t.Errorf("%q: errors.Is(%v, %v) = %v", tt.in, err, k, !(k == tt.kind))
+			}
+		}
+	}
+}
+
 func TestSyntaxErrorMessage(t *testing.T) {
 	err := Valid([]byte(`{"a":1,"a":2}`), Limits{})
 	const want = `invalid JSON at byte 7: duplicate member name "a"`
@@ -327,7 +377,7 @@ func TestResetClearsEveryField(t *testing.T) {
 	var r Reader
 	r.Reset([]byte(`{"a\u0062":[1,{"c":"\u0064"}]}`), DefaultLimits)
 	r.Skip()
-	r.Fail(3, "used")
+	r.Fail(3, ErrStopped, "used")
 	r.first, r.depth, r.nameOff = true, 2, 7
 	r.Remember(&Ends{}, 5)
 	data := []byte(`[]`)

@@ -1,6 +1,9 @@
 package jsonread
 
-import "unsafe"
+import (
+	"io"
+	"unsafe"
+)
 
 // Skip consumes one whole value and validates it as strictly as the typed
 // reads would, including the depth limit and duplicate member names (after
@@ -18,7 +21,7 @@ func (r *Reader) skipValue() {
 	data := r.data
 	i := skipWS(data, r.pos)
 	if i >= len(data) {
-		r.fail(len(data), reasonEOF)
+		r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
 		return
 	}
 	switch kindOf[data[i]] {
@@ -143,7 +146,7 @@ func (r *Reader) skipObject(i int) {
 			entry.tag = nameTag(name)
 			for k := range small[:n] {
 				if small[k].tag == entry.tag && string(small[k].bytes(r)) == string(name) {
-					r.fail(nameOff, duplicateReason(name))
+					r.fail(nameOff, ErrDuplicateName, duplicateReason(name))
 					return
 				}
 			}
@@ -159,7 +162,7 @@ func (r *Reader) skipObject(i int) {
 			}
 		} else {
 			if _, dup := seen[string(name)]; dup {
-				r.fail(nameOff, duplicateReason(name))
+				r.fail(nameOff, ErrDuplicateName, duplicateReason(name))
 				return
 			}
 			seen[view(name)] = struct{}{}
@@ -176,7 +179,7 @@ func (r *Reader) skipObject(i int) {
 		}
 		i = skipWS(data, r.pos)
 		if i >= len(data) {
-			r.fail(len(data), reasonEOF)
+			r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
 			return
 		}
 		switch data[i] {
@@ -220,7 +223,7 @@ func (r *Reader) skipArray(i int) {
 		}
 		i = skipWS(data, r.pos)
 		if i >= len(data) {
-			r.fail(len(data), reasonEOF)
+			r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
 			return
 		}
 		switch data[i] {

@@ -3,6 +3,7 @@ package jsonread
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"math/bits"
 	"strings"
 	"unicode/utf16"
@@ -74,7 +75,7 @@ func (r *Reader) scanFrom(start, i int) (int, int, bool) {
 	for {
 		i = plainRun(data, i)
 		if i >= len(data) {
-			r.fail(len(data), reasonEOF)
+			r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
 			return 0, 0, false
 		}
 		switch c := data[i]; {
@@ -87,13 +88,13 @@ func (r *Reader) scanFrom(start, i int) (int, int, bool) {
 				return 0, 0, false
 			}
 		case c < 0x20:
-			r.fail(i, "invalid character "+quoteChar(c)+" in string literal")
+			r.fail(i, ErrInvalidCharacter, "invalid character "+quoteChar(c)+" in string literal")
 			return 0, 0, false
 		default:
 			if _, size := utf8.DecodeRune(data[i:]); size > 1 {
 				i += size
 			} else {
-				r.fail(i, "invalid UTF-8")
+				r.fail(i, ErrInvalidUTF8, "invalid UTF-8")
 				return 0, 0, false
 			}
 		}
@@ -105,7 +106,7 @@ func (r *Reader) scanFrom(start, i int) (int, int, bool) {
 func (r *Reader) scanEscape(i int) int {
 	data := r.data
 	if i+1 >= len(data) {
-		r.fail(len(data), reasonEOF)
+		r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
 		return -1
 	}
 	if c := data[i+1]; c != 'u' {
@@ -131,7 +132,7 @@ func (r *Reader) scanEscape(i int) int {
 		}
 	}
 	const hexdigits = "0123456789abcdef"
-	r.fail(i, "lone surrogate \\u"+string([]byte{
+	r.fail(i, ErrLoneSurrogate, "lone surrogate \\u"+string([]byte{
 		hexdigits[v>>12], hexdigits[v>>8&0xf], hexdigits[v>>4&0xf], hexdigits[v&0xf],
 	}))
 	return -1

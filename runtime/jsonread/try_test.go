@@ -66,7 +66,7 @@ func TestTryReads(t *testing.T) {
 func TestTryAfterError(t *testing.T) {
 	var r Reader
 	r.Reset([]byte(`"a" 1`), Limits{})
-	r.Fail(0, "earlier")
+	r.Fail(0, ErrStopped, "earlier")
 	if s, ok := r.TryString(); s != nil || ok {
 		t.Errorf("TryString after an error = %q, %v", s, ok)
 	}

@@ -99,7 +99,7 @@ func TestStickyError(t *testing.T) {
 		t.Fatal("Number on x returned text")
 	}
 	first := *r.Err()
-	r.Fail(0, "other")
+	r.Fail(0, ErrStopped, "other")
 	off := r.Offset()
 	if name, ok := r.NextMember(); ok || name != nil {
 		t.Errorf("NextMember after error = %q, %v", name, ok)
@@ -128,7 +128,7 @@ func TestFail(t *testing.T) {
 	r.NextMember()
 	r.Number()
 	r.NextMember()
-	r.Fail(r.NameOffset(), `duplicate member name "a"`)
+	r.Fail(r.NameOffset(), ErrDuplicateName, `duplicate member name "a"`)
 	checkErr(t, asError(r.Err()), 7, `duplicate member name "a"`)
 }
 

@@ -104,7 +104,7 @@ func read(r *jsonread.Reader) (*Value, error) {
 			}
 			key := string(name)
 			if v.has(key, &seen) {
-				return nil, &jsonread.SyntaxError{Offset: r.NameOffset(), Reason: jsonread.DuplicateReason(name)}
+				return nil, &jsonread.SyntaxError{Offset: r.NameOffset(), Reason: jsonread.DuplicateReason(name), Err: jsonread.ErrDuplicateName}
 			}
 			child, err := read(r)
 			if err != nil {

@@ -1,93 +1,94 @@
 package tgimpl
 
-// The calls a generated decode method makes to read an array whose items
-// are booleans, integers, numbers or strings read with one call each, the
-// array's minItems and maxItems included: ReadStrings, ReadEnums, ReadInts,
-// ReadNumbers and ReadBools.
+import (
+	"github.com/toolgate/toolgate/runtime/internal/decode"
+	"github.com/toolgate/toolgate/runtime/opt"
+)
 
-// Array is the rules of an array schema read by one of those calls: its
-// JSON pointer and bounds.
-type Array struct {
-	typePtr, minPtr, maxPtr string
-	minItems, maxItems      int // -1: none
-}
+// Array is decode.Array.
+type Array = decode.Array
 
-// An ArrayKeyword adds a keyword's rule to an Array.
-type ArrayKeyword func(*Array)
+// ArrayKeyword is decode.ArrayKeyword.
+type ArrayKeyword = decode.ArrayKeyword
 
-// NewArray returns the rules of the array schema at the JSON pointer ptr.
-func NewArray(ptr string, kws ...ArrayKeyword) *Array {
-	a := &Array{typePtr: ptr + "/type", minPtr: ptr + "/minItems", maxPtr: ptr + "/maxItems", minItems: -1, maxItems: -1}
-	for _, kw := range kws {
-		kw(a)
-	}
-	return a
-}
+// NewArray is decode.NewArray.
+func NewArray(ptr string, kws ...ArrayKeyword) *Array { return decode.NewArray(ptr, kws...) }
 
-// MinItems is the minItems keyword.
-func MinItems(n int) ArrayKeyword { return func(a *Array) { a.minItems = n } }
+// MinItems is decode.MinItems.
+func MinItems(n int) ArrayKeyword { return decode.MinItems(n) }
 
-// MaxItems is the maxItems keyword.
-func MaxItems(n int) ArrayKeyword { return func(a *Array) { a.maxItems = n } }
+// MaxItems is decode.MaxItems.
+func MaxItems(n int) ArrayKeyword { return decode.MaxItems(n) }
 
-// ReadStrings reads an array of strings, each checked by item. ok is false
-// when the value is not an array (a type violation, recorded).
+// ReadStrings is decode.ReadStrings.
 func ReadStrings(d *Decoder, a *Array, item *Scalar) (xs []string, ok bool) {
-	return readArray(d, a, func() (string, bool) { return d.ReadString(item) })
+	return decode.ReadStrings(d, a, item)
 }
 
-// ReadEnums is ReadStrings for strings of item's enum.
+// ReadEnums is decode.ReadEnums.
 func ReadEnums[T ~string](d *Decoder, a *Array, item *Scalar) (xs []T, ok bool) {
-	return readArray(d, a, func() (T, bool) {
-		x, ok := d.ReadEnum(item)
-		return T(x), ok
-	})
+	return decode.ReadEnums[T](d, a, item)
 }
 
-// ReadInts is ReadStrings for integers.
+// ReadInts is decode.ReadInts.
 func ReadInts(d *Decoder, a *Array, item *Scalar) (xs []int64, ok bool) {
-	return readArray(d, a, func() (int64, bool) { return d.ReadInt(item) })
+	return decode.ReadInts(d, a, item)
 }
 
-// ReadNumbers is ReadStrings for numbers.
+// ReadNumbers is decode.ReadNumbers.
 func ReadNumbers(d *Decoder, a *Array, item *Scalar) (xs []float64, ok bool) {
-	return readArray(d, a, func() (float64, bool) { return d.ReadNumber(item) })
+	return decode.ReadNumbers(d, a, item)
 }
 
-// ReadBools is ReadStrings for booleans; itemType is the pointer of the
-// items' type keyword.
+// ReadBools is decode.ReadBools.
 func ReadBools(d *Decoder, a *Array, itemType string) (xs []bool, ok bool) {
-	return readArray(d, a, func() (bool, bool) { return d.ReadBool(itemType) })
+	return decode.ReadBools(d, a, itemType)
 }
 
-// readArray reads the array that follows with read, one item at a time.
-// The items are collected in a buffer on the stack and copied once (Own);
-// past maxItems they are still read and checked but no longer kept, since
-// the call is refused (Drop).
-func readArray[T any](d *Decoder, a *Array, read func() (T, bool)) ([]T, bool) {
-	if !d.AtArray(a.typePtr) {
-		return nil, false
-	}
-	var buf [8]T
-	items := buf[:0]
-	d.R.ArrayStart()
-	i := 0
-	for d.R.NextItem() {
-		d.PushIndex(i)
-		if i == a.maxItems {
-			d.Drop()
-		}
-		if x, ok := read(); ok && (a.maxItems < 0 || i < a.maxItems) {
-			items = append(items, x)
-		}
-		d.Pop()
-		i++
-	}
-	if i < a.minItems {
-		d.MinItems(a.minPtr, a.minItems, i)
-	}
-	if a.maxItems >= 0 && i > a.maxItems {
-		d.MaxItems(a.maxPtr, a.maxItems, i)
-	}
-	return Own(items), true
+// RequiredStrings is decode.RequiredStrings.
+func RequiredStrings(d *Decoder, p *[]string, a *Array, item *Scalar) {
+	decode.RequiredStrings(d, p, a, item)
+}
+
+// RequiredEnums is decode.RequiredEnums.
+func RequiredEnums[T ~string](d *Decoder, p *[]T, a *Array, item *Scalar) {
+	decode.RequiredEnums[T](d, p, a, item)
+}
+
+// RequiredInts is decode.RequiredInts.
+func RequiredInts(d *Decoder, p *[]int64, a *Array, item *Scalar) { decode.RequiredInts(d, p, a, item) }
+
+// RequiredNumbers is decode.RequiredNumbers.
+func RequiredNumbers(d *Decoder, p *[]float64, a *Array, item *Scalar) {
+	decode.RequiredNumbers(d, p, a, item)
+}
+
+// RequiredBools is decode.RequiredBools.
+func RequiredBools(d *Decoder, p *[]bool, a *Array, itemType string) {
+	decode.RequiredBools(d, p, a, itemType)
+}
+
+// OptionalStrings is decode.OptionalStrings.
+func OptionalStrings(d *Decoder, p *opt.Optional[[]string], a *Array, item *Scalar) {
+	decode.OptionalStrings(d, p, a, item)
+}
+
+// OptionalEnums is decode.OptionalEnums.
+func OptionalEnums[T ~string](d *Decoder, p *opt.Optional[[]T], a *Array, item *Scalar) {
+	decode.OptionalEnums[T](d, p, a, item)
+}
+
+// OptionalInts is decode.OptionalInts.
+func OptionalInts(d *Decoder, p *opt.Optional[[]int64], a *Array, item *Scalar) {
+	decode.OptionalInts(d, p, a, item)
+}
+
+// OptionalNumbers is decode.OptionalNumbers.
+func OptionalNumbers(d *Decoder, p *opt.Optional[[]float64], a *Array, item *Scalar) {
+	decode.OptionalNumbers(d, p, a, item)
+}
+
+// OptionalBools is decode.OptionalBools.
+func OptionalBools(d *Decoder, p *opt.Optional[[]bool], a *Array, itemType string) {
+	decode.OptionalBools(d, p, a, itemType)
 }

@@ -66,7 +66,7 @@ func (m *Map) value(r *jsonread.Reader, ptr string, start int) {
 				return
 			}
 			if seen[string(name)] {
-				r.Fail(r.NameOffset(), jsonread.DuplicateReason(name))
+				r.Fail(r.NameOffset(), jsonread.ErrDuplicateName, jsonread.DuplicateReason(name))
 				return
 			}
 			seen[string(name)] = true
