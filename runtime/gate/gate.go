@@ -117,13 +117,7 @@ func (p Principal) cloneFrom(spare []string) (Principal, []string) {
 	if p.Roles == nil || n > len(spare) {
 		return p.clone(), spare
 	}
-	roles := spare[:n:n]
-	// A loop, not copy: for the few roles of a principal, copy's call
-	// (typedslicecopy) costs more than the stores.
-	for i, r := range p.Roles {
-		roles[i] = r
-	}
-	p.Roles = roles
+	p.Roles = spare[:copy(spare[:n:n], p.Roles):n]
 	return p, spare[n:]
 }
 
@@ -267,22 +261,9 @@ type Tool struct {
 	// Sensitive is the spec's.
 	Sensitive []string
 
-	// checker checks its calls (see Tool.prepare).
-	checker checker
+	// typed takes the steps of its calls that need the argument type.
+	typed   *typed
 	bindErr error
-}
-
-// prepare decodes, authorizes and, unless resuming, asks whether the call
-// needs approval (steps 4 and 5), timing decode and policy in the prepared
-// call's tm, which it returns also with an error; it never panics (see
-// checkPanicked). The prepared call holds the gate's own copy of p, made
-// before the policy runs, for the executor. With aside, the prepared call
-// has room for its execution (prepared.x). A refusal is the gate's own
-// (see checker.check).
-func (t *Tool) prepare(ctx context.Context, p Principal, call Call, t0 timings, resuming, aside bool) (out prepared, err *toolerr.Error) {
-	out.tm = t0
-	err = t.checker.check(ctx, p, call, &out, resuming, aside, nil)
-	return out, err
 }
 
 // clone returns a copy of t that shares nothing mutable with it, so that a
@@ -307,10 +288,7 @@ func Bind[A any](spec Spec[A], b Binding[A]) *Tool {
 		Approval: spec.Approval, Approvers: spec.Approvers, SelfApproval: spec.SelfApproval,
 		Sensitive: spec.Sensitive,
 	}, spec.Decode != nil, b.Policy != nil, b.Execute != nil, b.NeedsApproval != nil)
-	t.checker = checker{
-		name: spec.Name, approval: spec.Approval, asks: spec.Approval == ApprovalPolicy,
-		nullAsAbsent: spec.DecodeNullAsAbsent != nil, typ: argTypeOf(spec, b),
-	}
+	t.typed = typedOf(spec, b)
 	return t
 }
 
@@ -469,7 +447,7 @@ func NewRegistry(tools []*Tool, opts ...Option) (*Registry, error) {
 		switch {
 		case t == nil:
 			errs = append(errs, errors.New("gate: nil tool"))
-		case t.checker.typ == nil:
+		case t.typed == nil:
 			errs = append(errs, fmt.Errorf("gate: tool %q was not made by Bind or BindTyped", t.Name))
 		case t.bindErr != nil:
 			errs = append(errs, t.bindErr)

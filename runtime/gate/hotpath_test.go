@@ -14,8 +14,8 @@ import (
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
-// Tests of the single-call fast path: the shared allocation of the
-// principal's copies, the clock reads, the executor's goroutine that ends
+// Tests of what a single call costs: the principal's copies in the
+// executor's state, the clock reads, the executor's goroutine that ends
 // its own context, and the replay store's reuse of forgotten entries.
 
 func TestCloneFrom(t *testing.T) {
@@ -326,9 +326,11 @@ func TestMemoryReplayStoreMatchesAModel(t *testing.T) {
 }
 
 // TestDispatchAllocations: a call that runs inline allocates only its
-// prepared state, the principal's copies included while they fit (four
-// roles in all: the gate's, the policy's and NeedsApproval's copies), and
-// with an ID the replay store's entry, which holds the ID's copy.
+// arguments and its executor's state, which holds the principal's copies
+// while they fit (four roles in all: the gate's, the policy's and
+// NeedsApproval's copies; each copy that does not fit takes one
+// allocation), and with an ID the replay store's entry, which holds the
+// ID's copy.
 func TestDispatchAllocations(t *testing.T) {
 	allow := func(context.Context, Principal, payArgs) error { return nil }
 	asks := func(context.Context, Principal, payArgs) (bool, string) { return false, "" }
@@ -339,13 +341,14 @@ func TestDispatchAllocations(t *testing.T) {
 		id    bool
 		want  float64
 	}{
-		{"one role", false, []string{"a"}, false, 1},
-		{"one role, NeedsApproval", true, []string{"a"}, false, 1},
-		{"two roles, NeedsApproval", true, []string{"a", "b"}, false, 2},
-		{"two roles", false, []string{"a", "b"}, false, 1},
-		{"three roles", false, []string{"a", "b", "c"}, false, 2},
-		{"no roles", false, nil, false, 1},
-		{"one role, ID", false, []string{"a"}, true, 2},
+		{"one role", false, []string{"a"}, false, 2},
+		{"one role, NeedsApproval", true, []string{"a"}, false, 2},
+		{"two roles, NeedsApproval", true, []string{"a", "b"}, false, 3},
+		{"two roles", false, []string{"a", "b"}, false, 2},
+		{"three roles", false, []string{"a", "b", "c"}, false, 3},
+		{"three roles, NeedsApproval", true, []string{"a", "b", "c"}, false, 4},
+		{"no roles", false, nil, false, 2},
+		{"one role, ID", false, []string{"a"}, true, 3},
 	}
 	args := payArgs{Account: "ACC-1", Amount: 5}
 	for _, tc := range tests {
@@ -383,9 +386,8 @@ func TestDispatchAllocations(t *testing.T) {
 // TestGoroutinePathAllocations: a call whose executor runs in a goroutine
 // of its own allocates, beyond what running a function in a goroutine
 // under the executor's context costs (its context, the goroutine, the
-// wait), only its prepared call, with its execution in the same
-// allocation; and a call prepared to run in the dispatching goroutine has
-// no execution.
+// wait), only its arguments and its executor's state, which holds the
+// execution.
 func TestGoroutinePathAllocations(t *testing.T) {
 	args := payArgs{Account: "ACC-1", Amount: 5}
 	spec := Spec[payArgs]{Name: "pay", Version: "v1", Decode: func([]byte) (payArgs, error) { return args, nil }}
@@ -422,13 +424,6 @@ func TestGoroutinePathAllocations(t *testing.T) {
 			if !tool.runsAside(tc.ctx) || tool.runsAside(context.Background()) != (tc.timeout > 0) {
 				t.Fatalf("runsAside: the call should run in a goroutine of its own")
 			}
-			p, err := tool.prepare(tc.ctx, cl.Principal, call, timings{}, false, true)
-			if err != nil || p.x == nil {
-				t.Fatalf("prepared to run aside: %v, execution %v", err, p.x)
-			}
-			if p, err := tool.prepare(context.Background(), cl.Principal, call, timings{}, false, false); err != nil || p.x != nil {
-				t.Fatalf("prepared to run here: %v, execution %v", err, p.x)
-			}
 			parent := &principalCtx{Context: tc.ctx}
 			base := testing.AllocsPerRun(100, func() { tc.handoff(parent) })
 			got := testing.AllocsPerRun(100, func() {
@@ -436,8 +431,8 @@ func TestGoroutinePathAllocations(t *testing.T) {
 					t.Fatal(err)
 				}
 			})
-			if got != base+1 {
-				t.Errorf("%v allocations per dispatch, want %v (the handoff's %v and the prepared call)", got, base+1, base)
+			if got != base+2 {
+				t.Errorf("%v allocations per dispatch, want %v (the handoff's %v, the arguments and the executor's state)", got, base+2, base)
 			}
 		})
 	}
