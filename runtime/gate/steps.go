@@ -163,9 +163,10 @@ func (c *call) decode() *toolerr.Error {
 
 // authorize is step 5: the tool's policy decides, with a copy of the
 // principal of its own and the typed arguments. The gate's own copy, which
-// the executor runs for, is made first.
+// the executor runs for and the others are made from, is made first,
+// before any code but the gate's has seen the principal.
 func (c *call) authorize() *toolerr.Error {
-	c.st.pctx.p = c.copyPrincipal()
+	c.st.pctx.p, c.spare = c.caller.Principal.cloneFrom(c.spare)
 	err := c.tool.typed.authorize(c.ctx, c.copyPrincipal(), c.args)
 	c.tm.policy = c.tm.lap()
 	if err != nil {
@@ -190,11 +191,11 @@ func (c *call) approve() {
 	}
 }
 
-// copyPrincipal returns a copy of the caller's principal that shares
-// nothing with it or with the other copies, its roles in the room of the
-// executor's state while it lasts.
+// copyPrincipal returns a copy of the gate's own copy of the principal
+// that shares nothing with it or with the other copies, its roles in the
+// room of the executor's state while it lasts.
 func (c *call) copyPrincipal() Principal {
-	p, rest := c.caller.Principal.cloneFrom(c.spare)
+	p, rest := c.st.pctx.p.cloneFrom(c.spare)
 	c.spare = rest
 	return p
 }
