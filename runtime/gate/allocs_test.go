@@ -61,7 +61,7 @@ func TestCloneFrom(t *testing.T) {
 }
 
 // TestDispatchAllocations: a call that runs inline allocates only its
-// arguments and its executor's state, which holds the principal's copies
+// arguments with its executor's state, which holds the principal's copies
 // while they fit (four roles in all: the gate's, the policy's and
 // NeedsApproval's copies; each copy that does not fit takes one
 // allocation), and with an ID the replay store's entry, which holds the
@@ -76,14 +76,14 @@ func TestDispatchAllocations(t *testing.T) {
 		id    bool
 		want  float64
 	}{
-		{"one role", false, []string{"a"}, false, 2},
-		{"one role, NeedsApproval", true, []string{"a"}, false, 2},
-		{"two roles, NeedsApproval", true, []string{"a", "b"}, false, 3},
-		{"two roles", false, []string{"a", "b"}, false, 2},
-		{"three roles", false, []string{"a", "b", "c"}, false, 3},
-		{"three roles, NeedsApproval", true, []string{"a", "b", "c"}, false, 4},
-		{"no roles", false, nil, false, 2},
-		{"one role, ID", false, []string{"a"}, true, 3},
+		{"one role", false, []string{"a"}, false, 1},
+		{"one role, NeedsApproval", true, []string{"a"}, false, 1},
+		{"two roles, NeedsApproval", true, []string{"a", "b"}, false, 2},
+		{"two roles", false, []string{"a", "b"}, false, 1},
+		{"three roles", false, []string{"a", "b", "c"}, false, 2},
+		{"three roles, NeedsApproval", true, []string{"a", "b", "c"}, false, 3},
+		{"no roles", false, nil, false, 1},
+		{"one role, ID", false, []string{"a"}, true, 2},
 	}
 	args := payArgs{Account: "ACC-1", Amount: 5}
 	for _, tc := range tests {
@@ -121,8 +121,8 @@ func TestDispatchAllocations(t *testing.T) {
 // TestGoroutinePathAllocations: a call whose executor runs in a goroutine
 // of its own allocates, beyond what running a function in a goroutine
 // under the executor's context costs (its context, the goroutine, the
-// wait), only its arguments and its executor's state, which holds the
-// execution.
+// wait), only its arguments with its executor's state, and the execution,
+// which holds a copy of the call.
 func TestGoroutinePathAllocations(t *testing.T) {
 	args := payArgs{Account: "ACC-1", Amount: 5}
 	spec := Spec[payArgs]{Name: "pay", Version: "v1", Decode: func([]byte) (payArgs, error) { return args, nil }}
@@ -167,7 +167,7 @@ func TestGoroutinePathAllocations(t *testing.T) {
 				}
 			})
 			if got != base+2 {
-				t.Errorf("%v allocations per dispatch, want %v (the handoff's %v, the arguments and the executor's state)", got, base+2, base)
+				t.Errorf("%v allocations per dispatch, want %v (the handoff's %v, the arguments with the executor's state, and the execution)", got, base+2, base)
 			}
 		})
 	}

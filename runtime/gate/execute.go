@@ -20,9 +20,9 @@ type outcome struct {
 
 // execution is one executor run in a goroutine of its own, for when the
 // gate may stop waiting for it, with a copy of its call (which may live in
-// its dispatcher's frame). It is in the call's executor state, whose pctx
-// is the executor's context before the tool's timeout. The executor's
-// step started at call.tm.last.
+// its dispatcher's frame, and has ended when the gate stops waiting). The
+// call's executor state (pctx) is the executor's context before the
+// tool's timeout. The executor's step started at call.tm.last.
 type execution struct {
 	// xctx is the executor's context; the executor's goroutine cancels it
 	// once the executor returns, so that the gate waits on xctx alone.
@@ -67,8 +67,7 @@ func (c *call) execute() Result {
 	if !c.tool.runsAside(c.ctx) {
 		return c.executed(guarded(c.r, &c.st.pctx, c.run))
 	}
-	x := &c.st.x
-	*x = execution{call: *c}
+	x := &execution{call: *c}
 	return x.await()
 }
 

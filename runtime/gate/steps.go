@@ -27,7 +27,7 @@ type call struct {
 	// tool is the tool resolved by step 1, nil before it.
 	tool *Tool
 	// args are the typed arguments decoded by step 4 (see typed), st the
-	// state allocated with them.
+	// executor's state allocated with them.
 	args any
 	st   *executorState
 	// spare is the room left in st.roles for the principal's copies.
@@ -42,14 +42,12 @@ type call struct {
 }
 
 // executorState is what a call keeps on the heap once its arguments are
-// decoded, in one allocation: the executor's context, which carries the
-// gate's own copy of the principal (pctx.p, made before the policy runs:
-// see PrincipalFrom), room for the principal's copies, and the execution,
-// for an executor that runs in a goroutine of its own.
+// decoded, next to them (see decoded): the executor's context, which
+// carries the gate's own copy of the principal (pctx.p, made before the
+// policy runs: see PrincipalFrom), and room for the principal's copies.
 type executorState struct {
 	pctx  principalCtx
 	roles [4]string
-	x     execution
 }
 
 // newCall starts a call of in for c, as the given attempt, at the first
@@ -144,20 +142,17 @@ func (c *call) prepare() (te *toolerr.Error) {
 // generated decoder, or its null-as-absent variant for a call in the
 // OpenAI dialects (their strict mode sends null for an absent optional
 // member). Nothing but the decoder runs, and nothing more is allocated,
-// before it accepts them; then the executor's state is allocated, and
-// counted in the decode's time.
+// before it accepts them; then they are allocated with the executor's
+// state, counted in the decode's time.
 func (c *call) decode() *toolerr.Error {
 	ty := c.tool.typed
 	nullAsAbsent := ty.nullAsAbsent && (c.in.Dialect == OpenAIChat || c.in.Dialect == OpenAIResponses)
-	args, err := ty.decode(c.in.Args, nullAsAbsent)
-	if err == nil {
-		c.args, c.st = args, new(executorState)
-		c.spare = c.st.roles[:]
-	}
+	args, st, err := ty.decode(c.in.Args, nullAsAbsent)
 	c.tm.decode = c.tm.lap()
 	if err != nil {
 		return refusedArgs(err, ty.name, c.in.ID)
 	}
+	c.args, c.st, c.spare = args, st, st.roles[:]
 	return nil
 }
 

@@ -21,9 +21,10 @@ type typed struct {
 	// dialects (Spec.DecodeNullAsAbsent).
 	nullAsAbsent bool
 	// decode reads data with Spec.Decode, or Spec.DecodeNullAsAbsent when
-	// nullAsAbsent: the arguments on the heap, or the decoder's error, and
-	// then nothing is allocated.
-	decode func(data []byte, nullAsAbsent bool) (args any, err error)
+	// nullAsAbsent: the arguments and the call's executor state, in one
+	// allocation (see decoded), or the decoder's error, and then nothing
+	// is allocated.
+	decode func(data []byte, nullAsAbsent bool) (args any, st *executorState, err error)
 	// authorize is the binding's Policy.
 	authorize func(ctx context.Context, p Principal, args any) error
 	// needsApproval is the binding's NeedsApproval, asked only when asks.
@@ -41,19 +42,17 @@ func typedOf[A any](spec Spec[A], b Binding[A]) *typed {
 	return &typed{
 		name: spec.Name, approval: spec.Approval, asks: spec.Approval == ApprovalPolicy,
 		nullAsAbsent: spec.DecodeNullAsAbsent != nil,
-		decode: func(data []byte, nullAsAbsent bool) (any, error) {
+		decode: func(data []byte, nullAsAbsent bool) (any, *executorState, error) {
 			dec := spec.Decode
 			if nullAsAbsent {
 				dec = spec.DecodeNullAsAbsent
 			}
 			a, err := dec(data)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			// A copy, so that a refused call allocates nothing here.
-			args := new(A)
-			*args = a
-			return args, nil
+			d := &decoded[A]{args: a}
+			return &d.args, &d.st, nil
 		},
 		authorize: func(ctx context.Context, p Principal, args any) error {
 			return b.Policy(ctx, p, *args.(*A))
@@ -65,4 +64,11 @@ func typedOf[A any](spec Spec[A], b Binding[A]) *typed {
 			return b.Execute(ctx, *args.(*A))
 		},
 	}
+}
+
+// decoded is a call's typed arguments with its executor's state, in one
+// allocation.
+type decoded[A any] struct {
+	st   executorState
+	args A
 }
