@@ -10,9 +10,11 @@ import (
 // call is one call on its way through the gate. The seven steps of the
 // package documentation are its methods, in order: resolve, complete,
 // replay, decode, authorize, approve and execute; check runs the first
-// six. A call lives in its dispatcher's frame (or a batch's slice); what
-// the tool's own code reaches, or what outlives the dispatcher, is in its
-// executorState, which decode allocates once the arguments are accepted.
+// six. A call lives in its dispatcher's frame (or a batch's slice): what
+// the tool's own code reaches is in its executorState, which decode
+// allocates with the arguments once the decoder accepts them, and an
+// executor that runs in a goroutine of its own gets an execution holding
+// a copy of the call.
 type call struct {
 	r      *Registry
 	ctx    context.Context
