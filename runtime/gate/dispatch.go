@@ -88,17 +88,18 @@ func (r *Registry) dispatch(ctx context.Context, cl Caller, in []Call, opts Batc
 	// A call passed its checks when its result has no error yet.
 	failed, waits := false, false
 	ids := make(map[string]int, len(in))
-	for i, call := range in {
+	for i := range in {
 		c := &calls[i]
-		*c = r.newCall(ctx, cl, call, attempt)
+		*c = r.newCall(ctx, cl, in[i], attempt)
 		c.start = start
-		results[i] = Result{CallID: call.ID, Tool: call.Name}
-		if j, dup := ids[call.ID]; dup && call.ID != "" {
-			results[i].Err = duplicate(call.Name, call.ID, fmt.Sprintf("appears twice in one batch (calls %d and %d)", j, i))
+		id := c.in.ID
+		results[i] = Result{CallID: id, Tool: c.in.Name}
+		if j, dup := ids[id]; dup && id != "" {
+			results[i].Err = duplicate(c.in.Name, id, fmt.Sprintf("appears twice in one batch (calls %d and %d)", j, i))
 			failed = true
 			continue
 		}
-		ids[call.ID] = i
+		ids[id] = i
 		if err := c.check(); err != nil {
 			results[i].Err = err
 			failed = true
