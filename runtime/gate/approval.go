@@ -81,7 +81,7 @@ func checkApproval(tool string, a Approval, approvers []string, hasFunc bool) er
 
 // fixedNeed is whether a call of a tool with approval a waits, for every a
 // but ApprovalPolicy, where the binding's NeedsApproval decides per call
-// (see checker.check).
+// (see call.approve).
 func fixedNeed(a Approval) approvalNeed {
 	if a == ApprovalRequired {
 		return approvalNeed{needed: true, reason: "every call of this tool needs approval"}

@@ -67,42 +67,6 @@ type Event struct {
 	Cause string
 }
 
-// timings are the durations of one call's steps, taken with now; they stay
-// zero when now is nil (no auditor wants them). The clock is read once
-// per step boundary: last is the end of the last step timed, which is the
-// start of the next one unless mark starts it afresh (after a step that is
-// not timed, such as a replay store's check).
-type timings struct {
-	now                     func() time.Time
-	last                    time.Time
-	decode, policy, execute time.Duration
-}
-
-// mark starts the next step now.
-func (tm *timings) mark() {
-	if tm.now != nil {
-		tm.last = tm.now()
-	}
-}
-
-// lap ends the step that started at last, returning its duration, and
-// starts the next one.
-func (tm *timings) lap() time.Duration {
-	if tm.now == nil {
-		return 0
-	}
-	t := tm.now()
-	d := t.Sub(tm.last)
-	tm.last = t
-	return d
-}
-
-// executed returns tm with the executor's duration d.
-func (tm timings) executed(d time.Duration) timings {
-	tm.execute = d
-	return tm
-}
-
 // EventKind names an approval step. An event with a Kind reports that step
 // on a pending call: Code is ok when the step was done, else why it was
 // refused. Approval events never carry argument values either.
@@ -219,19 +183,33 @@ func violationList(vs []ViolationRef) []violation {
 	return out
 }
 
-// emit reports one call's outcome.
-func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, res Result, d time.Duration, attempt int, tm timings, late bool) {
+// emit reports the outcome of c, d after its step started: the call's
+// (a refusal), or the executor's (res.Executed), which is late when the
+// gate answered without it (the event then goes to a context the
+// request's end does not cancel).
+func (c *call) emit(res Result, d time.Duration, late bool) {
+	r := c.r
 	if r.quiet {
 		return
 	}
-	e := Event{
-		RequestID: c.RequestID, Scope: c.Scope, Principal: c.Principal.ID,
-		CallID: call.ID, Tool: call.Name, Code: OK, Executed: res.Executed, Duration: d, Attempt: attempt, Late: late,
-		Dialect: call.Dialect, Model: c.Model, Decode: tm.decode, Policy: tm.policy, Execute: tm.execute,
+	ctx := c.ctx
+	if late {
+		ctx = context.WithoutCancel(ctx)
 	}
-	if p != nil {
-		e.Version, e.Resolved = p.tool.Version, true
-	} else if t, ok := r.lookup(c.Principal, call.Name, call.Dialect); ok {
+	cl, in := &c.caller, &c.in
+	e := Event{
+		RequestID: cl.RequestID, Scope: cl.Scope, Principal: cl.Principal.ID,
+		CallID: in.ID, Tool: in.Name, Code: OK, Executed: res.Executed, Duration: d, Attempt: c.attempt, Late: late,
+		Dialect: in.Dialect, Model: cl.Model, Decode: c.tm.decode, Policy: c.tm.policy,
+	}
+	if res.Executed {
+		e.Execute = d
+	}
+	t := c.tool
+	if t == nil {
+		t, _ = r.lookup(cl.Principal, in.Name, in.Dialect)
+	}
+	if t != nil {
 		e.Version, e.Resolved = t.Version, true
 	}
 	if res.Err != nil {
@@ -243,7 +221,7 @@ func (r *Registry) emit(ctx context.Context, c Caller, call Call, p *prepared, r
 			}
 		}
 	}
-	approvalEvent(&e, p, res)
+	approvalEvent(&e, c.pending, res)
 	// A panicking auditor loses its event; it does not turn the call's
 	// outcome into a panic.
 	defer func() { _ = recover() }()

@@ -248,3 +248,27 @@ func TestSlogAuditorViolations(t *testing.T) {
 		})
 	}
 }
+
+// TestAuditDurationAndAttempt: events carry the registry clock's duration
+// and attempt 1 outside a repair loop.
+func TestAuditDurationAndAttempt(t *testing.T) {
+	var c spyCounts
+	var events []Event
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, nil))}, WithAuditor(AuditorFunc(func(_ context.Context, e Event) { events = append(events, e) })))
+	tick := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r.now = func() time.Time { tick = tick.Add(time.Millisecond); return tick }
+	c1 := Caller{Principal: Principal{ID: "u1"}, Scope: "s", RequestID: "req-9"}
+	r.Dispatch(context.Background(), c1, Call{ID: "c1", Name: "pay", Args: []byte(goodPay), Complete: true})
+	r.Dispatch(context.Background(), c1, Call{ID: "c2", Name: "nope", Args: []byte(goodPay), Complete: true})
+	if len(events) != 2 {
+		t.Fatalf("%d events, want 2", len(events))
+	}
+	for i, e := range events {
+		if e.Duration != time.Millisecond || e.Attempt != 1 || e.RequestID != "req-9" || e.Scope != "s" || e.Principal != "u1" {
+			t.Errorf("event %d = %+v", i, e)
+		}
+	}
+	if events[0].Version != "v1" || events[0].Code != OK || events[1].Version != "" || events[1].Code != toolerr.UnknownTool || events[1].Tool != "nope" {
+		t.Errorf("events = %+v", events)
+	}
+}

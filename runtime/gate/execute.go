@@ -19,20 +19,16 @@ type outcome struct {
 }
 
 // execution is one executor run in a goroutine of its own, for when the
-// gate may stop waiting for it, with a copy of its prepared call (whose
-// pctx, in the call's allocation, is the executor's context before the
-// tool's timeout). The executor's step started at prep.tm.last. It is in
-// the prepared call's allocation (see argType.hold), and holds nothing
-// twice: the caller's principal is prep's (see caller).
+// gate may stop waiting for it, with a copy of its call (which may live in
+// its dispatcher's frame, and has ended when the gate stops waiting). The
+// call's executor state (pctx) is the executor's context before the
+// tool's timeout. The executor's step started at call.tm.last.
 type execution struct {
 	// xctx is the executor's context; the executor's goroutine cancels it
 	// once the executor returns, so that the gate waits on xctx alone.
-	xctx    context.Context
-	cancel  context.CancelFunc
-	r       *Registry
-	c       callerRef
-	prep    prepared
-	attempt int
+	xctx   context.Context
+	cancel context.CancelFunc
+	call   call
 
 	mu sync.Mutex
 	// finished is set, with out, when the executor returned before the
@@ -42,16 +38,6 @@ type execution struct {
 	// goroutine then audits the outcome as a late event itself.
 	abandoned bool
 	out       outcome
-}
-
-// callerRef is a Caller without its principal.
-type callerRef struct{ scope, requestID, model string }
-
-// caller is the Caller x was dispatched for: its principal is the gate's
-// copy the executor runs for, which every path that executes a call makes
-// from the caller's (dispatch, Resume).
-func (x *execution) caller() Caller {
-	return Caller{Principal: x.prep.pctx.p, Scope: x.c.scope, RequestID: x.c.requestID, Model: x.c.model}
 }
 
 // principalCtx carries the principal an executor runs for (PrincipalFrom).
@@ -69,24 +55,25 @@ func (c *principalCtx) Value(key any) any {
 
 var errToolTimeout = errors.New("the tool's timeout expired")
 
-// execute runs one checked call under the tool's timeout and audits it. It
-// answers with the executor's outcome when it has it while the context
-// and the timeout are live; otherwise, at once when either ends, with an
-// interrupted answer, and the executor's own outcome is audited as a late
-// event (see the package documentation). The executor's step starts at
-// p.tm.last.
-func (r *Registry) execute(ctx context.Context, c Caller, p *prepared, attempt int) Result {
-	p.pctx.Context = ctx
-	x := p.x
-	if x == nil {
-		// The call was prepared to run here: the context can never end
-		// and the tool has no timeout (see Tool.runsAside).
-		return r.executed(ctx, c, p, guarded(r, p.pctx, p.run), attempt)
+// execute is step 7: it runs the executor of a checked call under the
+// call's context, with the tool's timeout, and answers and audits with its
+// outcome when it has it while both are live; otherwise, at once when
+// either ends, with an interrupted answer, and the executor's own outcome
+// is audited as a late event (see the package documentation). The
+// executor's step starts at c.tm.last. A result schema (BindTyped) is
+// checked by the executor BindTyped wraps.
+func (c *call) execute() Result {
+	c.st.pctx.Context = c.ctx
+	if !c.tool.runsAside(c.ctx) {
+		return c.executed(guarded(c.r, &c.st.pctx, c.run))
 	}
-	// p may live on the dispatcher's stack: the goroutine gets a copy, in
-	// the prepared call's allocation.
-	*x = execution{prep: *p, r: r, c: callerRef{c.Scope, c.RequestID, c.Model}, attempt: attempt}
-	return r.executeAside(ctx, x)
+	x := &execution{call: *c}
+	return x.await()
+}
+
+// run runs the call's executor.
+func (c *call) run(ctx context.Context) (any, error) {
+	return c.tool.typed.execute(ctx, c.args)
 }
 
 // runsAside reports whether a call of t under ctx runs its executor in a
@@ -98,24 +85,23 @@ func (t *Tool) runsAside(ctx context.Context) bool {
 }
 
 // executed answers and audits a call whose executor ran in the
-// dispatching goroutine with outcome o; its step started at p.tm.last.
-func (r *Registry) executed(ctx context.Context, c Caller, p *prepared, o outcome, attempt int) Result {
-	res := own(p, o)
-	if !r.quiet {
-		d := o.end.Sub(p.tm.last)
-		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
+// dispatching goroutine with outcome o.
+func (c *call) executed(o outcome) Result {
+	res := c.own(o)
+	if !c.r.quiet {
+		c.emit(res, o.end.Sub(c.tm.last), false)
 	}
 	return res
 }
 
-// executeAside runs x's executor in a goroutine of its own and waits for
-// it only while the context and the tool's timeout are live.
-func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
-	p, c, attempt := &x.prep, x.caller(), x.attempt
-	if p.tool.Timeout > 0 {
-		x.xctx, x.cancel = context.WithTimeoutCause(p.pctx, p.tool.Timeout, errToolTimeout)
+// await runs x's executor in a goroutine of its own and waits for it only
+// while the context and the tool's timeout are live.
+func (x *execution) await() Result {
+	c := &x.call
+	if c.tool.Timeout > 0 {
+		x.xctx, x.cancel = context.WithTimeoutCause(&c.st.pctx, c.tool.Timeout, errToolTimeout)
 	} else {
-		x.xctx, x.cancel = context.WithCancel(p.pctx)
+		x.xctx, x.cancel = context.WithCancel(&c.st.pctx)
 	}
 	xctx := x.xctx
 	go x.run()
@@ -126,18 +112,17 @@ func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
 		// The executor is still running: answer now. The event is emitted
 		// under mu, so the late one cannot come before it.
 		x.abandoned = true
-		res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, context.Cause(xctx))}
-		d := r.since(p.tm.last)
-		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
+		res := Result{CallID: c.in.ID, Tool: c.tool.Name, Executed: true, Err: c.interrupted(xctx, context.Cause(xctx))}
+		c.emit(res, c.r.since(c.tm.last), false)
 		x.mu.Unlock()
 		return res
 	}
 	x.mu.Unlock()
 	o := x.out
-	res := own(p, o)
-	d := o.end.Sub(p.tm.last)
+	res := c.own(o)
+	d := o.end.Sub(c.tm.last)
 	if x.inTime {
-		r.emit(ctx, c, p.call, p, res, d, attempt, p.tm.executed(d), false)
+		c.emit(res, d, false)
 		return res
 	}
 	// The executor returned, but only after its context ended: a late
@@ -146,9 +131,9 @@ func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
 	if why == nil {
 		why = context.Cause(xctx)
 	}
-	cut := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true, Err: interrupted(ctx, xctx, p, why)}
-	r.emit(ctx, c, p.call, p, cut, d, attempt, p.tm.executed(d), false)
-	r.emit(context.WithoutCancel(ctx), c, p.call, p, res, d, attempt, p.tm.executed(d), true)
+	cut := Result{CallID: c.in.ID, Tool: c.tool.Name, Executed: true, Err: c.interrupted(xctx, why)}
+	c.emit(cut, d, false)
+	c.emit(res, d, true)
 	return cut
 }
 
@@ -156,7 +141,7 @@ func (r *Registry) executeAside(ctx context.Context, x *execution) Result {
 // wakes it by ending the executor's context, or, when the gate stopped
 // waiting, audits the outcome as a late event.
 func (x *execution) run() {
-	o := guarded(x.r, x.xctx, x.prep.run)
+	o := guarded(x.call.r, x.xctx, x.call.run)
 	x.mu.Lock()
 	late := x.abandoned
 	if !late {
@@ -173,9 +158,8 @@ func (x *execution) run() {
 // is a function of its own so that run's frame stays small: a fresh
 // goroutine's stack then need not grow (be copied) for every call.
 func (x *execution) late(o outcome) {
-	p := &x.prep
-	d := o.end.Sub(p.tm.last)
-	x.r.emit(context.WithoutCancel(p.pctx.Context), x.caller(), p.call, p, own(p, o), d, x.attempt, p.tm.executed(d), true)
+	c := &x.call
+	c.emit(c.own(o), o.end.Sub(c.tm.last), true)
 }
 
 // guarded runs an executor, run(ctx), turning a panic into an outcome, and
@@ -199,8 +183,8 @@ func guarded(r *Registry, ctx context.Context, run func(context.Context) (any, e
 
 // own is the result of an executor's own outcome: its value, or its error
 // as conflict or execution_failed.
-func own(p *prepared, o outcome) Result {
-	res := Result{CallID: p.call.ID, Tool: p.tool.Name, Executed: true}
+func (c *call) own(o outcome) Result {
+	res := Result{CallID: c.in.ID, Tool: c.tool.Name, Executed: true}
 	if ownChecked(&res, o) {
 		return res
 	}
@@ -208,24 +192,24 @@ func own(p *prepared, o outcome) Result {
 	case o.err == nil:
 		res.Value = o.value
 	case !o.panicked && isConflict(o.err):
-		res.Err = asToolErr(o.err, p.tool.Name, p.call.ID)
+		res.Err = asToolErr(o.err, c.tool.Name, c.in.ID)
 	default:
-		res.Err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: p.tool.Name, CallID: p.call.ID, Reason: "the tool failed", Err: o.err}
+		res.Err = &toolerr.Error{Code: toolerr.ExecutionFailed, Tool: c.tool.Name, CallID: c.in.ID, Reason: "the tool failed", Err: o.err}
 	}
 	return res
 }
 
 // interrupted is the answer for an execution whose context ended (xctx is
-// the executor's context, ctx the caller's) before the gate had the
+// the executor's context, c.ctx the caller's) before the gate had the
 // executor's outcome: timeout for the tool's timeout or the caller's
 // deadline, execution_failed for a cancellation. err (the executor's
 // error, or why its context ended) is kept for the logs.
-func interrupted(ctx, xctx context.Context, p *prepared, err error) *toolerr.Error {
-	e := &toolerr.Error{Code: toolerr.Timeout, Tool: p.tool.Name, CallID: p.call.ID, Err: err}
+func (c *call) interrupted(xctx context.Context, err error) *toolerr.Error {
+	e := &toolerr.Error{Code: toolerr.Timeout, Tool: c.tool.Name, CallID: c.in.ID, Err: err}
 	switch {
 	case errors.Is(context.Cause(xctx), errToolTimeout):
-		e.Reason = fmt.Sprintf("the tool did not finish within %s; it may or may not have taken effect", p.tool.Timeout)
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		e.Reason = fmt.Sprintf("the tool did not finish within %s; it may or may not have taken effect", c.tool.Timeout)
+	case errors.Is(c.ctx.Err(), context.DeadlineExceeded):
 		e.Reason = "the request's deadline passed before the tool finished; it may or may not have taken effect"
 	default:
 		e.Code, e.Reason = toolerr.ExecutionFailed, "the request was cancelled before the tool finished; it may or may not have taken effect"

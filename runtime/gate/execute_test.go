@@ -15,37 +15,6 @@ import (
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
-// recorder is an auditor that hands the events to the test, from any
-// goroutine, in the order they are emitted.
-type recorder struct{ ch chan Event }
-
-func newRecorder() *recorder { return &recorder{ch: make(chan Event, 4096)} }
-
-func (r *recorder) Audit(_ context.Context, e Event) { r.ch <- e }
-
-// wait returns the next n events, waiting for them (a missing event hangs
-// the test until go test's -timeout, with every goroutine's stack).
-func (r *recorder) wait(n int) []Event {
-	out := make([]Event, n)
-	for i := range out {
-		out[i] = <-r.ch
-	}
-	return out
-}
-
-// pending returns the events emitted so far and not yet taken.
-func (r *recorder) pending() []Event {
-	var out []Event
-	for {
-		select {
-		case e := <-r.ch:
-			out = append(out, e)
-		default:
-			return out
-		}
-	}
-}
-
 // waitGoroutines waits until at most n goroutines run, and fails with
 // their stacks if that does not happen within a generous bound (this
 // checks for a leak, not for speed).
@@ -511,5 +480,52 @@ func TestSlogAuditorMarksLate(t *testing.T) {
 		if strings.Contains(buf.String(), `"late":false`) {
 			t.Errorf("log %s carries late=false", buf.String())
 		}
+	}
+}
+
+// TestGoroutinePathWithoutTimeout: a tool without a timeout, dispatched
+// under a context that can end, runs in a goroutine of its own: its
+// outcome when it returns while the context is live (its context is then
+// ended), execution_failed at once when the context is cancelled first.
+func TestGoroutinePathWithoutTimeout(t *testing.T) {
+	var c spyCounts
+	var execCtx context.Context
+	release := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rec := newRecorder()
+	r := mustRegistry(t, []*Tool{Bind(paySpec(&c), payBinding(&c, nil, func(ctx context.Context, a payArgs) (any, error) {
+		if a.Account == "ACC-slow" {
+			cancel() // the caller gives up while the executor runs
+			<-release
+			return "paid", nil
+		}
+		execCtx = ctx
+		return "paid", nil
+	}))}, WithAuditor(rec))
+	res, err := r.Dispatch(ctx, caller, Call{ID: "a", Name: "pay", Args: []byte(goodPay), Complete: true})
+	if err != nil || res.Value != "paid" || !res.Executed {
+		t.Fatalf("dispatch: %+v, %v", res, err)
+	}
+	if execCtx.Err() == nil {
+		t.Error("the executor's context is live after the gate answered")
+	}
+	if e := rec.wait(1)[0]; e.Code != OK || e.Late {
+		t.Errorf("event = %+v", e)
+	}
+	res, err = r.Dispatch(ctx, caller, Call{ID: "b", Name: "pay", Args: []byte(`{"account":"ACC-slow","amount":5}`), Complete: true})
+	te := wantCode(t, err, toolerr.ExecutionFailed, toolerr.System)
+	if !res.Executed || !errors.Is(te, context.Canceled) {
+		t.Errorf("cancelled: %+v", res)
+	}
+	if e := rec.wait(1)[0]; e.Code != toolerr.ExecutionFailed || e.Late {
+		t.Errorf("event = %+v", e)
+	}
+	close(release)
+	if e := rec.wait(1)[0]; e.Code != OK || !e.Late || e.CallID != "b" {
+		t.Errorf("late event = %+v", e)
+	}
+	if c.execs.Load() != 2 {
+		t.Errorf("execs = %d, want 2", c.execs.Load())
 	}
 }

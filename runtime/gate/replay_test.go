@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -484,6 +485,77 @@ func TestOneRoundTrip(t *testing.T) {
 		if code != s.code || store.claims != s.claims || store.releases != s.releases || store.seen != 0 || int(c.execs.Load()) != s.execs {
 			t.Errorf("%s: code %q, claims %d, releases %d, seen %d, execs %d; want %q, %d, %d, 0, %d",
 				s.name, code, store.claims, store.releases, store.seen, c.execs.Load(), s.code, s.claims, s.releases, s.execs)
+		}
+	}
+}
+
+// TestMemoryReplayStoreMatchesAModel runs random claims, checks, releases
+// and clock steps against a store small enough to fill, and against a
+// plain model of what it must answer, so that the reuse of forgotten
+// entries cannot leak one ID's state into another's.
+func TestMemoryReplayStoreMatchesAModel(t *testing.T) {
+	type claim struct {
+		at time.Time
+	}
+	cfg := MemoryReplayConfig{IDsPerScope: 4, IDs: 6, MaxAge: 10 * time.Second}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 50 {
+		s, clock := newClockedStore(cfg)
+		model := map[[2]string]claim{}
+		ctx := context.Background()
+		for step := range 400 {
+			scope := fmt.Sprint("s", rng.IntN(3))
+			id := fmt.Sprint("id", rng.IntN(8))
+			k := [2]string{scope, id}
+			now := clock.now
+			live := func(c claim) bool { return c.at.After(now.Add(-cfg.MaxAge)) }
+			switch op := rng.IntN(10); {
+			case op < 2:
+				clock.now = clock.now.Add(time.Duration(rng.IntN(4)) * time.Second)
+			case op < 4:
+				got, err := s.Seen(ctx, scope, id)
+				c, ok := model[k]
+				if err != nil || got != (ok && live(c)) {
+					t.Fatalf("round %d step %d: Seen(%s, %s) = %v, %v; model %v", round, step, scope, id, got, err, ok && live(c))
+				}
+			case op < 8:
+				for mk, c := range model {
+					if !live(c) {
+						delete(model, mk)
+					}
+				}
+				inScope := 0
+				for mk := range model {
+					if mk[0] == scope {
+						inScope++
+					}
+				}
+				_, held := model[k]
+				ok, err := s.Claim(ctx, scope, id)
+				switch {
+				case held:
+					if ok || err != nil {
+						t.Fatalf("round %d step %d: Claim of a held ID = %v, %v", round, step, ok, err)
+					}
+				case inScope >= cfg.IDsPerScope || len(model) >= cfg.IDs:
+					if ok || !errors.Is(err, ErrReplayStoreFull) {
+						t.Fatalf("round %d step %d: Claim in a full store = %v, %v", round, step, ok, err)
+					}
+				default:
+					if !ok || err != nil {
+						t.Fatalf("round %d step %d: Claim = %v, %v", round, step, ok, err)
+					}
+					model[k] = claim{at: now}
+				}
+			default:
+				if err := s.Release(ctx, scope, id); err != nil {
+					t.Fatal(err)
+				}
+				delete(model, k)
+			}
+			if _, n := s.size(); n != len(model) {
+				t.Fatalf("round %d step %d: the store holds %d IDs, the model %d", round, step, n, len(model))
+			}
 		}
 	}
 }

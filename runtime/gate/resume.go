@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/runtime/toolerr"
@@ -28,87 +27,85 @@ func cutText(s string) string {
 	return s[:i] + "…"
 }
 
-// awaitsApproval reports whether a checked call of the batch needs
-// approval.
-func awaitsApproval(preps []*prepared) bool {
-	return slices.ContainsFunc(preps, func(p *prepared) bool { return p.need.needed })
-}
-
-// request answers a checked batch in which some calls need approval:
-// they are stored as pending calls (approval_required), all or none, and
-// nothing runs: the others are batch_aborted.
-func (r *Registry) request(ctx context.Context, c Caller, calls []Call, preps []*prepared, results []Result, start time.Time, attempt int) {
-	r.hold(ctx, c, preps, results)
-	for i, p := range preps {
-		if !p.need.needed {
-			results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: p.tool.Name, CallID: p.call.ID, Reason: "another call of the same turn awaits approval, so none was run; send this call again on its own if it should run anyway"}
+// request answers calls that passed their checks, of which some need
+// approval (step 6): those are stored as pending calls
+// (approval_required), all or none, and nothing runs: the others are
+// batch_aborted.
+func (r *Registry) request(ctx context.Context, calls []call, results []Result) {
+	r.hold(ctx, calls, results)
+	for i := range calls {
+		if c := &calls[i]; !c.need.needed {
+			results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: c.tool.Name, CallID: c.in.ID, Reason: "another call of the same turn awaits approval, so none was run; send this call again on its own if it should run anyway"}
 		}
 	}
-	for i := range results {
-		r.emit(ctx, c, calls[i], preps[i], results[i], r.since(start), attempt, preps[i].tm, false)
+	for i := range calls {
+		calls[i].emit(results[i], r.since(calls[i].start), false)
 	}
 }
 
-// hold stores the checked calls of a batch that need approval as pending
-// calls, all or none, and answers each of them in results. Their IDs are
-// claimed in the replay store first, so that a replay of a call is a
-// duplicate_call, not a second pending call. When a claim or the store
-// refuses, no call of the batch is stored, every claim is released, and
-// the calls not at fault are batch_aborted.
-func (r *Registry) hold(ctx context.Context, c Caller, preps []*prepared, results []Result) {
+// hold stores the calls that need approval as pending calls, all or none,
+// and answers each of them in results. Their IDs are claimed in the replay
+// store first, so that a replay of a call is a duplicate_call, not a
+// second pending call. When a claim or the store refuses, no call is
+// stored, every claim is released, and the calls not at fault are
+// batch_aborted.
+func (r *Registry) hold(ctx context.Context, calls []call, results []Result) {
 	now := r.wall()
 	var held []int // the indexes of the calls to store
 	var pcs []PendingCall
-	for i, p := range preps {
-		if !p.need.needed {
+	for i := range calls {
+		c := &calls[i]
+		if !c.need.needed {
 			continue
 		}
 		held = append(held, i)
-		results[i] = Result{CallID: p.call.ID, Tool: p.tool.Name}
+		results[i] = Result{CallID: c.in.ID, Tool: c.tool.Name}
+		p := c.st.pctx.p
 		pcs = append(pcs, PendingCall{
 			Ticket: Ticket{
-				PendingID: newPendingID(), Tool: p.tool.Name, Version: p.tool.Version, ArgsDigest: Digest(p.call.Args),
-				CallID: p.call.ID, Principal: p.pctx.p.ID, Tenant: p.pctx.p.Tenant, Scope: c.Scope, RequestID: c.RequestID,
-				Reason: cutText(p.need.reason), CreatedAt: now, ExpiresAt: now.Add(r.approvalTTL),
+				PendingID: newPendingID(), Tool: c.tool.Name, Version: c.tool.Version, ArgsDigest: Digest(c.in.Args),
+				CallID: c.in.ID, Principal: p.ID, Tenant: p.Tenant, Scope: c.caller.Scope, RequestID: c.caller.RequestID,
+				Reason: cutText(c.need.reason), CreatedAt: now, ExpiresAt: now.Add(r.approvalTTL),
 			},
-			Args: slices.Clone(p.call.Args), Dialect: p.call.Dialect, Roles: slices.Clone(p.pctx.p.Roles), State: StatePending,
+			Args: slices.Clone(c.in.Args), Dialect: c.in.Dialect, Roles: slices.Clone(p.Roles), State: StatePending,
 		})
 	}
-	var claimed []string
+	var claimed []*call
 	// fail releases the claims and answers the calls: those in refused
 	// with their refusal, the others batch_aborted.
 	fail := func(refused map[int]*toolerr.Error) {
-		for _, id := range claimed {
-			r.release(context.WithoutCancel(ctx), c.Scope, id)
+		for _, c := range claimed {
+			r.release(context.WithoutCancel(ctx), c.caller.Scope, c.in.ID)
 		}
 		for _, i := range held {
 			if err := refused[i]; err != nil {
 				results[i].Err = err
 				continue
 			}
-			results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: preps[i].tool.Name, CallID: preps[i].call.ID, Reason: "another call of the same turn could not be stored to await approval, so none was stored and none was run"}
+			c := &calls[i]
+			results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: c.tool.Name, CallID: c.in.ID, Reason: "another call of the same turn could not be stored to await approval, so none was stored and none was run"}
 		}
 	}
 	for _, i := range held {
-		p := preps[i]
-		if p.call.ID == "" {
+		c := &calls[i]
+		if c.in.ID == "" {
 			continue
 		}
-		ok, err := r.claimID(ctx, c.Scope, p.call.ID)
+		ok, err := r.claimID(ctx, c.caller.Scope, c.in.ID)
 		switch {
 		case err != nil:
-			fail(map[int]*toolerr.Error{i: replayUnavailable(p.tool.Name, p.call.ID, err)})
+			fail(map[int]*toolerr.Error{i: replayUnavailable(c.tool.Name, c.in.ID, err)})
 			return
 		case !ok:
-			fail(map[int]*toolerr.Error{i: duplicate(p.tool.Name, p.call.ID, "was already executed")})
+			fail(map[int]*toolerr.Error{i: duplicate(c.tool.Name, c.in.ID, "was already executed")})
 			return
 		}
-		claimed = append(claimed, p.call.ID)
+		claimed = append(claimed, c)
 	}
 	if err := r.createPending(ctx, pcs); err != nil {
 		refused := map[int]*toolerr.Error{}
 		for _, i := range held {
-			refused[i] = pendingRefusal(preps[i].tool.Name, preps[i].call.ID, err)
+			refused[i] = pendingRefusal(calls[i].tool.Name, calls[i].in.ID, err)
 		}
 		fail(refused)
 		return
@@ -153,7 +150,8 @@ func (r *Registry) createPending(ctx context.Context, pcs []PendingCall) (err er
 // timeout, with PrincipalFrom returning the requester. The result's
 // Approval names the pending call. The error is the result's Err.
 func (r *Registry) Resume(ctx context.Context, pendingID string) (Result, error) {
-	pc, p, err := r.resumable(ctx, pendingID)
+	var c call
+	pc, err := r.resumable(ctx, pendingID, &c)
 	t := pc.Ticket
 	if err != nil {
 		res := Result{CallID: pc.CallID, Tool: pc.Tool, Err: err}
@@ -169,7 +167,7 @@ func (r *Registry) Resume(ctx context.Context, pendingID string) (Result, error)
 		r.auditApproval(ctx, ApprovalResumed, aimed, "", err)
 		return res, err
 	}
-	res := r.execute(ctx, Caller{Principal: pc.requester(), Scope: pc.Scope, RequestID: pc.RequestID}, p, 1)
+	res := c.execute()
 	res.Approval = &t
 	if res.Err != nil {
 		return res, res.Err
@@ -177,55 +175,56 @@ func (r *Registry) Resume(ctx context.Context, pendingID string) (Result, error)
 	return res, nil
 }
 
-// resumable checks a pending call and claims it for Resume.
-func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prepared, *toolerr.Error) {
+// resumable checks a pending call and claims it for Resume, which runs
+// c: the call as it was requested, acting for the requester, through steps
+// 4 and 5 again.
+func (r *Registry) resumable(ctx context.Context, id string, c *call) (PendingCall, *toolerr.Error) {
 	pc, te := r.getPending(ctx, id)
 	if te != nil {
-		return pc, nil, te
+		return pc, te
 	}
 	t := r.tools[pc.Tool]
 	if t == nil {
-		return pc, nil, approvalErr(toolerr.ApprovalStale, pc.Tool, pc.CallID, "the tool is no longer bound; nothing was run", nil)
+		return pc, approvalErr(toolerr.ApprovalStale, pc.Tool, pc.CallID, "the tool is no longer bound; nothing was run", nil)
 	}
 	if _, te := r.expireIfDue(ctx, &pc); te != nil {
-		return pc, nil, te
+		return pc, te
 	}
 	if pc.State != StateApproved {
-		return pc, nil, stateErr(pc)
+		return pc, stateErr(pc)
 	}
 	if Digest(pc.Args) != pc.ArgsDigest {
-		return pc, nil, approvalErr(toolerr.ApprovalTampered, pc.Tool, pc.CallID, "the stored arguments do not match the digest that was approved; nothing was run", nil)
+		return pc, approvalErr(toolerr.ApprovalTampered, pc.Tool, pc.CallID, "the stored arguments do not match the digest that was approved; nothing was run", nil)
 	}
 	if pc.Version != t.Version {
-		return pc, nil, approvalErr(toolerr.ApprovalStale, pc.Tool, pc.CallID, fmt.Sprintf("the tool's schema changed since the call was requested (%s, now %s); it needs a new request and a new approval; nothing was run", pc.Version, t.Version), nil)
+		return pc, approvalErr(toolerr.ApprovalStale, pc.Tool, pc.CallID, fmt.Sprintf("the tool's schema changed since the call was requested (%s, now %s); it needs a new request and a new approval; nothing was run", pc.Version, t.Version), nil)
 	}
 	who := pc.requester()
-	call := Call{ID: pc.CallID, Name: pc.Tool, Args: pc.Args, Complete: true, Dialect: pc.Dialect}
 	if _, ok := r.lookup(who, pc.Tool, pc.Dialect); !ok {
-		return pc, nil, approvalErr(toolerr.Unauthorized, pc.Tool, pc.CallID, "the requester may no longer call "+pc.Tool+"; nothing was run", nil)
+		return pc, approvalErr(toolerr.Unauthorized, pc.Tool, pc.CallID, "the requester may no longer call "+pc.Tool+"; nothing was run", nil)
 	}
-	tm := timings{now: r.timer()}
-	tm.mark()
-	p, perr := t.prepare(ctx, who, call, tm, true, t.runsAside(ctx))
-	if perr != nil {
-		return pc, nil, named(perr, pc.Tool)
+	in := Call{ID: pc.CallID, Name: pc.Tool, Args: pc.Args, Complete: true, Dialect: pc.Dialect}
+	*c = r.newCall(ctx, Caller{Principal: who, Scope: pc.Scope, RequestID: pc.RequestID}, in, 1)
+	c.tool, c.resuming = t, true
+	if te := c.prepare(); te != nil {
+		return pc, named(te, pc.Tool)
 	}
 	if err := ctx.Err(); err != nil {
 		e := approvalErr(toolerr.ExecutionFailed, pc.Tool, pc.CallID, "the request was cancelled before the tool ran; the call stays approved", context.Cause(ctx))
 		if errors.Is(err, context.DeadlineExceeded) {
 			e.Code, e.Reason = toolerr.Timeout, "the request's deadline passed before the tool ran; the call stays approved"
 		}
-		return pc, nil, e
+		return pc, e
 	}
 	scope := approvalScope(pc)
 	ok, err := r.claimID(ctx, scope, pc.PendingID)
 	switch {
 	case err != nil:
-		return pc, nil, replayUnavailable(pc.Tool, pc.CallID, err)
+		return pc, replayUnavailable(pc.Tool, pc.CallID, err)
 	case !ok:
 		done := pc
 		done.State = StateResumed
-		return pc, nil, stateErr(done)
+		return pc, stateErr(done)
 	}
 	next := pc.clone()
 	next.State, next.ResumedAt = StateResumed, r.wall()
@@ -236,12 +235,12 @@ func (r *Registry) resumable(ctx context.Context, id string) (PendingCall, *prep
 			// happened after all, the retry finds the call resumed.
 			r.release(context.WithoutCancel(ctx), scope, pc.PendingID)
 		}
-		return pc, nil, te
+		return pc, te
 	}
-	p.call, p.tool, p.pending = call, t, &next
+	c.pending = &next
 	// The executor's step starts now, after the claim and the move.
-	p.tm.mark()
-	return next, &p, nil
+	c.tm.mark()
+	return next, nil
 }
 
 // approvalScope is the replay scope Resume claims pending IDs in: apart
@@ -267,11 +266,11 @@ func (r *Registry) auditApproval(ctx context.Context, kind EventKind, pc Pending
 }
 
 // approvalEvent marks a call's event as an approval request (the call was
-// stored as pending) or as a resumed call.
-func approvalEvent(e *Event, p *prepared, res Result) {
+// stored as pending) or as a resumed call (of pending).
+func approvalEvent(e *Event, pending *PendingCall, res Result) {
 	switch {
-	case p != nil && p.pending != nil:
-		e.Kind, e.PendingID = ApprovalResumed, p.pending.PendingID
+	case pending != nil:
+		e.Kind, e.PendingID = ApprovalResumed, pending.PendingID
 	case res.Approval != nil && res.Err != nil && res.Err.Code == toolerr.ApprovalRequired:
 		e.Kind, e.PendingID = ApprovalRequested, res.Approval.PendingID
 	}
