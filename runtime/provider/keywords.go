@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // projection is the state of one projection.
@@ -21,10 +22,6 @@ type projection struct {
 func (pr *projection) keep(ptr, kw string, v *jsonval.Value) {
 	pr.local = append(pr.local, Local{Pointer: ptr, Keyword: kw, Value: string(v.Marshal())})
 }
-
-// annotation keywords carry no rule; providers that do not take them lose
-// nothing the gate enforces.
-var annotations = []string{"title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "$id", "$anchor", "contentMediaType", "contentEncoding", "contentSchema"}
 
 // walkChildren calls f on every subschema of s: the values of properties,
 // $defs, definitions, items, prefixItems, additionalProperties and
@@ -63,23 +60,6 @@ func walkChildren(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr
 		}
 	}
 	return nil
-}
-
-// TypeNames returns the type names of a schema's type keyword: none, one,
-// or the list.
-func TypeNames(s *jsonval.Value) []string {
-	t := s.Get("type")
-	switch {
-	case t == nil:
-		return nil
-	case t.Kind == jsonval.String:
-		return []string{t.Str}
-	}
-	var out []string
-	for _, it := range t.Items {
-		out = append(out, it.Str)
-	}
-	return out
 }
 
 // inferType gives a schema without a type keyword the type its enum or
@@ -148,13 +128,13 @@ func (pr *projection) deref(s *jsonval.Value) (*jsonval.Value, bool) {
 }
 
 func isNullable(s *jsonval.Value) bool {
-	if slices.Contains(TypeNames(s), "null") {
+	if slices.Contains(schema.TypeNames(s), "null") {
 		return true
 	}
 	// anyOf [T, {"type": "null"}] (Pydantic's Optional) accepts null
 	// already.
 	if a := s.Get("anyOf"); a != nil && slices.ContainsFunc(a.Items, func(b *jsonval.Value) bool {
-		return slices.Equal(TypeNames(b), []string{"null"})
+		return slices.Equal(schema.TypeNames(b), []string{"null"})
 	}) {
 		return true
 	}
@@ -184,7 +164,7 @@ func (pr *projection) carry(s *jsonval.Value, ptr string, keywords map[string]bo
 			pr.keep(ptr, m.Key, m.Value)
 			s.Delete(m.Key)
 		case keywords[m.Key]:
-		case slices.Contains(annotations, m.Key) || strings.HasPrefix(m.Key, "x-"):
+		case schema.Is(m.Key, schema.Keyword.CarriesNoRule) || strings.HasPrefix(m.Key, "x-"):
 			s.Delete(m.Key)
 		default:
 			pr.keep(ptr, m.Key, m.Value)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // What the providers' subsets leave out of composed schemas (see the
@@ -34,7 +35,7 @@ func shapes(v *jsonval.Value) bool {
 			case "properties", "required", "patternProperties", "additionalProperties", "items", "prefixItems", "$ref":
 				return true
 			case "type":
-				if slices.ContainsFunc(TypeNames(v), func(t string) bool { return t == "object" || t == "array" }) {
+				if slices.ContainsFunc(schema.TypeNames(v), func(t string) bool { return t == "object" || t == "array" }) {
 					return true
 				}
 			}

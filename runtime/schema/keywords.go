@@ -1,0 +1,185 @@
+package schema
+
+// Class is what a keyword is.
+type Class uint8
+
+// The classes of keywords.
+const (
+	Assertion   Class = iota + 1 // can make a value invalid
+	Applicator                   // holds subschemas applied to the value or to its members
+	Annotation                   // never makes a value invalid
+	Identifier                   // names a schema, an anchor or the dialect
+	Reference                    // points at another schema
+	Definitions                  // holds schemas that apply only where referred to
+)
+
+// Draft is a set of JSON Schema drafts.
+type Draft uint8
+
+// The drafts toolgate reads. A keyword of none of them (Drafts == 0) is one
+// santhosh-tekuri/jsonschema reads in another draft.
+const (
+	Draft2020 Draft = 1 << iota // JSON Schema 2020-12
+	Draft7                      // JSON Schema draft-07
+)
+
+// Form is how a keyword holds its subschemas.
+type Form uint8
+
+// The forms of subschemas.
+const (
+	NoSubschema Form = iota
+	One              // one schema
+	List             // a list of schemas
+	Map              // a map of names to schemas
+	OneOrList        // one schema or, in draft-07, a list (items)
+)
+
+// Applies is the value that a keyword's subschemas apply to.
+type Applies uint8
+
+// The values subschemas apply to.
+const (
+	NoValue   Applies = iota // no subschemas
+	SameValue                // the schema's own value (allOf, not, if, …)
+	Members                  // the value's members or items (properties, items, …)
+	Names                    // the value's member names (propertyNames)
+	Nowhere                  // none until a reference names them ($defs)
+)
+
+// Enforcement is how toolgate's generated code enforces a keyword.
+type Enforcement uint8
+
+// The ways a keyword is enforced.
+const (
+	NotEnforced Enforcement = iota
+	Direct                  // by the plain decoder of a value
+	Composed                // by the composition path (gen/COMPOSITION.md)
+)
+
+// Keyword is one row of the vocabulary.
+type Keyword struct {
+	Name    string
+	Class   Class
+	Drafts  Draft
+	Form    Form
+	Applies Applies
+	// Shapes: the keyword declares the members or items of a value by
+	// itself.
+	Shapes bool
+	// Composes: an applicator whose subschemas add to or choose the shape
+	// of the value itself.
+	Composes bool
+	Enforced Enforcement
+}
+
+// CarriesNoRule reports whether the keyword never makes a value invalid
+// and names nothing another keyword needs: an annotation or an
+// identifier. A provider that drops it loses nothing the gate enforces.
+func (k Keyword) CarriesNoRule() bool { return k.Class == Annotation || k.Class == Identifier }
+
+const both = Draft2020 | Draft7
+
+var table = []Keyword{
+	// Identifiers, references and definitions.
+	{Name: "$schema", Class: Identifier, Drafts: both},
+	{Name: "$id", Class: Identifier, Drafts: both},
+	{Name: "id", Class: Identifier},
+	{Name: "$anchor", Class: Identifier, Drafts: Draft2020},
+	{Name: "$dynamicAnchor", Class: Identifier, Drafts: Draft2020},
+	{Name: "$recursiveAnchor", Class: Identifier},
+	{Name: "$vocabulary", Class: Identifier, Drafts: Draft2020},
+	{Name: "$ref", Class: Reference, Drafts: both, Shapes: true, Enforced: Direct},
+	{Name: "$dynamicRef", Class: Reference, Drafts: Draft2020},
+	{Name: "$recursiveRef", Class: Reference},
+	{Name: "$defs", Class: Definitions, Drafts: Draft2020, Form: Map, Applies: Nowhere, Enforced: Direct},
+	{Name: "definitions", Class: Definitions, Drafts: Draft7, Form: Map, Applies: Nowhere, Enforced: Direct},
+
+	// Applicators to the value itself.
+	{Name: "allOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed},
+	{Name: "anyOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed},
+	{Name: "oneOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed},
+	{Name: "not", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Enforced: Composed},
+	{Name: "if", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed},
+	{Name: "then", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed},
+	{Name: "else", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed},
+	{Name: "dependentSchemas", Class: Applicator, Drafts: Draft2020, Form: Map, Applies: SameValue, Composes: true, Enforced: Composed},
+	// dependencies: a map whose values are schemas or, in its other form,
+	// lists of member names.
+	{Name: "dependencies", Class: Applicator, Drafts: Draft7, Form: Map, Applies: SameValue},
+
+	// Applicators to members and items.
+	{Name: "properties", Class: Applicator, Drafts: both, Form: Map, Applies: Members, Shapes: true, Enforced: Direct},
+	{Name: "patternProperties", Class: Applicator, Drafts: both, Form: Map, Applies: Members, Shapes: true, Enforced: Composed},
+	{Name: "additionalProperties", Class: Applicator, Drafts: both, Form: One, Applies: Members, Shapes: true, Enforced: Direct},
+	{Name: "unevaluatedProperties", Class: Applicator, Drafts: Draft2020, Form: One, Applies: Members, Enforced: Composed},
+	{Name: "propertyNames", Class: Applicator, Drafts: both, Form: One, Applies: Names, Enforced: Composed},
+	{Name: "items", Class: Applicator, Drafts: both, Form: OneOrList, Applies: Members, Shapes: true, Enforced: Direct},
+	{Name: "prefixItems", Class: Applicator, Drafts: Draft2020, Form: List, Applies: Members, Shapes: true, Enforced: Direct},
+	{Name: "additionalItems", Class: Applicator, Drafts: Draft7, Form: One, Applies: Members},
+	{Name: "unevaluatedItems", Class: Applicator, Drafts: Draft2020, Form: One, Applies: Members, Enforced: Composed},
+	{Name: "contains", Class: Applicator, Drafts: both, Form: One, Applies: Members, Enforced: Composed},
+
+	// Assertions.
+	{Name: "type", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "enum", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "const", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "multipleOf", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "maximum", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "exclusiveMaximum", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "minimum", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "exclusiveMinimum", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "maxLength", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "minLength", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "pattern", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "format", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "maxItems", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "minItems", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "uniqueItems", Class: Assertion, Drafts: both, Enforced: Direct},
+	{Name: "maxContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed},
+	{Name: "minContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed},
+	{Name: "maxProperties", Class: Assertion, Drafts: both, Enforced: Composed},
+	{Name: "minProperties", Class: Assertion, Drafts: both, Enforced: Composed},
+	{Name: "required", Class: Assertion, Drafts: both, Shapes: true, Enforced: Direct},
+	{Name: "dependentRequired", Class: Assertion, Drafts: Draft2020, Enforced: Composed},
+
+	// Annotations. contentSchema holds a schema but is never applied, so
+	// Walk does not visit it.
+	{Name: "title", Class: Annotation, Drafts: both},
+	{Name: "description", Class: Annotation, Drafts: both},
+	{Name: "$comment", Class: Annotation, Drafts: both},
+	{Name: "examples", Class: Annotation, Drafts: both},
+	{Name: "default", Class: Annotation, Drafts: both},
+	{Name: "deprecated", Class: Annotation, Drafts: Draft2020},
+	{Name: "readOnly", Class: Annotation, Drafts: both},
+	{Name: "writeOnly", Class: Annotation, Drafts: both},
+	{Name: "contentMediaType", Class: Annotation, Drafts: both},
+	{Name: "contentEncoding", Class: Annotation, Drafts: both},
+	{Name: "contentSchema", Class: Annotation, Drafts: Draft2020},
+}
+
+var byName = func() map[string]*Keyword {
+	m := make(map[string]*Keyword, len(table))
+	for i := range table {
+		m[table[i].Name] = &table[i]
+	}
+	return m
+}()
+
+// Lookup returns the row of the keyword named name.
+func Lookup(name string) (Keyword, bool) {
+	k, ok := byName[name]
+	if !ok {
+		return Keyword{}, false
+	}
+	return *k, true
+}
+
+// Keywords returns every row of the table, in the table's order.
+func Keywords() []Keyword { return append([]Keyword(nil), table...) }
+
+// Is reports whether name is a keyword whose row satisfies f.
+func Is(name string, f func(Keyword) bool) bool {
+	k, ok := byName[name]
+	return ok && f(*k)
+}
