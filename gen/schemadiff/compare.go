@@ -10,7 +10,7 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/runtime/jsonval"
-	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // Change is one classified change of one tool.
@@ -257,7 +257,7 @@ func (w *walker) schema(old, new *jsonval.Value, ptr, oldAt, newAt string) {
 }
 
 func (w *walker) types(old, new *jsonval.Value, ptr string) {
-	a, b := provider.TypeNames(old), provider.TypeNames(new)
+	a, b := schema.TypeNames(old), schema.TypeNames(new)
 	var lost, gained []string
 	for _, t := range []string{"null", "boolean", "integer", "number", "string", "array", "object"} {
 		switch {
