@@ -57,6 +57,33 @@ const (
 	Composed                // by the composition path (gen/COMPOSITION.md)
 )
 
+// Value is what a keyword's value must be, per a draft's meta-schema.
+type Value uint8
+
+// The values of keywords.
+const (
+	AnyValue          Value = iota + 1 // any JSON value
+	StringValue                        // a string
+	BoolValue                          // a boolean
+	NumberValue                        // a number
+	PositiveValue                      // a number greater than 0
+	CountValue                         // a non-negative integer
+	ArrayValue                         // an array
+	UniqueArrayValue                   // a non-empty array of unique items (draft-07 enum)
+	PatternValue                       // a regular expression
+	TypesValue                         // a simple type or a non-empty array of unique ones
+	StringsValue                       // an array of unique strings
+	SchemaValue                        // a schema
+	SchemasValue                       // a non-empty array of schemas
+	SchemaOrListValue                  // a schema or a non-empty array of them (draft-07 items)
+	SchemaMapValue                     // an object of schemas
+	PatternMapValue                    // an object of schemas keyed by regular expressions
+	StringsMapValue                    // an object of string arrays
+	DependenciesValue                  // an object of schemas or string arrays (draft-07)
+	RefValue                           // a URI reference ($ref)
+	DialectValue                       // a dialect's URI ($schema)
+)
+
 // Keyword is one row of the vocabulary.
 type Keyword struct {
 	Name    string
@@ -71,6 +98,20 @@ type Keyword struct {
 	// of the value itself.
 	Composes bool
 	Enforced Enforcement
+	// Value is what the keyword's value must be, per the meta-schema of
+	// the drafts that define it, and Value7 what draft-07's asks when it
+	// differs. Both are zero for the keywords that toolgate's quick
+	// meta-schema check leaves to the full check: identifiers other than
+	// $schema, and dynamic and recursive references.
+	Value, Value7 Value
+}
+
+// ValueIn returns what the keyword's value must be in draft d.
+func (k Keyword) ValueIn(d Draft) Value {
+	if d == Draft7 && k.Value7 != 0 {
+		return k.Value7
+	}
+	return k.Value
 }
 
 // CarriesNoRule reports whether the keyword never makes a value invalid
@@ -82,80 +123,80 @@ const both = Draft2020 | Draft7
 
 var table = []Keyword{
 	// Identifiers, references and definitions.
-	{Name: "$schema", Class: Identifier, Drafts: both},
+	{Name: "$schema", Class: Identifier, Drafts: both, Value: DialectValue},
 	{Name: "$id", Class: Identifier, Drafts: both},
 	{Name: "id", Class: Identifier},
 	{Name: "$anchor", Class: Identifier, Drafts: Draft2020},
 	{Name: "$dynamicAnchor", Class: Identifier, Drafts: Draft2020},
 	{Name: "$recursiveAnchor", Class: Identifier},
 	{Name: "$vocabulary", Class: Identifier, Drafts: Draft2020},
-	{Name: "$ref", Class: Reference, Drafts: both, Shapes: true, Enforced: Direct},
+	{Name: "$ref", Class: Reference, Drafts: both, Shapes: true, Enforced: Direct, Value: RefValue},
 	{Name: "$dynamicRef", Class: Reference, Drafts: Draft2020},
 	{Name: "$recursiveRef", Class: Reference},
-	{Name: "$defs", Class: Definitions, Drafts: Draft2020, Form: Map, Applies: Nowhere, Enforced: Direct},
-	{Name: "definitions", Class: Definitions, Drafts: Draft7, Form: Map, Applies: Nowhere, Enforced: Direct},
+	{Name: "$defs", Class: Definitions, Drafts: Draft2020, Form: Map, Applies: Nowhere, Enforced: Direct, Value: SchemaMapValue},
+	{Name: "definitions", Class: Definitions, Drafts: Draft7, Form: Map, Applies: Nowhere, Enforced: Direct, Value: SchemaMapValue},
 
 	// Applicators to the value itself.
-	{Name: "allOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed},
-	{Name: "anyOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed},
-	{Name: "oneOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed},
-	{Name: "not", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Enforced: Composed},
-	{Name: "if", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed},
-	{Name: "then", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed},
-	{Name: "else", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed},
-	{Name: "dependentSchemas", Class: Applicator, Drafts: Draft2020, Form: Map, Applies: SameValue, Composes: true, Enforced: Composed},
+	{Name: "allOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue},
+	{Name: "anyOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue},
+	{Name: "oneOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue},
+	{Name: "not", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Enforced: Composed, Value: SchemaValue},
+	{Name: "if", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaValue},
+	{Name: "then", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaValue},
+	{Name: "else", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaValue},
+	{Name: "dependentSchemas", Class: Applicator, Drafts: Draft2020, Form: Map, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaMapValue},
 	// dependencies: a map whose values are schemas or, in its other form,
 	// lists of member names.
-	{Name: "dependencies", Class: Applicator, Drafts: Draft7, Form: Map, Applies: SameValue},
+	{Name: "dependencies", Class: Applicator, Drafts: Draft7, Form: Map, Applies: SameValue, Value: DependenciesValue},
 
 	// Applicators to members and items.
-	{Name: "properties", Class: Applicator, Drafts: both, Form: Map, Applies: Members, Shapes: true, Enforced: Direct},
-	{Name: "patternProperties", Class: Applicator, Drafts: both, Form: Map, Applies: Members, Shapes: true, Enforced: Composed},
-	{Name: "additionalProperties", Class: Applicator, Drafts: both, Form: One, Applies: Members, Shapes: true, Enforced: Direct},
-	{Name: "unevaluatedProperties", Class: Applicator, Drafts: Draft2020, Form: One, Applies: Members, Enforced: Composed},
-	{Name: "propertyNames", Class: Applicator, Drafts: both, Form: One, Applies: Names, Enforced: Composed},
-	{Name: "items", Class: Applicator, Drafts: both, Form: OneOrList, Applies: Members, Shapes: true, Enforced: Direct},
-	{Name: "prefixItems", Class: Applicator, Drafts: Draft2020, Form: List, Applies: Members, Shapes: true, Enforced: Direct},
-	{Name: "additionalItems", Class: Applicator, Drafts: Draft7, Form: One, Applies: Members},
-	{Name: "unevaluatedItems", Class: Applicator, Drafts: Draft2020, Form: One, Applies: Members, Enforced: Composed},
-	{Name: "contains", Class: Applicator, Drafts: both, Form: One, Applies: Members, Enforced: Composed},
+	{Name: "properties", Class: Applicator, Drafts: both, Form: Map, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemaMapValue},
+	{Name: "patternProperties", Class: Applicator, Drafts: both, Form: Map, Applies: Members, Shapes: true, Enforced: Composed, Value: PatternMapValue},
+	{Name: "additionalProperties", Class: Applicator, Drafts: both, Form: One, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemaValue},
+	{Name: "unevaluatedProperties", Class: Applicator, Drafts: Draft2020, Form: One, Applies: Members, Enforced: Composed, Value: SchemaValue},
+	{Name: "propertyNames", Class: Applicator, Drafts: both, Form: One, Applies: Names, Enforced: Composed, Value: SchemaValue},
+	{Name: "items", Class: Applicator, Drafts: both, Form: OneOrList, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemaValue, Value7: SchemaOrListValue},
+	{Name: "prefixItems", Class: Applicator, Drafts: Draft2020, Form: List, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemasValue},
+	{Name: "additionalItems", Class: Applicator, Drafts: Draft7, Form: One, Applies: Members, Value: SchemaValue},
+	{Name: "unevaluatedItems", Class: Applicator, Drafts: Draft2020, Form: One, Applies: Members, Enforced: Composed, Value: SchemaValue},
+	{Name: "contains", Class: Applicator, Drafts: both, Form: One, Applies: Members, Enforced: Composed, Value: SchemaValue},
 
 	// Assertions.
-	{Name: "type", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "enum", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "const", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "multipleOf", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "maximum", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "exclusiveMaximum", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "minimum", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "exclusiveMinimum", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "maxLength", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "minLength", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "pattern", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "format", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "maxItems", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "minItems", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "uniqueItems", Class: Assertion, Drafts: both, Enforced: Direct},
-	{Name: "maxContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed},
-	{Name: "minContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed},
-	{Name: "maxProperties", Class: Assertion, Drafts: both, Enforced: Composed},
-	{Name: "minProperties", Class: Assertion, Drafts: both, Enforced: Composed},
-	{Name: "required", Class: Assertion, Drafts: both, Shapes: true, Enforced: Direct},
-	{Name: "dependentRequired", Class: Assertion, Drafts: Draft2020, Enforced: Composed},
+	{Name: "type", Class: Assertion, Drafts: both, Enforced: Direct, Value: TypesValue},
+	{Name: "enum", Class: Assertion, Drafts: both, Enforced: Direct, Value: ArrayValue, Value7: UniqueArrayValue},
+	{Name: "const", Class: Assertion, Drafts: both, Enforced: Direct, Value: AnyValue},
+	{Name: "multipleOf", Class: Assertion, Drafts: both, Enforced: Direct, Value: PositiveValue},
+	{Name: "maximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue},
+	{Name: "exclusiveMaximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue},
+	{Name: "minimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue},
+	{Name: "exclusiveMinimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue},
+	{Name: "maxLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue},
+	{Name: "minLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue},
+	{Name: "pattern", Class: Assertion, Drafts: both, Enforced: Direct, Value: PatternValue},
+	{Name: "format", Class: Assertion, Drafts: both, Enforced: Direct, Value: StringValue},
+	{Name: "maxItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue},
+	{Name: "minItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue},
+	{Name: "uniqueItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: BoolValue},
+	{Name: "maxContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue},
+	{Name: "minContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue},
+	{Name: "maxProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue},
+	{Name: "minProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue},
+	{Name: "required", Class: Assertion, Drafts: both, Shapes: true, Enforced: Direct, Value: StringsValue},
+	{Name: "dependentRequired", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: StringsMapValue},
 
 	// Annotations. contentSchema holds a schema but is never applied, so
 	// Walk does not visit it.
-	{Name: "title", Class: Annotation, Drafts: both},
-	{Name: "description", Class: Annotation, Drafts: both},
-	{Name: "$comment", Class: Annotation, Drafts: both},
-	{Name: "examples", Class: Annotation, Drafts: both},
-	{Name: "default", Class: Annotation, Drafts: both},
-	{Name: "deprecated", Class: Annotation, Drafts: Draft2020},
-	{Name: "readOnly", Class: Annotation, Drafts: both},
-	{Name: "writeOnly", Class: Annotation, Drafts: both},
-	{Name: "contentMediaType", Class: Annotation, Drafts: both},
-	{Name: "contentEncoding", Class: Annotation, Drafts: both},
-	{Name: "contentSchema", Class: Annotation, Drafts: Draft2020},
+	{Name: "title", Class: Annotation, Drafts: both, Value: StringValue},
+	{Name: "description", Class: Annotation, Drafts: both, Value: StringValue},
+	{Name: "$comment", Class: Annotation, Drafts: both, Value: StringValue},
+	{Name: "examples", Class: Annotation, Drafts: both, Value: ArrayValue},
+	{Name: "default", Class: Annotation, Drafts: both, Value: AnyValue},
+	{Name: "deprecated", Class: Annotation, Drafts: Draft2020, Value: BoolValue},
+	{Name: "readOnly", Class: Annotation, Drafts: both, Value: BoolValue},
+	{Name: "writeOnly", Class: Annotation, Drafts: both, Value: BoolValue},
+	{Name: "contentMediaType", Class: Annotation, Drafts: both, Value: StringValue},
+	{Name: "contentEncoding", Class: Annotation, Drafts: both, Value: StringValue},
+	{Name: "contentSchema", Class: Annotation, Drafts: Draft2020, Value: SchemaValue},
 }
 
 var byName = func() map[string]*Keyword {
