@@ -385,15 +385,17 @@ func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
 	n.onlyStrings = types|tInt == tAll && onlyStringKeywords(s)
 }
 
-// stringKeywords are the keywords that apply to strings only and that a
-// tgimpl.Scalar checks.
-var stringKeywords = map[string]bool{"format": true, "pattern": true, "minLength": true, "maxLength": true}
+// stringKeyword reports whether k is an assertion that applies to strings
+// only (schema.OfString): one a tgimpl.Scalar checks.
+func stringKeyword(k string) bool {
+	return schema.Is(k, func(kw schema.Keyword) bool { return kw.Of == schema.OfString && kw.Class == schema.Assertion })
+}
 
 // onlyStringKeywords reports whether every keyword of s is an annotation,
 // an extension or one of stringKeywords.
 func onlyStringKeywords(s *jsonval.Value) bool {
 	for _, m := range s.Members {
-		if !annotation(m.Key) && !stringKeywords[m.Key] && !strings.HasPrefix(m.Key, "x-") {
+		if !annotation(m.Key) && !stringKeyword(m.Key) && !strings.HasPrefix(m.Key, "x-") {
 			return false
 		}
 	}

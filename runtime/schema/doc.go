@@ -10,8 +10,9 @@
 // (and the few of other drafts that santhosh-tekuri/jsonschema reads), has
 // one row in the table (keywords.go). Lookup returns it by name:
 //
-//	k, ok := schema.Lookup("maxLength")
+//	k, ok := schema.Lookup("minItems")
 //	// k.Class == schema.Assertion, k.Drafts == schema.Draft2020|schema.Draft7,
+//	// k.Of == schema.OfArray, k.Bound == schema.Lower, k.Value == schema.CountValue,
 //	// k.Enforced == schema.Direct
 //
 // A row says
@@ -32,6 +33,10 @@
 //     anyOf, oneOf, if/then/else, dependentSchemas). A provider that drops
 //     such a keyword changes what the model is asked for, not only how
 //     strictly a rule is checked.
+//   - Value: what the keyword's value must be, per the draft's meta-schema
+//     (ValueIn gives draft-07's where it differs).
+//   - Of and Bound: the type of the values it constrains (OfString, …) and
+//     whether it is a lower or an upper bound.
 //   - Enforced: how toolgate's generated code enforces it: Direct, by the
 //     plain decoder of a value; Composed, by the composition path (see
 //     gen/COMPOSITION.md); or NotEnforced.

@@ -84,6 +84,29 @@ const (
 	DialectValue                       // a dialect's URI ($schema)
 )
 
+// Of is the type of JSON value a keyword constrains.
+type Of uint8
+
+// The types a keyword may constrain; a keyword of another type's values
+// says nothing of a value of this one.
+const (
+	OfAny Of = iota
+	OfString
+	OfNumber // numbers and integers
+	OfArray
+	OfObject
+)
+
+// Bound is the direction of a bound.
+type Bound uint8
+
+// The directions of bounds.
+const (
+	NoBound Bound = iota
+	Lower
+	Upper
+)
+
 // Keyword is one row of the vocabulary.
 type Keyword struct {
 	Name    string
@@ -104,6 +127,12 @@ type Keyword struct {
 	// meta-schema check leaves to the full check: identifiers other than
 	// $schema, and dynamic and recursive references.
 	Value, Value7 Value
+	// Of is the type of the values the keyword constrains, or OfAny when
+	// it applies to values of every type.
+	Of Of
+	// Bound says whether the keyword is a lower or an upper bound of a
+	// number, a length or a count.
+	Bound Bound
 }
 
 // ValueIn returns what the keyword's value must be in draft d.
@@ -144,45 +173,45 @@ var table = []Keyword{
 	{Name: "if", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaValue},
 	{Name: "then", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaValue},
 	{Name: "else", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaValue},
-	{Name: "dependentSchemas", Class: Applicator, Drafts: Draft2020, Form: Map, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaMapValue},
+	{Name: "dependentSchemas", Class: Applicator, Drafts: Draft2020, Form: Map, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaMapValue, Of: OfObject},
 	// dependencies: a map whose values are schemas or, in its other form,
 	// lists of member names.
-	{Name: "dependencies", Class: Applicator, Drafts: Draft7, Form: Map, Applies: SameValue, Value: DependenciesValue},
+	{Name: "dependencies", Class: Applicator, Drafts: Draft7, Form: Map, Applies: SameValue, Value: DependenciesValue, Of: OfObject},
 
 	// Applicators to members and items.
-	{Name: "properties", Class: Applicator, Drafts: both, Form: Map, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemaMapValue},
-	{Name: "patternProperties", Class: Applicator, Drafts: both, Form: Map, Applies: Members, Shapes: true, Enforced: Composed, Value: PatternMapValue},
-	{Name: "additionalProperties", Class: Applicator, Drafts: both, Form: One, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemaValue},
-	{Name: "unevaluatedProperties", Class: Applicator, Drafts: Draft2020, Form: One, Applies: Members, Enforced: Composed, Value: SchemaValue},
-	{Name: "propertyNames", Class: Applicator, Drafts: both, Form: One, Applies: Names, Enforced: Composed, Value: SchemaValue},
-	{Name: "items", Class: Applicator, Drafts: both, Form: OneOrList, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemaValue, Value7: SchemaOrListValue},
-	{Name: "prefixItems", Class: Applicator, Drafts: Draft2020, Form: List, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemasValue},
-	{Name: "additionalItems", Class: Applicator, Drafts: Draft7, Form: One, Applies: Members, Value: SchemaValue},
-	{Name: "unevaluatedItems", Class: Applicator, Drafts: Draft2020, Form: One, Applies: Members, Enforced: Composed, Value: SchemaValue},
-	{Name: "contains", Class: Applicator, Drafts: both, Form: One, Applies: Members, Enforced: Composed, Value: SchemaValue},
+	{Name: "properties", Class: Applicator, Drafts: both, Form: Map, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemaMapValue, Of: OfObject},
+	{Name: "patternProperties", Class: Applicator, Drafts: both, Form: Map, Applies: Members, Shapes: true, Enforced: Composed, Value: PatternMapValue, Of: OfObject},
+	{Name: "additionalProperties", Class: Applicator, Drafts: both, Form: One, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemaValue, Of: OfObject},
+	{Name: "unevaluatedProperties", Class: Applicator, Drafts: Draft2020, Form: One, Applies: Members, Enforced: Composed, Value: SchemaValue, Of: OfObject},
+	{Name: "propertyNames", Class: Applicator, Drafts: both, Form: One, Applies: Names, Enforced: Composed, Value: SchemaValue, Of: OfObject},
+	{Name: "items", Class: Applicator, Drafts: both, Form: OneOrList, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemaValue, Value7: SchemaOrListValue, Of: OfArray},
+	{Name: "prefixItems", Class: Applicator, Drafts: Draft2020, Form: List, Applies: Members, Shapes: true, Enforced: Direct, Value: SchemasValue, Of: OfArray},
+	{Name: "additionalItems", Class: Applicator, Drafts: Draft7, Form: One, Applies: Members, Value: SchemaValue, Of: OfArray},
+	{Name: "unevaluatedItems", Class: Applicator, Drafts: Draft2020, Form: One, Applies: Members, Enforced: Composed, Value: SchemaValue, Of: OfArray},
+	{Name: "contains", Class: Applicator, Drafts: both, Form: One, Applies: Members, Enforced: Composed, Value: SchemaValue, Of: OfArray},
 
 	// Assertions.
 	{Name: "type", Class: Assertion, Drafts: both, Enforced: Direct, Value: TypesValue},
 	{Name: "enum", Class: Assertion, Drafts: both, Enforced: Direct, Value: ArrayValue, Value7: UniqueArrayValue},
 	{Name: "const", Class: Assertion, Drafts: both, Enforced: Direct, Value: AnyValue},
-	{Name: "multipleOf", Class: Assertion, Drafts: both, Enforced: Direct, Value: PositiveValue},
-	{Name: "maximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue},
-	{Name: "exclusiveMaximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue},
-	{Name: "minimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue},
-	{Name: "exclusiveMinimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue},
-	{Name: "maxLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue},
-	{Name: "minLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue},
-	{Name: "pattern", Class: Assertion, Drafts: both, Enforced: Direct, Value: PatternValue},
-	{Name: "format", Class: Assertion, Drafts: both, Enforced: Direct, Value: StringValue},
-	{Name: "maxItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue},
-	{Name: "minItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue},
-	{Name: "uniqueItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: BoolValue},
-	{Name: "maxContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue},
-	{Name: "minContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue},
-	{Name: "maxProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue},
-	{Name: "minProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue},
-	{Name: "required", Class: Assertion, Drafts: both, Shapes: true, Enforced: Direct, Value: StringsValue},
-	{Name: "dependentRequired", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: StringsMapValue},
+	{Name: "multipleOf", Class: Assertion, Drafts: both, Enforced: Direct, Value: PositiveValue, Of: OfNumber},
+	{Name: "maximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Upper},
+	{Name: "exclusiveMaximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Upper},
+	{Name: "minimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Lower},
+	{Name: "exclusiveMinimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Lower},
+	{Name: "minLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfString, Bound: Lower},
+	{Name: "maxLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfString, Bound: Upper},
+	{Name: "pattern", Class: Assertion, Drafts: both, Enforced: Direct, Value: PatternValue, Of: OfString},
+	{Name: "format", Class: Assertion, Drafts: both, Enforced: Direct, Value: StringValue, Of: OfString},
+	{Name: "maxItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfArray, Bound: Upper},
+	{Name: "minItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfArray, Bound: Lower},
+	{Name: "uniqueItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: BoolValue, Of: OfArray},
+	{Name: "maxContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue, Of: OfArray, Bound: Upper},
+	{Name: "minContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue, Of: OfArray, Bound: Lower},
+	{Name: "maxProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue, Of: OfObject, Bound: Upper},
+	{Name: "minProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue, Of: OfObject, Bound: Lower},
+	{Name: "required", Class: Assertion, Drafts: both, Shapes: true, Enforced: Direct, Value: StringsValue, Of: OfObject},
+	{Name: "dependentRequired", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: StringsMapValue, Of: OfObject},
 
 	// Annotations. contentSchema holds a schema but is never applied, so
 	// Walk does not visit it.
@@ -194,9 +223,9 @@ var table = []Keyword{
 	{Name: "deprecated", Class: Annotation, Drafts: Draft2020, Value: BoolValue},
 	{Name: "readOnly", Class: Annotation, Drafts: both, Value: BoolValue},
 	{Name: "writeOnly", Class: Annotation, Drafts: both, Value: BoolValue},
-	{Name: "contentMediaType", Class: Annotation, Drafts: both, Value: StringValue},
-	{Name: "contentEncoding", Class: Annotation, Drafts: both, Value: StringValue},
-	{Name: "contentSchema", Class: Annotation, Drafts: Draft2020, Value: SchemaValue},
+	{Name: "contentMediaType", Class: Annotation, Drafts: both, Value: StringValue, Of: OfString},
+	{Name: "contentEncoding", Class: Annotation, Drafts: both, Value: StringValue, Of: OfString},
+	{Name: "contentSchema", Class: Annotation, Drafts: Draft2020, Value: SchemaValue, Of: OfString},
 }
 
 var byName = func() map[string]*Keyword {
