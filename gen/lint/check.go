@@ -355,10 +355,15 @@ func (c *checker) bounds(s *jsonval.Value, ptr string) {
 			c.add(RuleBoundsInverted, ptr+"/"+lo.kw, "%s %s and %s %s leave no value", lo.kw, s.Get(lo.kw).Str, hi.kw, s.Get(hi.kw).Str)
 		}
 	}
-	for _, p := range [][2]string{{"minLength", "maxLength"}, {"minItems", "maxItems"}, {"minProperties", "maxProperties"}} {
+	for _, p := range sizeBounds {
 		a, b := s.Get(p[0]).Rat(), s.Get(p[1]).Rat()
 		if a != nil && b != nil && a.Cmp(b) > 0 {
 			c.add(RuleBoundsInverted, ptr+"/"+p[0], "%s %s is above %s %s", p[0], s.Get(p[0]).Str, p[1], s.Get(p[1]).Str)
 		}
 	}
 }
+
+// sizeBounds are the [lower, upper] bounds of a string's length, an
+// array's items and an object's members. The bounds of contains count the
+// items that match it, which these rules leave alone.
+var sizeBounds = schema.CountPairs(func(k schema.Keyword) bool { return k.Name != "minContains" })

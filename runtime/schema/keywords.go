@@ -133,6 +133,9 @@ type Keyword struct {
 	// Bound says whether the keyword is a lower or an upper bound of a
 	// number, a length or a count.
 	Bound Bound
+	// Pair is the other bound of the same measure (maxItems for
+	// minItems).
+	Pair string
 }
 
 // ValueIn returns what the keyword's value must be in draft d.
@@ -195,21 +198,21 @@ var table = []Keyword{
 	{Name: "enum", Class: Assertion, Drafts: both, Enforced: Direct, Value: ArrayValue, Value7: UniqueArrayValue},
 	{Name: "const", Class: Assertion, Drafts: both, Enforced: Direct, Value: AnyValue},
 	{Name: "multipleOf", Class: Assertion, Drafts: both, Enforced: Direct, Value: PositiveValue, Of: OfNumber},
-	{Name: "maximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Upper},
-	{Name: "exclusiveMaximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Upper},
-	{Name: "minimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Lower},
-	{Name: "exclusiveMinimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Lower},
-	{Name: "minLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfString, Bound: Lower},
-	{Name: "maxLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfString, Bound: Upper},
+	{Name: "maximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Upper, Pair: "minimum"},
+	{Name: "exclusiveMaximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Upper, Pair: "exclusiveMinimum"},
+	{Name: "minimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Lower, Pair: "maximum"},
+	{Name: "exclusiveMinimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Lower, Pair: "exclusiveMaximum"},
+	{Name: "minLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfString, Bound: Lower, Pair: "maxLength"},
+	{Name: "maxLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfString, Bound: Upper, Pair: "minLength"},
 	{Name: "pattern", Class: Assertion, Drafts: both, Enforced: Direct, Value: PatternValue, Of: OfString},
 	{Name: "format", Class: Assertion, Drafts: both, Enforced: Direct, Value: StringValue, Of: OfString},
-	{Name: "maxItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfArray, Bound: Upper},
-	{Name: "minItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfArray, Bound: Lower},
+	{Name: "maxItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfArray, Bound: Upper, Pair: "minItems"},
+	{Name: "minItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfArray, Bound: Lower, Pair: "maxItems"},
 	{Name: "uniqueItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: BoolValue, Of: OfArray},
-	{Name: "maxContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue, Of: OfArray, Bound: Upper},
-	{Name: "minContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue, Of: OfArray, Bound: Lower},
-	{Name: "maxProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue, Of: OfObject, Bound: Upper},
-	{Name: "minProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue, Of: OfObject, Bound: Lower},
+	{Name: "maxContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue, Of: OfArray, Bound: Upper, Pair: "minContains"},
+	{Name: "minContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue, Of: OfArray, Bound: Lower, Pair: "maxContains"},
+	{Name: "maxProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue, Of: OfObject, Bound: Upper, Pair: "minProperties"},
+	{Name: "minProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue, Of: OfObject, Bound: Lower, Pair: "maxProperties"},
 	{Name: "required", Class: Assertion, Drafts: both, Shapes: true, Enforced: Direct, Value: StringsValue, Of: OfObject},
 	{Name: "dependentRequired", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: StringsMapValue, Of: OfObject},
 
@@ -252,4 +255,16 @@ func Keywords() []Keyword { return append([]Keyword(nil), table...) }
 func Is(name string, f func(Keyword) bool) bool {
 	k, ok := byName[name]
 	return ok && f(*k)
+}
+
+// CountPairs returns the lower and upper bounds of the lengths and counts
+// that f selects, as [lower, upper] pairs in the table's order.
+func CountPairs(f func(Keyword) bool) [][2]string {
+	var out [][2]string
+	for _, k := range table {
+		if k.Bound == Lower && k.Value == CountValue && f(k) {
+			out = append(out, [2]string{k.Name, k.Pair})
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/toolgate/toolgate/runtime/schema"
@@ -12,7 +13,7 @@ func TestLookup(t *testing.T) {
 		name string
 		want schema.Keyword
 	}{
-		{"maxLength", schema.Keyword{Name: "maxLength", Class: schema.Assertion, Drafts: schema.Draft2020 | schema.Draft7, Enforced: schema.Direct, Value: schema.CountValue, Of: schema.OfString, Bound: schema.Upper}},
+		{"maxLength", schema.Keyword{Name: "maxLength", Class: schema.Assertion, Drafts: schema.Draft2020 | schema.Draft7, Enforced: schema.Direct, Value: schema.CountValue, Of: schema.OfString, Bound: schema.Upper, Pair: "minLength"}},
 		{"items", schema.Keyword{Name: "items", Class: schema.Applicator, Drafts: schema.Draft2020 | schema.Draft7, Form: schema.OneOrList, Applies: schema.Members, Shapes: true, Enforced: schema.Direct, Value: schema.SchemaValue, Value7: schema.SchemaOrListValue, Of: schema.OfArray}},
 		{"oneOf", schema.Keyword{Name: "oneOf", Class: schema.Applicator, Drafts: schema.Draft2020 | schema.Draft7, Form: schema.List, Applies: schema.SameValue, Composes: true, Enforced: schema.Composed, Value: schema.SchemasValue}},
 		{"not", schema.Keyword{Name: "not", Class: schema.Applicator, Drafts: schema.Draft2020 | schema.Draft7, Form: schema.One, Applies: schema.SameValue, Enforced: schema.Composed, Value: schema.SchemaValue}},
@@ -92,6 +93,25 @@ func TestCarriesNoRule(t *testing.T) {
 	} {
 		if got := schema.Is(tc.name, schema.Keyword.CarriesNoRule); got != tc.want {
 			t.Errorf("CarriesNoRule(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestCountPairs: the size bounds pair each lower bound with its upper
+// one, in the table's order, as f selects them.
+func TestCountPairs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    func(schema.Keyword) bool
+		want [][2]string
+	}{
+		{"all", func(schema.Keyword) bool { return true },
+			[][2]string{{"minLength", "maxLength"}, {"minItems", "maxItems"}, {"minContains", "maxContains"}, {"minProperties", "maxProperties"}}},
+		{"of strings", func(k schema.Keyword) bool { return k.Of == schema.OfString }, [][2]string{{"minLength", "maxLength"}}},
+		{"none", func(schema.Keyword) bool { return false }, nil},
+	} {
+		if got := schema.CountPairs(tc.f); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: CountPairs = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
