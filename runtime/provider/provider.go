@@ -1,8 +1,9 @@
-// Package provider derives, from a tool's effective schema (schema.Effective, in runtime/schema), the exact tool
-// definition each model provider is sent: OpenAI Chat Completions and
-// Responses (strict function tools), Anthropic Messages, Gemini function
-// declarations (parametersJsonSchema, and the legacy OpenAPI subset) and
-// MCP tools/list entries.
+// Package provider derives, from a tool's effective schema
+// (schema.Effective, in runtime/schema), the exact tool definition each
+// model provider is sent: OpenAI Chat Completions and Responses (strict
+// function tools), Anthropic Messages, Gemini function declarations
+// (parametersJsonSchema, and the legacy OpenAPI subset) and MCP tools/list
+// entries.
 //
 // A projection never widens what the gate accepts and never hides a rule:
 // a keyword a provider cannot carry is either dropped from that provider's
