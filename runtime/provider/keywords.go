@@ -23,10 +23,15 @@ func (pr *projection) keep(ptr, kw string, v *jsonval.Value) {
 	pr.local = append(pr.local, Local{Pointer: ptr, Keyword: kw, Value: string(v.Marshal())})
 }
 
-// walkChildren calls f on every subschema of s: the values of properties,
-// $defs, definitions, items, prefixItems, additionalProperties and
-// additionalItems. The keywords need no escaping in a pointer, and the
-// pointer is built only for them.
+// walkChildren calls f on every object subschema of s that the
+// projections rewrite in place: the values of properties, $defs,
+// definitions, items, prefixItems, additionalProperties and
+// additionalItems. It is not schema.Walk: the projections handle the
+// composition keywords, patternProperties and contains themselves (they
+// carry, drop or refuse them, keywords.go and subsets.go), and a boolean
+// schema under items or additionalProperties is left as it is. The
+// keywords need no escaping in a pointer, and the pointer is built only
+// for them.
 func walkChildren(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr string) error) error {
 	each := func(items []*jsonval.Value, at string) error {
 		for i, c := range items {
