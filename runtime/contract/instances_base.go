@@ -278,14 +278,19 @@ func (d *deriver) synthFlat(f *jsonval.Value, ptr string, stack []string, depth 
 // inferType guesses the type of an untyped schema from its keywords; null when nothing hints.
 func inferType(f *jsonval.Value) string {
 	has := func(keys ...string) bool { return slices.ContainsFunc(keys, f.Has) }
+	asserts := func(of schema.Of) bool {
+		return slices.ContainsFunc(f.Members, func(m jsonval.Member) bool {
+			return schema.Is(m.Key, func(k schema.Keyword) bool { return k.Of == of && k.Class == schema.Assertion })
+		})
+	}
 	switch {
 	case has("properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties", "propertyNames", "dependentRequired"):
 		return "object"
 	case has("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"):
 		return "array"
-	case has("pattern", "minLength", "maxLength", "format"):
+	case asserts(schema.OfString):
 		return "string"
-	case has("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
+	case asserts(schema.OfNumber):
 		return "number"
 	}
 	return "null"
