@@ -1,8 +1,9 @@
 // Package schema is toolgate's one home for the JSON Schema vocabulary:
 // which keywords there are, what each one is, where its subschemas sit,
-// and the effective schema that toolgate enforces. The generator, the
-// provider projections, the contract test and the lint read the
-// vocabulary from here instead of keeping lists of their own.
+// and the effective schema that toolgate enforces. The generator (its
+// keyword checks, meta-schema precheck, reference index and did-you-mean),
+// the provider projections, the contract test, the lint, schemadiff and
+// the call recorder read the vocabulary from here.
 //
 // # The keyword table
 //
@@ -42,8 +43,11 @@
 //     gen/COMPOSITION.md); or NotEnforced.
 //
 // Adding a keyword means adding its row here, its emitter in gen and its
-// runtime check; everything that walks schemas or sorts keywords follows
-// the table.
+// runtime check; what walks subschemas with Walk, or sorts keywords by a
+// column, follows the table. A few walks stay deliberately narrower and
+// say why where they are: the provider projections' (walkChildren), and
+// gen's list of the keywords whose subschemas santhosh-tekuri/jsonschema
+// compiles with a fresh $ref stack (stackResetting).
 //
 // # Walking subschemas
 //
