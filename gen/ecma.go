@@ -36,5 +36,5 @@ func rewritePatterns(s *jsonval.Value) {
 			}
 		}
 	}
-	schema.Each(s, "", func(_ schema.Keyword, sub *jsonval.Value, _ string) { rewritePatterns(sub) })
+	schema.Subschemas(s, func(_ schema.Keyword, sub *jsonval.Value) { rewritePatterns(sub) })
 }

@@ -100,7 +100,7 @@ func stripExtensions(s *jsonval.Value) {
 		return
 	}
 	s.Members = slices.DeleteFunc(s.Members, func(m jsonval.Member) bool { return strings.HasPrefix(m.Key, "x-") })
-	Each(s, "", func(_ Keyword, sub *jsonval.Value, _ string) { stripExtensions(sub) })
+	Subschemas(s, func(_ Keyword, sub *jsonval.Value) { stripExtensions(sub) })
 }
 
 func boolean(b bool) *jsonval.Value { return &jsonval.Value{Kind: jsonval.Bool, Bool: b} }

@@ -21,7 +21,7 @@ func Walk(s *jsonval.Value, ptr string, f func(k Keyword, sub *jsonval.Value, pt
 		return nil
 	}
 	for _, m := range s.Members {
-		if err := WalkMember(m, ptr, f); err != nil {
+		if err := walkMember(m, ptr, true, f); err != nil {
 			return err
 		}
 	}
@@ -32,21 +32,38 @@ func Walk(s *jsonval.Value, ptr string, f func(k Keyword, sub *jsonval.Value, pt
 // that reads the other keywords of the schema in the same pass; a member
 // that is no keyword with subschemas holds none.
 func WalkMember(m jsonval.Member, ptr string, f func(k Keyword, sub *jsonval.Value, ptr string) error) error {
+	return walkMember(m, ptr, true, f)
+}
+
+// walkMember is WalkMember; the pointers are built only when withPtr is
+// set (they are "" otherwise).
+func walkMember(m jsonval.Member, ptr string, withPtr bool, f func(k Keyword, sub *jsonval.Value, ptr string) error) error {
 	k, ok := byName[m.Key]
 	if !ok || k.Form == NoSubschema {
 		return nil
 	}
-	at := ptr + "/" + jsonval.EscapeToken(m.Key)
+	var at string
+	if withPtr {
+		at = ptr + "/" + jsonval.EscapeToken(m.Key)
+	}
 	switch {
 	case k.Form == Map && m.Value.Kind == jsonval.Object:
 		for _, c := range m.Value.Members {
-			if err := f(*k, c.Value, at+"/"+jsonval.EscapeToken(c.Key)); err != nil {
+			var cat string
+			if withPtr {
+				cat = at + "/" + jsonval.EscapeToken(c.Key)
+			}
+			if err := f(*k, c.Value, cat); err != nil {
 				return err
 			}
 		}
 	case (k.Form == List || k.Form == OneOrList) && m.Value.Kind == jsonval.Array:
 		for i, c := range m.Value.Items {
-			if err := f(*k, c, at+"/"+strconv.Itoa(i)); err != nil {
+			var cat string
+			if withPtr {
+				cat = at + "/" + strconv.Itoa(i)
+			}
+			if err := f(*k, c, cat); err != nil {
 				return err
 			}
 		}
@@ -62,4 +79,18 @@ func Each(s *jsonval.Value, ptr string, f func(k Keyword, sub *jsonval.Value, pt
 		f(k, sub, ptr)
 		return nil
 	})
+}
+
+// Subschemas is Each without pointers, for a walk that does not need
+// them: it builds no strings.
+func Subschemas(s *jsonval.Value, f func(k Keyword, sub *jsonval.Value)) {
+	if s == nil || s.Kind != jsonval.Object {
+		return
+	}
+	for _, m := range s.Members {
+		_ = walkMember(m, "", false, func(k Keyword, sub *jsonval.Value, _ string) error {
+			f(k, sub)
+			return nil
+		})
+	}
 }

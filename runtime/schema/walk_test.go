@@ -3,6 +3,7 @@ package schema_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
@@ -37,6 +38,14 @@ func TestWalk(t *testing.T) {
 			})
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("Walk(%s)\n got %q\nwant %q", tc.s, got, tc.want)
+			}
+			var subs, want []string
+			schema.Subschemas(parse(t, tc.s), func(k schema.Keyword, _ *jsonval.Value) { subs = append(subs, k.Name) })
+			for _, w := range tc.want {
+				want = append(want, strings.Fields(w)[0])
+			}
+			if !slices.Equal(subs, want) {
+				t.Errorf("Subschemas(%s) visits %q, want %q", tc.s, subs, want)
 			}
 		})
 	}
