@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // Composition: the keywords that look at a whole value rather than at one
@@ -14,15 +15,10 @@ import (
 // over the value's own bytes per branch that must be tried (see
 // runtime/tgimpl/compose.go).
 
-// composedKeywords are the keywords a composition holds.
-var composedKeywords = map[string]bool{
-	"allOf": true, "anyOf": true, "oneOf": true, "not": true,
-	"if": true, "then": true, "else": true,
-	"dependentRequired": true, "dependentSchemas": true,
-	"patternProperties": true, "propertyNames": true,
-	"minProperties": true, "maxProperties": true,
-	"contains": true, "minContains": true, "maxContains": true,
-	"unevaluatedProperties": true, "unevaluatedItems": true,
+// composedKeyword reports whether k is a keyword a composition holds
+// (schema.Composed).
+func composedKeyword(k string) bool {
+	return schema.Is(k, func(kw schema.Keyword) bool { return kw.Enforced == schema.Composed })
 }
 
 // branch is a subschema checked on the value's bytes, with its schema
@@ -151,7 +147,7 @@ func (c *composition) objectChecks() bool {
 // hasComposition reports whether s holds a keyword of a composition.
 func (b *builder) hasComposition(s *jsonval.Value) bool {
 	for _, m := range s.Members {
-		if composedKeywords[m.Key] || b.draft7 && m.Key == "dependencies" {
+		if composedKeyword(m.Key) || b.draft7 && m.Key == "dependencies" {
 			return true
 		}
 	}
@@ -302,7 +298,7 @@ func (b *builder) refBesideKeywords(ptr string, s *jsonval.Value) bool {
 	}
 	for _, m := range s.Members {
 		switch {
-		case m.Key == "$ref", annotations[m.Key], m.Key == "$defs", m.Key == "definitions", strings.HasPrefix(m.Key, "x-"):
+		case m.Key == "$ref", annotation(m.Key), m.Key == "$defs", m.Key == "definitions", strings.HasPrefix(m.Key, "x-"):
 		case m.Key == "$id", m.Key == "$anchor", ptr == "" && m.Key == "$schema":
 		default:
 			return true

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // newProviderTool is what the provider projections start from: the tool's
@@ -22,7 +23,7 @@ func newProviderTool(t *Tool, effective *jsonval.Value, open bool) provider.Tool
 		extras := make([]jsonval.Member, len(t.mcpExtras))
 		for i, m := range t.mcpExtras {
 			if m.Key == "outputSchema" {
-				m.Value = provider.Effective(m.Value, open)
+				m.Value = schema.Effective(m.Value, open)
 			}
 			extras[i] = m
 		}

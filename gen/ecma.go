@@ -1,9 +1,8 @@
 package gen
 
 import (
-	"slices"
-
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // re2Patterns returns a copy of a schema in which every pattern and every
@@ -34,19 +33,8 @@ func rewritePatterns(s *jsonval.Value) {
 				if re, err := ecmaToRE2(c.Key); err == nil {
 					m.Value.Members[j].Key = re
 				}
-				rewritePatterns(c.Value)
-			}
-		case slices.Contains(subschemaOne, m.Key) || m.Key == "items":
-			rewritePatterns(m.Value)
-			fallthrough
-		case slices.Contains(subschemaList, m.Key):
-			for _, c := range m.Value.Items {
-				rewritePatterns(c)
-			}
-		case slices.Contains(subschemaMap, m.Key) && m.Value.Kind == jsonval.Object:
-			for _, c := range m.Value.Members {
-				rewritePatterns(c.Value)
 			}
 		}
 	}
+	schema.Subschemas(s, func(_ schema.Keyword, sub *jsonval.Value) { rewritePatterns(sub) })
 }

@@ -11,7 +11,7 @@ import (
 // author means. It takes any members and keeps each value as its validated
 // raw JSON (map[string]json.RawMessage), so that what the decoder accepts
 // reaches the executor whole; the effective schema says
-// "additionalProperties": true (runtime/provider/freeform.go), and lint's
+// "additionalProperties": true (runtime/schema/freeform.go), and lint's
 // object-free-form rule asks the author to describe or close it. An object
 // whose value is fixed by const or enum is one too: its members are those
 // of the value. The parameters' root is not: a tool whose parameters

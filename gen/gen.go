@@ -24,6 +24,7 @@ import (
 	"github.com/toolgate/toolgate/gen/internal/workers"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 	"github.com/toolgate/toolgate/templates"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -343,8 +344,8 @@ func (tm *toolModel) buildParams(t *Tool, checked schemaCheck, opts Options) Err
 	}
 	// The effective schema (embedded, projected) leaves toolgate's own x-
 	// metadata out; the model is built from the same closure with it kept.
-	closed := provider.Closed(t.params, opts.OpenObjects)
-	tm.setEffective(t, provider.WithoutExtensions(closed), opts.OpenObjects)
+	closed := schema.Closed(t.params, opts.OpenObjects)
+	tm.setEffective(t, schema.WithoutExtensions(closed), opts.OpenObjects)
 	b := &builder{tool: t, root: closed, draft7: tm.draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, schemaURL(t), tm.draft7)}
 	tm.root = b.build("", closed, tm.goName+"Args")
 	tm.argsType = tm.root.goName

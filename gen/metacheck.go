@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // compilesClean reports whether santhosh-tekuri/jsonschema provably
@@ -24,85 +25,37 @@ func compilesClean(s *jsonval.Value, draft7 bool) bool {
 	return m.schema(s, true) && m.acyclic()
 }
 
-// kwType is what a keyword's value must be, per its dialect's meta-schema.
-type kwType uint8
-
-const (
-	kwAny          kwType = iota // any JSON value
-	kwString                     // a string
-	kwBool                       // a boolean
-	kwNumber                     // a number
-	kwPositive                   // a number greater than 0
-	kwCount                      // a non-negative integer
-	kwArray                      // an array
-	kwEnum                       // draft-07: a non-empty array of unique items
-	kwPattern                    // a regular expression
-	kwTypes                      // a simple type or a non-empty array of unique ones
-	kwStrings                    // an array of unique strings
-	kwSchema                     // a schema
-	kwSchemas                    // a non-empty array of schemas
-	kwSchemaOrList               // draft-07 items: a schema or a non-empty array of them
-	kwSchemaMap                  // an object of schemas
-	kwPatternMap                 // patternProperties: an object of schemas keyed by regular expressions
-	kwStringsMap                 // an object of string arrays
-	kwDependencies               // draft-07: an object of schemas or string arrays
-	kwRef                        // $ref
-	kwDialect                    // $schema
+// keywords2020 and keywords7 are what the value of each keyword of the
+// subset must be, per its dialect's meta-schema (schema.Keyword.Value).
+var (
+	keywords2020 = keywordValues(schema.Draft2020)
+	keywords7    = keywordValues(schema.Draft7)
 )
 
-var keywords2020 = map[string]kwType{
-	"$schema": kwDialect, "$ref": kwRef, "$comment": kwString, "$defs": kwSchemaMap,
-	"prefixItems": kwSchemas, "items": kwSchema, "contains": kwSchema,
-	"additionalProperties": kwSchema, "properties": kwSchemaMap, "patternProperties": kwPatternMap,
-	"dependentSchemas": kwSchemaMap, "propertyNames": kwSchema, "if": kwSchema, "then": kwSchema,
-	"else": kwSchema, "allOf": kwSchemas, "anyOf": kwSchemas, "oneOf": kwSchemas, "not": kwSchema,
-	"unevaluatedItems": kwSchema, "unevaluatedProperties": kwSchema,
-	"contentEncoding": kwString, "contentMediaType": kwString, "contentSchema": kwSchema,
-	"format": kwString, "title": kwString, "description": kwString, "default": kwAny,
-	"deprecated": kwBool, "readOnly": kwBool, "writeOnly": kwBool, "examples": kwArray,
-	"type": kwTypes, "const": kwAny, "enum": kwArray, "multipleOf": kwPositive,
-	"maximum": kwNumber, "exclusiveMaximum": kwNumber, "minimum": kwNumber, "exclusiveMinimum": kwNumber,
-	"maxLength": kwCount, "minLength": kwCount, "pattern": kwPattern, "maxItems": kwCount,
-	"minItems": kwCount, "uniqueItems": kwBool, "maxContains": kwCount, "minContains": kwCount,
-	"maxProperties": kwCount, "minProperties": kwCount, "required": kwStrings,
-	"dependentRequired": kwStringsMap,
-}
-
-var keywords7 = map[string]kwType{
-	"$schema": kwDialect, "$ref": kwRef, "$comment": kwString, "title": kwString,
-	"description": kwString, "default": kwAny, "readOnly": kwBool, "writeOnly": kwBool,
-	"examples": kwArray, "multipleOf": kwPositive, "maximum": kwNumber, "exclusiveMaximum": kwNumber,
-	"minimum": kwNumber, "exclusiveMinimum": kwNumber, "maxLength": kwCount, "minLength": kwCount,
-	"pattern": kwPattern, "additionalItems": kwSchema, "items": kwSchemaOrList, "maxItems": kwCount,
-	"minItems": kwCount, "uniqueItems": kwBool, "contains": kwSchema, "maxProperties": kwCount,
-	"minProperties": kwCount, "required": kwStrings, "additionalProperties": kwSchema,
-	"definitions": kwSchemaMap, "properties": kwSchemaMap, "patternProperties": kwPatternMap,
-	"dependencies": kwDependencies, "propertyNames": kwSchema, "const": kwAny, "enum": kwEnum,
-	"type": kwTypes, "format": kwString, "contentMediaType": kwString, "contentEncoding": kwString,
-	"if": kwSchema, "then": kwSchema, "else": kwSchema, "allOf": kwSchemas, "anyOf": kwSchemas,
-	"oneOf": kwSchemas, "not": kwSchema,
-}
-
-// otherKeywords are the keywords santhosh-tekuri/jsonschema reads in some
-// dialect that neither table above lets through: a schema using one is
-// left to the full check.
-var otherKeywords = map[string]bool{
-	"id": true, "$id": true, "$anchor": true, "$dynamicRef": true, "$dynamicAnchor": true,
-	"$vocabulary": true, "$recursiveRef": true, "$recursiveAnchor": true,
+func keywordValues(d schema.Draft) map[string]schema.Value {
+	m := map[string]schema.Value{}
+	for _, k := range schema.Keywords() {
+		if v := k.ValueIn(d); k.Drafts&d != 0 && v != 0 {
+			m[k.Name] = v
+		}
+	}
+	return m
 }
 
 // isKeyword reports whether santhosh-tekuri/jsonschema reads key as a
-// keyword in some dialect.
+// keyword in some dialect: whether it is a row of the schema table.
 func isKeyword(key string) bool {
-	_, in2020 := keywords2020[key]
-	_, in7 := keywords7[key]
-	return in2020 || in7 || otherKeywords[key]
+	_, ok := schema.Lookup(key)
+	return ok
 }
 
 // stackResetting are the keywords whose subschemas santhosh compiles with
 // a fresh $ref loop-detection stack: they apply to other instance
 // locations. Every other subschema keyword counts as staying at the same
 // location (an over-approximation, which can only make acyclic say no).
+// It is a fact of santhosh-tekuri/jsonschema's compiler, not of the
+// keywords: contains and unevaluatedProperties apply to other locations
+// too (schema.Members) but do not reset its stack.
 var stackResetting = map[string]bool{
 	"properties": true, "patternProperties": true, "additionalProperties": true,
 	"items": true, "additionalItems": true,
@@ -115,7 +68,7 @@ var simpleTypes = map[string]bool{
 type metaCheck struct {
 	root   *jsonval.Value
 	draft7 bool
-	kw     map[string]kwType
+	kw     map[string]schema.Value
 	defs   string   // the keyword of the definitions $ref may point into
 	refs   []string // every $ref seen
 }
@@ -137,7 +90,7 @@ func (m *metaCheck) schema(v *jsonval.Value, root bool) bool {
 			}
 			continue
 		}
-		if t == kwDialect && !root || !m.value(t, mem.Value) {
+		if t == schema.DialectValue && !root || !m.value(t, mem.Value) {
 			return false
 		}
 	}
@@ -145,52 +98,52 @@ func (m *metaCheck) schema(v *jsonval.Value, root bool) bool {
 }
 
 // value reports whether v is a value of type t.
-func (m *metaCheck) value(t kwType, v *jsonval.Value) bool {
+func (m *metaCheck) value(t schema.Value, v *jsonval.Value) bool {
 	switch t {
-	case kwAny:
+	case schema.AnyValue:
 		return true
-	case kwString:
+	case schema.StringValue:
 		return v.Kind == jsonval.String
-	case kwBool:
+	case schema.BoolValue:
 		return v.Kind == jsonval.Bool
-	case kwNumber:
+	case schema.NumberValue:
 		return v.Kind == jsonval.Number
-	case kwPositive:
+	case schema.PositiveValue:
 		r := v.Rat()
 		return r != nil && r.Sign() > 0
-	case kwCount:
+	case schema.CountValue:
 		return isCount(v)
-	case kwArray:
+	case schema.ArrayValue:
 		return v.Kind == jsonval.Array
-	case kwEnum:
+	case schema.UniqueArrayValue:
 		return v.Kind == jsonval.Array && len(v.Items) > 0 && uniqueScalars(v.Items)
-	case kwPattern:
+	case schema.PatternValue:
 		return v.Kind == jsonval.String && isRE2(v.Str)
-	case kwTypes:
+	case schema.TypesValue:
 		if v.Kind == jsonval.String {
 			return simpleTypes[v.Str]
 		}
 		return v.Kind == jsonval.Array && len(v.Items) > 0 && uniqueStrings(v.Items, simpleTypes)
-	case kwStrings:
+	case schema.StringsValue:
 		return v.Kind == jsonval.Array && uniqueStrings(v.Items, nil)
-	case kwSchema:
+	case schema.SchemaValue:
 		return m.schema(v, false)
-	case kwSchemas:
+	case schema.SchemasValue:
 		return v.Kind == jsonval.Array && len(v.Items) > 0 && m.schemaList(v.Items)
-	case kwSchemaOrList:
+	case schema.SchemaOrListValue:
 		if v.Kind == jsonval.Array {
 			return len(v.Items) > 0 && m.schemaList(v.Items)
 		}
 		return m.schema(v, false)
-	case kwSchemaMap, kwPatternMap, kwStringsMap, kwDependencies:
+	case schema.SchemaMapValue, schema.PatternMapValue, schema.StringsMapValue, schema.DependenciesValue:
 		return m.object(t, v)
-	case kwRef:
+	case schema.RefValue:
 		if v.Kind != jsonval.String || !m.resolves(v.Str) {
 			return false
 		}
 		m.refs = append(m.refs, v.Str)
 		return true
-	case kwDialect:
+	case schema.DialectValue:
 		want := draft2020URL
 		if m.draft7 {
 			want = draft7URL
@@ -210,18 +163,18 @@ func (m *metaCheck) schemaList(items []*jsonval.Value) bool {
 }
 
 // object checks an object-valued keyword of type t member by member.
-func (m *metaCheck) object(t kwType, v *jsonval.Value) bool {
+func (m *metaCheck) object(t schema.Value, v *jsonval.Value) bool {
 	if v.Kind != jsonval.Object {
 		return false
 	}
 	for _, mem := range v.Members {
 		var ok bool
 		switch t {
-		case kwStringsMap:
-			ok = m.value(kwStrings, mem.Value)
-		case kwDependencies:
-			ok = mem.Value.Kind == jsonval.Array && m.value(kwStrings, mem.Value) || m.schema(mem.Value, false)
-		case kwPatternMap:
+		case schema.StringsMapValue:
+			ok = m.value(schema.StringsValue, mem.Value)
+		case schema.DependenciesValue:
+			ok = mem.Value.Kind == jsonval.Array && m.value(schema.StringsValue, mem.Value) || m.schema(mem.Value, false)
+		case schema.PatternMapValue:
 			ok = isRE2(mem.Key) && m.schema(mem.Value, false)
 		default:
 			ok = m.schema(mem.Value, false)
@@ -312,11 +265,11 @@ func sameLocationRefs(s *jsonval.Value, refs *[]string) {
 			for _, c := range v.Members {
 				sameLocationRefs(c.Value, refs)
 			}
-		case v.Kind == jsonval.Array && (keywords2020[mem.Key] == kwSchemas || keywords7[mem.Key] == kwSchemas):
+		case v.Kind == jsonval.Array && (keywords2020[mem.Key] == schema.SchemasValue || keywords7[mem.Key] == schema.SchemasValue):
 			for _, c := range v.Items {
 				sameLocationRefs(c, refs)
 			}
-		case keywords2020[mem.Key] == kwSchema || keywords7[mem.Key] == kwSchema:
+		case keywords2020[mem.Key] == schema.SchemaValue || keywords7[mem.Key] == schema.SchemaValue:
 			sameLocationRefs(v, refs)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // kind is the JSON type a node decodes.
@@ -162,23 +163,16 @@ func (b *builder) fail(ptr, keyword, format string, args ...any) {
 	b.errs = append(b.errs, &Error{File: b.tool.File, Pointer: b.tool.Pointer + "/" + b.key() + ptr, Keyword: keyword, Message: fmt.Sprintf(format, args...)})
 }
 
-// annotations are keywords that never make a value invalid.
-var annotations = map[string]bool{
-	"title": true, "description": true, "$comment": true, "examples": true,
-	"deprecated": true, "readOnly": true, "writeOnly": true, "default": true,
-	// content: annotations in 2020-12 (and draft-07), describing the string,
-	// never validated.
-	"contentMediaType": true, "contentEncoding": true, "contentSchema": true,
+// annotation reports whether k is a keyword that never makes a value
+// invalid (schema.Annotation).
+func annotation(k string) bool {
+	return schema.Is(k, func(kw schema.Keyword) bool { return kw.Class == schema.Annotation })
 }
 
-// enforced are the keywords toolgate turns into checks.
-var enforced = map[string]bool{
-	"type": true, "properties": true, "required": true, "additionalProperties": true,
-	"enum": true, "const": true, "minimum": true, "maximum": true,
-	"exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
-	"minLength": true, "maxLength": true, "pattern": true, "format": true,
-	"items": true, "prefixItems": true, "minItems": true, "maxItems": true,
-	"uniqueItems": true, "$ref": true, "$defs": true, "definitions": true,
+// enforced reports whether k is a keyword the plain decoder of a value
+// turns into checks (schema.Direct).
+func enforced(k string) bool {
+	return schema.Is(k, func(kw schema.Keyword) bool { return kw.Enforced == schema.Direct })
 }
 
 // build returns the node for the schema at ptr, building it once.
@@ -278,7 +272,7 @@ func (b *builder) buildRef(ptr string, s *jsonval.Value, name string) *node {
 func (b *builder) checkRefSiblings(ptr string, s *jsonval.Value) {
 	for _, m := range s.Members {
 		switch {
-		case m.Key == "$ref", annotations[m.Key], m.Key == "$defs", m.Key == "definitions", m.Key == "$id", m.Key == "$anchor":
+		case m.Key == "$ref", annotation(m.Key), m.Key == "$defs", m.Key == "definitions", m.Key == "$id", m.Key == "$anchor":
 		case ptr == "" && m.Key == "$schema":
 		case m.Key == "x-toolgate":
 			b.schemaMeta(ptr, m.Value, true)
@@ -311,7 +305,7 @@ func (b *builder) checkKeywords(ptr string, s *jsonval.Value) {
 		switch {
 		case k == "prefixItems" && b.draft7:
 			b.fail(ptr+"/prefixItems", k, "prefixItems is a draft 2020-12 keyword; draft-07 writes a tuple as an array under items")
-		case enforced[k], annotations[k], composedKeywords[k], strings.HasPrefix(k, "x-"):
+		case enforced(k), annotation(k), composedKeyword(k), strings.HasPrefix(k, "x-"):
 		case b.draft7 && k == "dependencies":
 		case k == "$id", k == "$anchor" && !b.draft7:
 		case k == "$schema":
@@ -391,15 +385,17 @@ func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
 	n.onlyStrings = types|tInt == tAll && onlyStringKeywords(s)
 }
 
-// stringKeywords are the keywords that apply to strings only and that a
-// tgimpl.Scalar checks.
-var stringKeywords = map[string]bool{"format": true, "pattern": true, "minLength": true, "maxLength": true}
+// stringKeyword reports whether k is an assertion that applies to strings
+// only (schema.OfString): one a tgimpl.Scalar checks.
+func stringKeyword(k string) bool {
+	return schema.Is(k, func(kw schema.Keyword) bool { return kw.Of == schema.OfString && kw.Class == schema.Assertion })
+}
 
 // onlyStringKeywords reports whether every keyword of s is an annotation,
 // an extension or one of stringKeywords.
 func onlyStringKeywords(s *jsonval.Value) bool {
 	for _, m := range s.Members {
-		if !annotations[m.Key] && !stringKeywords[m.Key] && !strings.HasPrefix(m.Key, "x-") {
+		if !annotation(m.Key) && !stringKeyword(m.Key) && !strings.HasPrefix(m.Key, "x-") {
 			return false
 		}
 	}
@@ -408,7 +404,7 @@ func onlyStringKeywords(s *jsonval.Value) bool {
 
 func onlyAnnotations(s *jsonval.Value) bool {
 	for _, m := range s.Members {
-		if !annotations[m.Key] && !composedKeywords[m.Key] && m.Key != "dependencies" && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && m.Key != "$schema" && m.Key != "$id" && m.Key != "$anchor" {
+		if !annotation(m.Key) && !composedKeyword(m.Key) && m.Key != "dependencies" && !strings.HasPrefix(m.Key, "x-") && m.Key != "$defs" && m.Key != "definitions" && m.Key != "$schema" && m.Key != "$id" && m.Key != "$anchor" {
 			return false
 		}
 	}

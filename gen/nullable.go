@@ -26,7 +26,7 @@ func (b *builder) nullableUnion(ptr string, s *jsonval.Value, name string) *node
 				return nil
 			}
 			kw = m.Key
-		case annotations[m.Key], strings.HasPrefix(m.Key, "x-"), m.Key == "$defs", m.Key == "definitions", m.Key == "$id", m.Key == "$anchor":
+		case annotation(m.Key), strings.HasPrefix(m.Key, "x-"), m.Key == "$defs", m.Key == "definitions", m.Key == "$id", m.Key == "$anchor":
 		case m.Key == "unevaluatedProperties" && m.Value.Kind == jsonval.Bool && !m.Value.Bool:
 			closed = true
 		case ptr == "" && m.Key == "$schema":
@@ -85,7 +85,7 @@ func onlyNull(s *jsonval.Value) bool {
 		return false
 	}
 	for _, m := range s.Members {
-		if m.Key != "type" && !annotations[m.Key] && !strings.HasPrefix(m.Key, "x-") {
+		if m.Key != "type" && !annotation(m.Key) && !strings.HasPrefix(m.Key, "x-") {
 			return false
 		}
 	}

@@ -6,14 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/toolgate/toolgate/runtime/contract"
 	"github.com/toolgate/toolgate/runtime/jsonval"
-	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // Ambiguous oneOf. oneOf means exactly one branch: a value that two
@@ -71,7 +70,7 @@ func OneOfOverlaps(t *Tool, opts Options) []Overlap {
 	if !hasMember(t.params, "oneOf") {
 		return nil
 	}
-	eff := provider.Effective(t.params, opts.OpenObjects)
+	eff := schema.Effective(t.params, opts.OpenObjects)
 	var out []Overlap
 	var walk func(s *jsonval.Value, ptr string)
 	walk = func(s *jsonval.Value, ptr string) {
@@ -81,25 +80,7 @@ func OneOfOverlaps(t *Tool, opts Options) []Overlap {
 		if one := s.Get("oneOf"); one != nil && one.Kind == jsonval.Array {
 			out = append(out, overlaps(t, eff, s, one.Items, ptr+"/oneOf")...)
 		}
-		for _, m := range s.Members {
-			at := ptr + "/" + escapePointer(m.Key)
-			switch {
-			case slices.Contains(subschemaOne, m.Key):
-				walk(m.Value, at)
-			case slices.Contains(subschemaMap, m.Key) && m.Value.Kind == jsonval.Object:
-				for _, c := range m.Value.Members {
-					walk(c.Value, at+"/"+escapePointer(c.Key))
-				}
-			case slices.Contains(subschemaList, m.Key) || m.Key == "items":
-				if m.Value.Kind == jsonval.Array {
-					for i, c := range m.Value.Items {
-						walk(c, at+"/"+strconv.Itoa(i))
-					}
-				} else {
-					walk(m.Value, at)
-				}
-			}
-		}
+		schema.Each(s, ptr, func(_ schema.Keyword, sub *jsonval.Value, at string) { walk(sub, at) })
 	}
 	walk(eff, "")
 	return out

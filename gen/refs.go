@@ -2,11 +2,10 @@ package gen
 
 import (
 	"net/url"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // References inside one tool's schema. Besides JSON pointers ("#/$defs/a"),
@@ -23,13 +22,6 @@ type refIndex struct {
 	resources map[string]string   // absolute URI (no fragment) → schema pointer
 	anchors   map[string]string   // absolute URI with an anchor fragment → schema pointer
 }
-
-// Keywords whose values are subschemas, for the walk.
-var (
-	subschemaOne  = []string{"additionalProperties", "additionalItems", "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames", "not", "if", "then", "else"}
-	subschemaMap  = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
-	subschemaList = []string{"prefixItems", "allOf", "anyOf", "oneOf"}
-)
 
 func indexRefs(root *jsonval.Value, rootURL string, draft7 bool) *refIndex {
 	ix := &refIndex{base: map[string]*url.URL{}, resources: map[string]string{}, anchors: map[string]string{}}
@@ -65,23 +57,7 @@ func (ix *refIndex) walk(s *jsonval.Value, ptr string, base *url.URL, draft7 boo
 		ix.anchors[withoutFragment(base)+"#"+a.Str] = ptr
 	}
 	ix.base[ptr] = base
-	for _, m := range s.Members {
-		at := ptr + "/" + escapePointer(m.Key)
-		switch {
-		case slices.Contains(subschemaOne, m.Key):
-			ix.walk(m.Value, at, base, draft7)
-		case slices.Contains(subschemaMap, m.Key) && m.Value.Kind == jsonval.Object:
-			for _, c := range m.Value.Members {
-				ix.walk(c.Value, at+"/"+escapePointer(c.Key), base, draft7)
-			}
-		case (slices.Contains(subschemaList, m.Key) || m.Key == "items") && m.Value.Kind == jsonval.Array:
-			for i, c := range m.Value.Items {
-				ix.walk(c, at+"/"+strconv.Itoa(i), base, draft7)
-			}
-		case m.Key == "items":
-			ix.walk(m.Value, at, base, draft7)
-		}
-	}
+	schema.Each(s, ptr, func(_ schema.Keyword, sub *jsonval.Value, at string) { ix.walk(sub, at, base, draft7) })
 }
 
 func withoutFragment(u *url.URL) string {

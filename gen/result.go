@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
-	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // The result of a tool. A tool file may declare the JSON Schema of what
@@ -82,8 +82,8 @@ func (tm *toolModel) modelResult(opts Options) error {
 		c.output, c.memoed = checked.schema, nil
 		out = &c
 	}
-	closed := provider.ClosedResult(out.output, opts.OpenObjects)
-	tm.resultSchema = string(provider.WithoutExtensions(closed).Marshal())
+	closed := schema.ClosedResult(out.output, opts.OpenObjects)
+	tm.resultSchema = string(schema.WithoutExtensions(closed).Marshal())
 	b := &builder{tool: out, root: closed, draft7: draft7, opts: opts, nodes: map[string]*node{}, refs: indexRefs(closed, resultURL(t), draft7), result: true}
 	tm.result = b.build("", closed, tm.goName+"Result")
 	switch r := tm.result; {
@@ -145,5 +145,5 @@ func ResultSchema(t *Tool, opts Options) *jsonval.Value {
 	if t.output == nil {
 		return nil
 	}
-	return provider.EffectiveResult(t.output, opts.OpenObjects)
+	return schema.EffectiveResult(t.output, opts.OpenObjects)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // schemaCheck is what checking one schema of a tool against its dialect's
@@ -202,12 +203,12 @@ func isSchemaPlace(s *jsonval.Value, ptr string, draft7 bool) bool {
 	}
 	type role uint8
 	const (
-		other role = iota
-		schema
-		schemaMap
-		schemaList
+		atOther role = iota
+		atSchema
+		atSchemaMap
+		atSchemaList
 	)
-	r, cur := schema, s
+	r, cur := atSchema, s
 	for _, tok := range strings.Split(ptr, "/")[1:] {
 		tok = unescapePointer(tok)
 		var next *jsonval.Value
@@ -223,25 +224,25 @@ func isSchemaPlace(s *jsonval.Value, ptr string, draft7 bool) bool {
 			return false
 		}
 		switch {
-		case r == schemaMap || r == schemaList:
-			r = schema
-		case r != schema:
-		case kw[tok] == kwSchema:
-			r = schema
-		case kw[tok] == kwSchemaMap || kw[tok] == kwPatternMap:
-			r = schemaMap
-		case kw[tok] == kwSchemas:
-			r = schemaList
-		case kw[tok] == kwSchemaOrList && next.Kind == jsonval.Array:
-			r = schemaList
-		case kw[tok] == kwSchemaOrList:
-			r = schema
+		case r == atSchemaMap || r == atSchemaList:
+			r = atSchema
+		case r != atSchema:
+		case kw[tok] == schema.SchemaValue:
+			r = atSchema
+		case kw[tok] == schema.SchemaMapValue || kw[tok] == schema.PatternMapValue:
+			r = atSchemaMap
+		case kw[tok] == schema.SchemasValue:
+			r = atSchemaList
+		case kw[tok] == schema.SchemaOrListValue && next.Kind == jsonval.Array:
+			r = atSchemaList
+		case kw[tok] == schema.SchemaOrListValue:
+			r = atSchema
 		default:
-			r = other
+			r = atOther
 		}
 		cur = next
 	}
-	return r == schema
+	return r == atSchema
 }
 
 // removeMember takes out of s the member deepestMember finds for ptr. at

@@ -1,10 +1,8 @@
 package gen
 
 import (
-	"slices"
-	"strconv"
-
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // sensitivePointers returns the JSON pointers of the subschemas of the
@@ -28,23 +26,7 @@ func (tm *toolModel) sensitivePointers() []string {
 			out = append(out, ptr)
 			return // everything below is sensitive already
 		}
-		for _, m := range s.Members {
-			at := ptr + "/" + escapePointer(m.Key)
-			switch {
-			case slices.Contains(subschemaOne, m.Key):
-				walk(m.Value, at)
-			case slices.Contains(subschemaMap, m.Key) && m.Value.Kind == jsonval.Object:
-				for _, c := range m.Value.Members {
-					walk(c.Value, at+"/"+escapePointer(c.Key))
-				}
-			case (slices.Contains(subschemaList, m.Key) || m.Key == "items") && m.Value.Kind == jsonval.Array:
-				for i, c := range m.Value.Items {
-					walk(c, at+"/"+strconv.Itoa(i))
-				}
-			case m.Key == "items":
-				walk(m.Value, at)
-			}
-		}
+		schema.Each(s, ptr, func(_ schema.Keyword, sub *jsonval.Value, at string) { walk(sub, at) })
 	}
 	walk(tm.t.params, "")
 	return out

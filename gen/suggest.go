@@ -2,10 +2,11 @@ package gen
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // suggest returns the one name of known that word is most likely a
@@ -85,22 +86,16 @@ func didYouMean(word string, known []string) string {
 	return ""
 }
 
-// schemaKeywords are the keywords toolgate knows, in order: those it
-// enforces or reads as annotations, and every keyword of JSON Schema
-// 2020-12 and draft-07 that it refuses. A member of a schema that is none
+// schemaKeywords are the keywords toolgate knows (the rows of
+// schema.Keywords), in order: those it enforces or reads as annotations,
+// and every keyword of JSON Schema 2020-12 and draft-07 that it refuses. A member of a schema that is none
 // of them (nor an x- extension) is a misspelling or a stranger.
 var schemaKeywords = sync.OnceValue(func() []string {
-	set := map[string]bool{"$schema": true, "$id": true, "$anchor": true, "dependencies": true, "additionalItems": true}
-	for _, m := range []map[string]bool{enforced, annotations, composedKeywords, otherKeywords} {
-		maps.Copy(set, m)
+	var names []string
+	for _, k := range schema.Keywords() {
+		names = append(names, k.Name)
 	}
-	for k := range keywords2020 {
-		set[k] = true
-	}
-	for k := range keywords7 {
-		set[k] = true
-	}
-	return slices.Sorted(maps.Keys(set))
+	return slices.Sorted(slices.Values(names))
 })
 
 // toolMembers are the members of a tool object toolgate reads (x-

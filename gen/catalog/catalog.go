@@ -18,6 +18,7 @@ import (
 	"github.com/toolgate/toolgate/runtime/format"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 	"github.com/toolgate/toolgate/templates"
 )
 
@@ -166,7 +167,7 @@ func (p *params) member(path string, site *jsonval.Value, presence string, depth
 	if ms.Kind != jsonval.Object {
 		return
 	}
-	row := templates.CatalogParam{Path: path, Type: strings.Join(provider.TypeNames(ms), " or "), Presence: presence}
+	row := templates.CatalogParam{Path: path, Type: strings.Join(schema.TypeNames(ms), " or "), Presence: presence}
 	if row.Type == "" {
 		row.Type = "any"
 	}
@@ -218,7 +219,7 @@ func str(v *jsonval.Value) string {
 }
 
 func nullable(s *jsonval.Value) bool {
-	for _, t := range provider.TypeNames(s) {
+	for _, t := range schema.TypeNames(s) {
 		if t == "null" {
 			return true
 		}

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
-	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // checker lints one tool.
@@ -117,7 +117,7 @@ func (c *checker) schema(s *jsonval.Value, ptr string) {
 	if s.Kind != jsonval.Object {
 		return
 	}
-	ts := provider.TypeNames(s)
+	ts := schema.TypeNames(s)
 	isObject := slices.Contains(ts, "object") || (ts == nil && has(s, "properties"))
 	if isObject {
 		c.object(s, ptr)
@@ -245,7 +245,7 @@ func (c *checker) property(name string, ps *jsonval.Value, ptr string, required 
 	if desc == "" {
 		c.add(RuleParamDesc, ptr, "parameter %q has no description", name)
 	}
-	ts := provider.TypeNames(target)
+	ts := schema.TypeNames(target)
 	ws := words(name)
 	numeric := slices.Contains(ts, "number") || slices.Contains(ts, "integer")
 	if numeric {
@@ -291,7 +291,7 @@ func (c *checker) property(name string, ps *jsonval.Value, ptr string, required 
 }
 
 func nullable(s *jsonval.Value) bool {
-	if slices.Contains(provider.TypeNames(s), "null") {
+	if slices.Contains(schema.TypeNames(s), "null") {
 		return true
 	}
 	if e := s.Get("enum"); e != nil {
@@ -304,7 +304,7 @@ func nullable(s *jsonval.Value) bool {
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if list := s.Get(k); list != nil {
 			for _, it := range list.Items {
-				if slices.Equal(provider.TypeNames(it), []string{"null"}) {
+				if slices.Equal(schema.TypeNames(it), []string{"null"}) {
 					return true
 				}
 			}
@@ -355,10 +355,15 @@ func (c *checker) bounds(s *jsonval.Value, ptr string) {
 			c.add(RuleBoundsInverted, ptr+"/"+lo.kw, "%s %s and %s %s leave no value", lo.kw, s.Get(lo.kw).Str, hi.kw, s.Get(hi.kw).Str)
 		}
 	}
-	for _, p := range [][2]string{{"minLength", "maxLength"}, {"minItems", "maxItems"}, {"minProperties", "maxProperties"}} {
+	for _, p := range sizeBounds {
 		a, b := s.Get(p[0]).Rat(), s.Get(p[1]).Rat()
 		if a != nil && b != nil && a.Cmp(b) > 0 {
 			c.add(RuleBoundsInverted, ptr+"/"+p[0], "%s %s is above %s %s", p[0], s.Get(p[0]).Str, p[1], s.Get(p[1]).Str)
 		}
 	}
 }
+
+// sizeBounds are the [lower, upper] bounds of a string's length, an
+// array's items and an object's members. The bounds of contains count the
+// items that match it, which these rules leave alone.
+var sizeBounds = schema.CountPairs(func(k schema.Keyword) bool { return k.Name != "minContains" })

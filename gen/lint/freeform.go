@@ -2,7 +2,7 @@ package lint
 
 import (
 	"github.com/toolgate/toolgate/runtime/jsonval"
-	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // RuleObjectFreeForm flags an object below the root that declares no
@@ -18,7 +18,7 @@ func init() {
 // freeForm reports whether the object s at ptr is a free-form map, and
 // flags it.
 func (c *checker) freeForm(s *jsonval.Value, ptr string) bool {
-	if ptr == c.ti.base || !provider.DeclaresNoMembers(s) {
+	if ptr == c.ti.base || !schema.DeclaresNoMembers(s) {
 		return false
 	}
 	c.add(RuleObjectFreeForm, ptr, "the object declares no members, so the gate takes any members and hands their values over raw; declare its properties, or write additionalProperties to close it or type its values")

@@ -10,7 +10,7 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/runtime/jsonval"
-	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // Change is one classified change of one tool.
@@ -257,7 +257,7 @@ func (w *walker) schema(old, new *jsonval.Value, ptr, oldAt, newAt string) {
 }
 
 func (w *walker) types(old, new *jsonval.Value, ptr string) {
-	a, b := provider.TypeNames(old), provider.TypeNames(new)
+	a, b := schema.TypeNames(old), schema.TypeNames(new)
 	var lost, gained []string
 	for _, t := range []string{"null", "boolean", "integer", "number", "string", "array", "object"} {
 		switch {
@@ -374,7 +374,7 @@ func (w *walker) compareBound(a, b bound, lower bool, ptr string) {
 func (w *walker) bounds(o, n *jsonval.Value, ptr string) {
 	w.compareBound(pick(o, "minimum", "exclusiveMinimum", true), pick(n, "minimum", "exclusiveMinimum", true), true, ptr)
 	w.compareBound(pick(o, "maximum", "exclusiveMaximum", false), pick(n, "maximum", "exclusiveMaximum", false), false, ptr)
-	for _, p := range [][2]string{{"minLength", "maxLength"}, {"minItems", "maxItems"}, {"minProperties", "maxProperties"}} {
+	for _, p := range sizeBounds {
 		w.compareBound(pick(o, p[0], "", true), pick(n, p[0], "", true), true, ptr)
 		w.compareBound(pick(o, p[1], "", false), pick(n, p[1], "", false), false, ptr)
 	}
@@ -520,3 +520,8 @@ func describe(c Change) string {
 	}
 	return b.String()
 }
+
+// sizeBounds are the [lower, upper] bounds of a string's length, an
+// array's items and an object's members. The bounds of contains count the
+// items that match it, which these rules leave alone.
+var sizeBounds = schema.CountPairs(func(k schema.Keyword) bool { return k.Name != "minContains" })

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgate/toolgate/runtime/format"
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // A Masker takes the text out of one tool's call arguments, walking them
@@ -369,7 +370,7 @@ func (w *maskWalk) str(v *jsonval.Value, locs []loc, secret bool) *jsonval.Value
 	add("")
 	add("x")
 	for _, l := range locs {
-		for _, kw := range []string{"minLength", "maxLength"} {
+		for _, kw := range lengthBounds {
 			if n := l.s.Get(kw); n != nil && n.Kind == jsonval.Number {
 				if k, err := strconv.Atoi(n.Str); err == nil && k < maxExample {
 					add(strings.Repeat("x", k))
@@ -481,3 +482,14 @@ func HidePath(ptr string, hidden map[string]bool) string {
 	}
 	return "/" + strings.Join(toks, "/")
 }
+
+// lengthBounds are the keywords that bound a string's length, lower first.
+var lengthBounds = func() []string {
+	var out []string
+	for _, k := range schema.Keywords() {
+		if k.Of == schema.OfString && k.Bound != schema.NoBound {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}()

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // Instance is one argument document derived from a schema.
@@ -197,24 +198,24 @@ func (d *deriver) scan(s *jsonval.Value, ptr string) error {
 		bad := func(what string) error {
 			return fmt.Errorf("contract: %s at %s is not %s", m.Key, ptrText(p), what)
 		}
-		switch m.Key {
-		case "$dynamicRef", "$recursiveRef":
+		switch k, _ := schema.Lookup(m.Key); {
+		case m.Key == "$dynamicRef", m.Key == "$recursiveRef":
 			return fmt.Errorf("contract: unsupported keyword %s at %s", m.Key, ptrText(p))
-		case "unevaluatedProperties", "unevaluatedItems":
+		case m.Key == "unevaluatedProperties", m.Key == "unevaluatedItems":
 			if d.draft7 {
 				continue
 			}
 			if err := d.scan(v, p); err != nil {
 				return err
 			}
-		case "$ref":
+		case m.Key == "$ref":
 			if v.Kind != jsonval.String {
 				return bad("a string")
 			}
 			if d.resolve(v.Str) == nil {
 				return fmt.Errorf("contract: $ref %q at %s does not resolve (only local references \"#/...\" are supported)", v.Str, ptrText(p))
 			}
-		case "type":
+		case m.Key == "type":
 			ts := typeList(v)
 			if len(ts) == 0 {
 				return bad("a type name or a non-empty array of them")
@@ -224,14 +225,14 @@ func (d *deriver) scan(s *jsonval.Value, ptr string) error {
 					return fmt.Errorf("contract: unknown type %q at %s", t, ptrText(p))
 				}
 			}
-		case "pattern":
+		case m.Key == "pattern":
 			if v.Kind != jsonval.String {
 				return bad("a string")
 			}
 			if _, err := d.compile(v.Str); err != nil {
 				return fmt.Errorf("contract: pattern at %s: %w", ptrText(p), err)
 			}
-		case "enum", "required":
+		case m.Key == "enum", m.Key == "required":
 			if v.Kind != jsonval.Array {
 				return bad("an array")
 			}
@@ -242,7 +243,7 @@ func (d *deriver) scan(s *jsonval.Value, ptr string) error {
 					}
 				}
 			}
-		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+		case k.Value == schema.NumberValue || k.Value == schema.PositiveValue:
 			r := numRat(v)
 			if r == nil {
 				return bad("a number of moderate size")
@@ -250,11 +251,11 @@ func (d *deriver) scan(s *jsonval.Value, ptr string) error {
 			if m.Key == "multipleOf" && r.Sign() <= 0 {
 				return bad("a positive number")
 			}
-		case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains":
+		case k.Value == schema.CountValue:
 			if r := numRat(v); r == nil || !r.IsInt() || r.Sign() < 0 {
 				return bad("a non-negative integer")
 			}
-		case "properties", "$defs", "definitions", "dependentSchemas", "patternProperties", "dependencies", "dependentRequired":
+		case k.Value == schema.SchemaMapValue || k.Value == schema.PatternMapValue || k.Value == schema.StringsMapValue || k.Value == schema.DependenciesValue:
 			if v.Kind != jsonval.Object {
 				return bad("an object")
 			}
@@ -275,7 +276,7 @@ func (d *deriver) scan(s *jsonval.Value, ptr string) error {
 					return err
 				}
 			}
-		case "allOf", "anyOf", "oneOf", "prefixItems":
+		case k.Value == schema.SchemasValue:
 			if v.Kind != jsonval.Array || len(v.Items) == 0 && m.Key != "prefixItems" {
 				return bad("a non-empty array of schemas")
 			}
@@ -284,7 +285,7 @@ func (d *deriver) scan(s *jsonval.Value, ptr string) error {
 					return err
 				}
 			}
-		case "items":
+		case m.Key == "items":
 			if v.Kind == jsonval.Array {
 				if !d.draft7 {
 					return bad("a schema (use prefixItems for tuples in draft 2020-12)")
@@ -299,7 +300,7 @@ func (d *deriver) scan(s *jsonval.Value, ptr string) error {
 			if err := d.scan(v, p); err != nil {
 				return err
 			}
-		case "additionalProperties", "additionalItems", "contains", "not", "if", "then", "else", "propertyNames":
+		case m.Key == "additionalProperties", m.Key == "additionalItems", m.Key == "contains", m.Key == "not", m.Key == "if", m.Key == "then", m.Key == "else", m.Key == "propertyNames":
 			if err := d.scan(v, p); err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // ---- the valid base ----
@@ -63,6 +64,10 @@ func (d *deriver) flat(s *jsonval.Value, refs []string, depth int) (*jsonval.Val
 	return out, refs, nil
 }
 
+// keptFirst are the keywords of which a merge keeps a's value and drops
+// b's: they assert nothing.
+var keptFirst = []string{"title", "description", "default", "examples", "$comment", "$id", "$schema", "$anchor", "deprecated", "readOnly", "writeOnly"}
+
 // mergeSchemas returns a schema that combines the keywords of a and b (both flat), without changing either.
 func mergeSchemas(a, b *jsonval.Value) *jsonval.Value {
 	out := &jsonval.Value{Kind: jsonval.Object, Members: slices.Clone(a.Members)}
@@ -73,8 +78,8 @@ func mergeSchemas(a, b *jsonval.Value) *jsonval.Value {
 			out.Members = append(out.Members, m)
 			continue
 		}
-		switch m.Key {
-		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+		switch k, _ := schema.Lookup(m.Key); {
+		case k.Form == schema.Map && m.Key != "dependencies": // a list of names under dependencies is no map of schemas
 			merged := &jsonval.Value{Kind: jsonval.Object, Members: slices.Clone(have.Members)}
 			for _, p := range m.Value.Members {
 				if q := merged.Get(p.Key); q != nil {
@@ -85,7 +90,7 @@ func mergeSchemas(a, b *jsonval.Value) *jsonval.Value {
 				}
 			}
 			out.Set(m.Key, merged)
-		case "required":
+		case m.Key == "required":
 			items := slices.Clone(have.Items)
 			for _, r := range m.Value.Items {
 				if !slices.ContainsFunc(items, func(x *jsonval.Value) bool { return jsonval.Equal(x, r) }) {
@@ -93,7 +98,7 @@ func mergeSchemas(a, b *jsonval.Value) *jsonval.Value {
 				}
 			}
 			out.Set(m.Key, &jsonval.Value{Kind: jsonval.Array, Items: items})
-		case "type":
+		case m.Key == "type":
 			bt := typeList(m.Value)
 			var both []*jsonval.Value
 			for _, t := range typeList(have) {
@@ -112,7 +117,7 @@ func mergeSchemas(a, b *jsonval.Value) *jsonval.Value {
 				continue
 			}
 			out.Set("type", &jsonval.Value{Kind: jsonval.Array, Items: both})
-		case "enum":
+		case m.Key == "enum":
 			var both []*jsonval.Value
 			for _, e := range have.Items {
 				if slices.ContainsFunc(m.Value.Items, func(x *jsonval.Value) bool { return jsonval.Equal(x, e) }) {
@@ -120,15 +125,15 @@ func mergeSchemas(a, b *jsonval.Value) *jsonval.Value {
 				}
 			}
 			out.Set("enum", &jsonval.Value{Kind: jsonval.Array, Items: both})
-		case "minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains":
+		case k.Bound == schema.Lower:
 			if x, y := numRat(have), numRat(m.Value); x != nil && y != nil && y.Cmp(x) > 0 {
 				out.Set(m.Key, m.Value)
 			}
-		case "maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains":
+		case k.Bound == schema.Upper:
 			if x, y := numRat(have), numRat(m.Value); x != nil && y != nil && y.Cmp(x) < 0 {
 				out.Set(m.Key, m.Value)
 			}
-		case "title", "description", "default", "examples", "$comment", "$id", "$schema", "$anchor", "deprecated", "readOnly", "writeOnly":
+		case slices.Contains(keptFirst, m.Key):
 		default:
 			if !jsonval.Equal(have, m.Value) {
 				residual = append(residual, &jsonval.Value{Kind: jsonval.Object, Members: []jsonval.Member{m}})
@@ -273,14 +278,19 @@ func (d *deriver) synthFlat(f *jsonval.Value, ptr string, stack []string, depth 
 // inferType guesses the type of an untyped schema from its keywords; null when nothing hints.
 func inferType(f *jsonval.Value) string {
 	has := func(keys ...string) bool { return slices.ContainsFunc(keys, f.Has) }
+	asserts := func(of schema.Of) bool {
+		return slices.ContainsFunc(f.Members, func(m jsonval.Member) bool {
+			return schema.Is(m.Key, func(k schema.Keyword) bool { return k.Of == of && k.Class == schema.Assertion })
+		})
+	}
 	switch {
 	case has("properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties", "propertyNames", "dependentRequired"):
 		return "object"
 	case has("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"):
 		return "array"
-	case has("pattern", "minLength", "maxLength", "format"):
+	case asserts(schema.OfString):
 		return "string"
-	case has("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
+	case asserts(schema.OfNumber):
 		return "number"
 	}
 	return "null"

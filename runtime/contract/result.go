@@ -12,6 +12,7 @@ import (
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // result is what the contract test knows of a tool's result schema.
@@ -89,7 +90,7 @@ func checkResult(t *testing.T, tool Tool) {
 		if err != nil {
 			t.Fatalf("tool %s: %v", tool.Name, err)
 		}
-		eff := provider.EffectiveResult(now, tool.OpenObjects)
+		eff := schema.EffectiveResult(now, tool.OpenObjects)
 		if ptr, d := difference(mustParse(t, r.schema), eff, ""); ptr != "" || d != "" {
 			t.Errorf("tool %s: %s changed since the code was generated; run go generate\n\teffective result schema: at %s: %s", tool.Name, tool.Source, orRoot(ptr), d)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // checkSource compares the canonical file with what the code was generated
@@ -28,7 +29,7 @@ func checkSource(t *testing.T, tool Tool) {
 	if err != nil {
 		t.Fatalf("%s\n%v", msg[0], err)
 	}
-	now := provider.Effective(params, tool.OpenObjects)
+	now := schema.Effective(params, tool.OpenObjects)
 	if ptr, d := difference(mustParse(t, tool.Schema), now, ""); ptr != "" || d != "" {
 		msg = append(msg, fmt.Sprintf("effective schema: at %s: %s", orRoot(ptr), d))
 	}

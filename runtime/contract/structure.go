@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // checkStructure compares the shape of each provider's schema with the
@@ -69,7 +70,7 @@ func unwrapNull(v *jsonval.Value) *jsonval.Value {
 	if a == nil || len(a.Items) != 2 {
 		return v
 	}
-	if n := a.Items[1]; len(n.Members) == 1 && slices.Equal(provider.TypeNames(n), []string{"null"}) {
+	if n := a.Items[1]; len(n.Members) == 1 && slices.Equal(schema.TypeNames(n), []string{"null"}) {
 		return a.Items[0]
 	}
 	return v
@@ -92,7 +93,7 @@ func (s *shape) compare(e, p *jsonval.Value, ptr string, seen []string) {
 		s.fail(ptr, "the provider's schema does not resolve")
 		return
 	}
-	et, pt := provider.TypeNames(e), provider.TypeNames(p)
+	et, pt := schema.TypeNames(e), schema.TypeNames(p)
 	if s.def.Provider == provider.GeminiLegacy {
 		pt = legacyTypes(p)
 	}
@@ -172,7 +173,7 @@ func (s *shape) compareRequired(e, p *jsonval.Value, ptr string) {
 func unwrapProp(e *jsonval.Value, name string) *jsonval.Value { return e.Get("properties").Get(name) }
 
 func isNullableSchema(v *jsonval.Value) bool {
-	if slices.Contains(provider.TypeNames(v), "null") {
+	if slices.Contains(schema.TypeNames(v), "null") {
 		return true
 	}
 	if e := v.Get("enum"); e != nil && v.Get("type") == nil {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // ---- Anthropic ----
@@ -12,12 +13,12 @@ import (
 // anthropicLocal are the keywords Anthropic's strict mode does not take.
 var anthropicLocal = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems"}
 
-func (pr *projection) anthropic(schema *jsonval.Value) (*jsonval.Value, error) {
-	if !pr.closedAndFinite(schema) {
-		return schema, nil
+func (pr *projection) anthropic(in *jsonval.Value) (*jsonval.Value, error) {
+	if !pr.closedAndFinite(in) {
+		return in, nil
 	}
 	pr.strict = true
-	out := schema.CloneCompact()
+	out := in.CloneCompact()
 	var strip func(s *jsonval.Value, ptr string) error
 	strip = func(s *jsonval.Value, ptr string) error {
 		for _, m := range slices.Clone(s.Members) {
@@ -40,7 +41,7 @@ func (pr *projection) anthropic(schema *jsonval.Value) (*jsonval.Value, error) {
 // $ref recurses: what strict modes require. Each definition is visited
 // once, however many references lead to it (refVisits), so that the walk
 // is linear in the schema.
-func (pr *projection) closedAndFinite(schema *jsonval.Value) bool {
+func (pr *projection) closedAndFinite(in *jsonval.Value) bool {
 	ok := true
 	refs := refVisits{}
 	var visit func(s *jsonval.Value, ptr string) error
@@ -48,12 +49,12 @@ func (pr *projection) closedAndFinite(schema *jsonval.Value) bool {
 		if !ok || s.Kind != jsonval.Object {
 			return nil
 		}
-		if slices.Contains(TypeNames(s), "object") || s.Has("properties") {
+		if slices.Contains(schema.TypeNames(s), "object") || s.Has("properties") {
 			if a := s.Get("additionalProperties"); a == nil || !(a.Kind == jsonval.Bool && !a.Bool) {
 				ok = false
 			}
 		}
-		if len(TypeNames(s)) == 0 && !s.Has("$ref") && !s.Has("enum") && !s.Has("const") && !s.Has("anyOf") && !s.Has("allOf") {
+		if len(schema.TypeNames(s)) == 0 && !s.Has("$ref") && !s.Has("enum") && !s.Has("const") && !s.Has("anyOf") && !s.Has("allOf") {
 			ok = false // an untyped value
 		}
 		if slices.ContainsFunc(anthropicNotStrict, s.Has) {
@@ -80,7 +81,7 @@ func (pr *projection) closedAndFinite(schema *jsonval.Value) bool {
 		}
 		return walkChildren(s, ptr, func(c *jsonval.Value, at string) error { return visit(c, at) })
 	}
-	_ = visit(schema, "")
+	_ = visit(in, "")
 	return ok
 }
 

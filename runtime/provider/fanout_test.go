@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // fanoutTool is a tool whose definition di refers to d(i+1) twice, down to
@@ -25,7 +26,7 @@ func fanoutTool(t *testing.T, depth int) provider.Tool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return provider.Tool{Name: "fanout", Description: "A tool.", Schema: string(provider.Effective(canonical, false).Marshal())}
+	return provider.Tool{Name: "fanout", Description: "A tool.", Schema: string(schema.Effective(canonical, false).Marshal())}
 }
 
 // TestRefFanoutLinear: a provider that takes references keeps them, so the
@@ -95,7 +96,7 @@ func TestClosureFanoutLinear(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		eff := provider.Effective(canonical, false)
+		eff := schema.Effective(canonical, false)
 		closed := 0
 		for _, d := range eff.Get("$defs").Members {
 			if u := d.Value.Get("unevaluatedProperties"); u != nil && u.Kind == jsonval.Bool && !u.Bool {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
 	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 func parse(t *testing.T, s string) *jsonval.Value {
@@ -47,7 +48,7 @@ func TestEffectiveStripsExtensions(t *testing.T) {
 			"choice":{"anyOf":[{"type":"string","x-k":1},{"not":{"type":"integer","x-k":2}}]},
 			"ref":{"$ref":"#/$defs/x-def","x-toolgate":{"goName":"R"}}},
 		"$defs":{"x-def":{"type":"object","x-k":1,"patternProperties":{"^a":{"type":"string","x-k":1}},"if":{"x-k":1},"then":{"x-k":1},"else":{"x-k":1}}}}`)
-	eff := provider.Effective(canonical, false)
+	eff := schema.Effective(canonical, false)
 	js := string(eff.Marshal())
 	for _, bad := range []string{`"x-toolgate"`, `"x-other"`, `"x-order"`, `"x-k"`} {
 		if strings.Contains(js, bad) {
@@ -62,7 +63,7 @@ func TestEffectiveStripsExtensions(t *testing.T) {
 	if jsonval.Resolve(eff, "/$defs/x-def/unevaluatedProperties") == nil {
 		t.Error("effective schema is not closed")
 	}
-	closed := provider.Closed(canonical, false)
+	closed := schema.Closed(canonical, false)
 	if jsonval.Resolve(closed, "/properties/card/x-toolgate/sensitive") == nil || jsonval.Resolve(closed, "/$defs/x-def/unevaluatedProperties") == nil {
 		t.Errorf("Closed lost the metadata or the closure: %s", closed.Marshal())
 	}
@@ -70,9 +71,9 @@ func TestEffectiveStripsExtensions(t *testing.T) {
 		t.Error("the canonical schema was changed")
 	}
 	for _, open := range []bool{false, true} {
-		closed := provider.Closed(canonical, open)
+		closed := schema.Closed(canonical, open)
 		before := string(closed.Marshal())
-		if got, want := string(provider.WithoutExtensions(closed).Marshal()), string(provider.Effective(canonical, open).Marshal()); got != want {
+		if got, want := string(schema.WithoutExtensions(closed).Marshal()), string(schema.Effective(canonical, open).Marshal()); got != want {
 			t.Errorf("open %v: WithoutExtensions(Closed) is\n%s\nwant Effective\n%s", open, got, want)
 		}
 		if string(closed.Marshal()) != before {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // ---- Gemini ----
@@ -140,7 +141,7 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, in *inlining) (
 	shallow.Members = slices.Clone(s.Members)
 	s = &shallow
 	inferType(s)
-	ts := TypeNames(s)
+	ts := schema.TypeNames(s)
 	nonNull := slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return t == "null" })
 	if len(nonNull) != 1 {
 		return nil, pr.refuse(ptr, "the OpenAPI subset needs exactly one type (plus nullable)")

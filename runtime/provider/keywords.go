@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // projection is the state of one projection.
@@ -22,14 +23,15 @@ func (pr *projection) keep(ptr, kw string, v *jsonval.Value) {
 	pr.local = append(pr.local, Local{Pointer: ptr, Keyword: kw, Value: string(v.Marshal())})
 }
 
-// annotation keywords carry no rule; providers that do not take them lose
-// nothing the gate enforces.
-var annotations = []string{"title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "$id", "$anchor", "contentMediaType", "contentEncoding", "contentSchema"}
-
-// walkChildren calls f on every subschema of s: the values of properties,
-// $defs, definitions, items, prefixItems, additionalProperties and
-// additionalItems. The keywords need no escaping in a pointer, and the
-// pointer is built only for them.
+// walkChildren calls f on every object subschema of s that the
+// projections rewrite in place: the values of properties, $defs,
+// definitions, items, prefixItems, additionalProperties and
+// additionalItems. It is not schema.Walk: the projections handle the
+// composition keywords, patternProperties and contains themselves (they
+// carry, drop or refuse them, keywords.go and subsets.go), and a boolean
+// schema under items or additionalProperties is left as it is. The
+// keywords need no escaping in a pointer, and the pointer is built only
+// for them.
 func walkChildren(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr string) error) error {
 	each := func(items []*jsonval.Value, at string) error {
 		for i, c := range items {
@@ -63,23 +65,6 @@ func walkChildren(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr
 		}
 	}
 	return nil
-}
-
-// TypeNames returns the type names of a schema's type keyword: none, one,
-// or the list.
-func TypeNames(s *jsonval.Value) []string {
-	t := s.Get("type")
-	switch {
-	case t == nil:
-		return nil
-	case t.Kind == jsonval.String:
-		return []string{t.Str}
-	}
-	var out []string
-	for _, it := range t.Items {
-		out = append(out, it.Str)
-	}
-	return out
 }
 
 // inferType gives a schema without a type keyword the type its enum or
@@ -148,13 +133,13 @@ func (pr *projection) deref(s *jsonval.Value) (*jsonval.Value, bool) {
 }
 
 func isNullable(s *jsonval.Value) bool {
-	if slices.Contains(TypeNames(s), "null") {
+	if slices.Contains(schema.TypeNames(s), "null") {
 		return true
 	}
 	// anyOf [T, {"type": "null"}] (Pydantic's Optional) accepts null
 	// already.
 	if a := s.Get("anyOf"); a != nil && slices.ContainsFunc(a.Items, func(b *jsonval.Value) bool {
-		return slices.Equal(TypeNames(b), []string{"null"})
+		return slices.Equal(schema.TypeNames(b), []string{"null"})
 	}) {
 		return true
 	}
@@ -184,7 +169,7 @@ func (pr *projection) carry(s *jsonval.Value, ptr string, keywords map[string]bo
 			pr.keep(ptr, m.Key, m.Value)
 			s.Delete(m.Key)
 		case keywords[m.Key]:
-		case slices.Contains(annotations, m.Key) || strings.HasPrefix(m.Key, "x-"):
+		case schema.Is(m.Key, schema.Keyword.CarriesNoRule) || strings.HasPrefix(m.Key, "x-"):
 			s.Delete(m.Key)
 		default:
 			pr.keep(ptr, m.Key, m.Value)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // ---- OpenAI strict ----
@@ -21,11 +22,11 @@ var openAIFormats = []string{"date-time", "time", "date", "duration", "email", "
 
 const openAIMaxDepth = 10
 
-func (pr *projection) openAI(schema *jsonval.Value) (*jsonval.Value, error) {
-	if !slices.Equal(TypeNames(schema), []string{"object"}) {
-		return nil, pr.refuse("", "the root must be a plain object schema")
+func (pr *projection) openAI(in *jsonval.Value) (*jsonval.Value, error) {
+	if !slices.Equal(schema.TypeNames(in), []string{"object"}) {
+		return nil, pr.refuse("", "the root must be a plain object in")
 	}
-	out := schema.CloneCompact()
+	out := in.CloneCompact()
 	if err := pr.openAINode(out, "", 0); err != nil {
 		return nil, err
 	}
@@ -68,7 +69,7 @@ func (pr *projection) openAINode(s *jsonval.Value, ptr string, depth int) error 
 		return pr.refuse(ptr+"/definitions", "strict mode takes definitions under $defs")
 	}
 	inferType(s)
-	ts := TypeNames(s)
+	ts := schema.TypeNames(s)
 	nonNull := slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return t == "null" })
 	switch {
 	case len(ts) == 0 && !s.Has("enum") && !s.Has("const"):
@@ -99,7 +100,7 @@ func (pr *projection) openAINode(s *jsonval.Value, ptr string, depth int) error 
 // annotations and extensions).
 func (pr *projection) refSiblings(s *jsonval.Value, ptr string) {
 	for _, m := range s.Members {
-		if m.Key == "$ref" || m.Key == "description" || slices.Contains(annotations, m.Key) || strings.HasPrefix(m.Key, "x-") {
+		if m.Key == "$ref" || m.Key == "description" || schema.Is(m.Key, schema.Keyword.CarriesNoRule) || strings.HasPrefix(m.Key, "x-") {
 			continue
 		}
 		pr.keep(ptr, m.Key, m.Value)

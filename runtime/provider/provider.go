@@ -1,8 +1,9 @@
-// Package provider derives, from a tool's effective schema, the exact tool
-// definition each model provider is sent: OpenAI Chat Completions and
-// Responses (strict function tools), Anthropic Messages, Gemini function
-// declarations (parametersJsonSchema, and the legacy OpenAPI subset) and
-// MCP tools/list entries.
+// Package provider derives, from a tool's effective schema
+// (schema.Effective, in runtime/schema), the exact tool definition each
+// model provider is sent: OpenAI Chat Completions and Responses (strict
+// function tools), Anthropic Messages, Gemini function declarations
+// (parametersJsonSchema, and the legacy OpenAPI subset) and MCP tools/list
+// entries.
 //
 // A projection never widens what the gate accepts and never hides a rule:
 // a keyword a provider cannot carry is either dropped from that provider's
@@ -74,7 +75,7 @@
 // branches describe objects or arrays), dropping it would change what the
 // model is asked for, and the tool is refused for that provider
 // (refuseShaping). A composed object is closed with unevaluatedProperties
-// (closure.go), which no strict mode takes: its branches are open, so
+// (runtime/schema/closure.go), which no strict mode takes: its branches are open, so
 // strict OpenAI refuses it and Anthropic sends it non-strict.
 //
 // OpenAI strict mode requires every property to be listed in required. An

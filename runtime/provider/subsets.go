@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // What the providers' subsets leave out of composed schemas (see the
@@ -17,10 +18,19 @@ var anthropicNotStrict = []string{"oneOf", "not", "if", "then", "else", "depende
 	"patternProperties", "propertyNames", "minProperties", "maxProperties", "contains", "minContains", "maxContains",
 	"unevaluatedProperties", "unevaluatedItems"}
 
-// shapingApplicators choose or add to the shape of a value: dropped from a
-// provider's schema, they would change what the model is asked for, not
-// only loosen a rule, when a branch describes objects or arrays.
-var shapingApplicators = []string{"allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas"}
+// shapingApplicators choose or add to the shape of a value (the
+// schema.Keyword rows that compose it): dropped from a provider's schema,
+// they would change what the model is asked for, not only loosen a rule,
+// when a branch describes objects or arrays.
+var shapingApplicators = func() []string {
+	var out []string
+	for _, k := range schema.Keywords() {
+		if k.Composes {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}()
 
 // shapes reports whether a subschema (or list or map of them) describes
 // the structure of objects or arrays.
@@ -30,11 +40,11 @@ func shapes(v *jsonval.Value) bool {
 		return slices.ContainsFunc(v.Items, shapes)
 	case jsonval.Object:
 		for _, m := range v.Members {
-			switch m.Key {
-			case "properties", "required", "patternProperties", "additionalProperties", "items", "prefixItems", "$ref":
+			switch {
+			case schema.Is(m.Key, func(k schema.Keyword) bool { return k.Shapes }):
 				return true
-			case "type":
-				if slices.ContainsFunc(TypeNames(v), func(t string) bool { return t == "object" || t == "array" }) {
+			case m.Key == "type":
+				if slices.ContainsFunc(schema.TypeNames(v), func(t string) bool { return t == "object" || t == "array" }) {
 					return true
 				}
 			}

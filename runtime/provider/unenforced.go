@@ -1,11 +1,9 @@
 package provider
 
 import (
-	"slices"
-	"strconv"
-
 	"github.com/toolgate/toolgate/runtime/format"
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // known reports whether the gate asserts the format f.
@@ -20,26 +18,20 @@ func known(f *jsonval.Value) bool {
 // and changes nothing.
 func unenforced(effective *jsonval.Value) []Local {
 	var out []Local
-	var schema func(s *jsonval.Value, ptr string)
-	schema = func(s *jsonval.Value, ptr string) {
+	var visit func(s *jsonval.Value, ptr string)
+	visit = func(s *jsonval.Value, ptr string) {
 		for _, m := range s.Members {
-			at := ptr + "/" + jsonval.EscapeToken(m.Key)
 			switch {
 			case m.Key == "format" && m.Value.Kind == jsonval.String && !known(m.Value):
 				out = append(out, Local{Pointer: ptr, Keyword: m.Key, Value: string(m.Value.Marshal())})
-			case slices.Contains(schemaMapKeywords, m.Key):
-				for _, c := range m.Value.Members {
-					schema(c.Value, at+"/"+jsonval.EscapeToken(c.Key))
-				}
-			case slices.Contains(schemaListKeywords, m.Key) && m.Value.Kind == jsonval.Array:
-				for i, c := range m.Value.Items {
-					schema(c, at+"/"+strconv.Itoa(i))
-				}
-			case slices.Contains(schemaKeywords, m.Key):
-				schema(m.Value, at)
+			default:
+				_ = schema.WalkMember(m, ptr, func(_ schema.Keyword, sub *jsonval.Value, at string) error {
+					visit(sub, at)
+					return nil
+				})
 			}
 		}
 	}
-	schema(effective, "")
+	visit(effective, "")
 	return out
 }

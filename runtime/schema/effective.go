@@ -1,4 +1,4 @@
-package provider
+package schema
 
 import (
 	"slices"
@@ -77,13 +77,22 @@ func isObjectSchema(s *jsonval.Value) bool {
 	return s.Has("properties") || s.Has("required") || slices.Contains(TypeNames(s), "object")
 }
 
-// Keywords whose values are subschemas: one schema, a map of schemas, or a
-// list of schemas (JSON Schema 2020-12 and draft-07).
-var (
-	schemaKeywords     = []string{"items", "additionalProperties", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contains", "propertyNames", "not", "if", "then", "else"}
-	schemaMapKeywords  = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
-	schemaListKeywords = []string{"prefixItems", "allOf", "anyOf", "oneOf", "items"}
-)
+// TypeNames returns the type names of a schema's type keyword: none, one,
+// or the list.
+func TypeNames(s *jsonval.Value) []string {
+	t := s.Get("type")
+	switch {
+	case t == nil:
+		return nil
+	case t.Kind == jsonval.String:
+		return []string{t.Str}
+	}
+	var out []string
+	for _, it := range t.Items {
+		out = append(out, it.Str)
+	}
+	return out
+}
 
 // stripExtensions removes the "x-" members of s and of every subschema.
 func stripExtensions(s *jsonval.Value) {
@@ -91,18 +100,7 @@ func stripExtensions(s *jsonval.Value) {
 		return
 	}
 	s.Members = slices.DeleteFunc(s.Members, func(m jsonval.Member) bool { return strings.HasPrefix(m.Key, "x-") })
-	for _, m := range s.Members {
-		switch {
-		case slices.Contains(schemaMapKeywords, m.Key) && m.Value.Kind == jsonval.Object:
-			for _, c := range m.Value.Members {
-				stripExtensions(c.Value) // dependencies: a string array is no schema and is left alone
-			}
-		case slices.Contains(schemaListKeywords, m.Key) && m.Value.Kind == jsonval.Array:
-			for _, c := range m.Value.Items {
-				stripExtensions(c)
-			}
-		case slices.Contains(schemaKeywords, m.Key):
-			stripExtensions(m.Value)
-		}
-	}
+	Subschemas(s, func(_ Keyword, sub *jsonval.Value) { stripExtensions(sub) })
 }
+
+func boolean(b bool) *jsonval.Value { return &jsonval.Value{Kind: jsonval.Bool, Bool: b} }

@@ -1,9 +1,10 @@
-package provider_test
+package schema_test
 
 import (
+	"github.com/toolgate/toolgate/runtime/jsonval"
 	"testing"
 
-	"github.com/toolgate/toolgate/runtime/provider"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // TestClosedComposition: a composed object is closed once, at the
@@ -51,12 +52,12 @@ func TestClosedComposition(t *testing.T) {
 			`{"type":"object","oneOf":[{"properties":{"a":{}}}],"additionalProperties":true}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := string(provider.Closed(parse(t, tc.canonical), false).Marshal())
+			got := string(schema.Closed(parse(t, tc.canonical), false).Marshal())
 			want := string(parse(t, tc.want).Marshal())
 			if got != want {
 				t.Errorf("Closed(%s)\n got %s\nwant %s", tc.canonical, got, want)
 			}
-			if open := string(provider.Closed(parse(t, tc.canonical), true).Marshal()); open != string(parse(t, tc.canonical).Marshal()) {
+			if open := string(schema.Closed(parse(t, tc.canonical), true).Marshal()); open != string(parse(t, tc.canonical).Marshal()) {
 				t.Errorf("Closed(open) changed the schema: %s", open)
 			}
 		})
@@ -73,14 +74,23 @@ func TestClosedResult(t *testing.T) {
 			`{"type":"object","properties":{"a":{"type":"object","additionalProperties":true}},"additionalProperties":false}`,
 			`{"type":"object","properties":{"a":{"type":"object","additionalProperties":true}},"additionalProperties":false}`},
 	} {
-		if got := string(provider.Closed(parse(t, tc.canonical), false).Marshal()); got != string(parse(t, tc.args).Marshal()) {
+		if got := string(schema.Closed(parse(t, tc.canonical), false).Marshal()); got != string(parse(t, tc.args).Marshal()) {
 			t.Errorf("Closed(%s) = %s, want %s", tc.canonical, got, tc.args)
 		}
-		if got := string(provider.ClosedResult(parse(t, tc.canonical), false).Marshal()); got != string(parse(t, tc.result).Marshal()) {
+		if got := string(schema.ClosedResult(parse(t, tc.canonical), false).Marshal()); got != string(parse(t, tc.result).Marshal()) {
 			t.Errorf("ClosedResult(%s) = %s, want %s", tc.canonical, got, tc.result)
 		}
-		if got := string(provider.EffectiveResult(parse(t, tc.canonical), true).Marshal()); got != string(parse(t, tc.canonical).Marshal()) {
+		if got := string(schema.EffectiveResult(parse(t, tc.canonical), true).Marshal()); got != string(parse(t, tc.canonical).Marshal()) {
 			t.Errorf("EffectiveResult(open) changed the schema: %s", got)
 		}
 	}
+}
+
+func parse(t *testing.T, s string) *jsonval.Value {
+	t.Helper()
+	v, err := jsonval.Parse([]byte(s))
+	if err != nil {
+		t.Fatalf("%v: %s", err, s)
+	}
+	return v
 }

@@ -1,8 +1,6 @@
-package provider
+package schema
 
 import (
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
@@ -49,17 +47,6 @@ import (
 // Optional[dict]), one shape the value may take. A branch of allOf that
 // declares no members only says the value is an object; it stays as it is.
 
-// sameValueKeywords hold subschemas that apply to the value their schema
-// applies to.
-var (
-	sameValueOne  = []string{"not", "if", "then", "else"}
-	sameValueList = []string{"allOf", "anyOf", "oneOf"}
-	sameValueMap  = []string{"dependentSchemas"}
-)
-
-// applicators are the keywords that make a schema a composition site.
-var applicators = []string{"allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas"}
-
 type closer struct {
 	root *jsonval.Value
 	// branchDefs are the pointers of the definitions a branch refers to.
@@ -86,8 +73,9 @@ func refBeside(s *jsonval.Value) bool {
 		return false
 	}
 	for _, m := range s.Members {
+		k, _ := Lookup(m.Key)
 		switch {
-		case m.Key == "$ref", m.Key == "$defs", m.Key == "definitions", m.Key == "$anchor", slices.Contains(annotations, m.Key), strings.HasPrefix(m.Key, "x-"):
+		case m.Key == "$ref", k.Class == Definitions, k.CarriesNoRule(), strings.HasPrefix(m.Key, "x-"):
 		default:
 			return true
 		}
@@ -96,22 +84,15 @@ func refBeside(s *jsonval.Value) bool {
 }
 
 // sameValue calls f on each subschema of s that applies to s's own value.
+// The schemas of draft-07's dependencies apply to it too, but the closure
+// has never treated them as branches: they are left out, so a draft-07
+// schema closes as it did.
 func sameValue(s *jsonval.Value, ptr string, f func(c *jsonval.Value, ptr string)) {
-	for _, m := range s.Members {
-		at := ptr + "/" + jsonval.EscapeToken(m.Key)
-		switch {
-		case slices.Contains(sameValueOne, m.Key):
-			f(m.Value, at)
-		case slices.Contains(sameValueList, m.Key) && m.Value.Kind == jsonval.Array:
-			for i, c := range m.Value.Items {
-				f(c, at+"/"+strconv.Itoa(i))
-			}
-		case slices.Contains(sameValueMap, m.Key) && m.Value.Kind == jsonval.Object:
-			for _, c := range m.Value.Members {
-				f(c.Value, at+"/"+jsonval.EscapeToken(c.Key))
-			}
+	Each(s, ptr, func(k Keyword, c *jsonval.Value, at string) {
+		if k.Applies == SameValue && k.Name != "dependencies" {
+			f(c, at)
 		}
-	}
+	})
 }
 
 // findBranchDefs marks the definitions referred to from a branch (or from
@@ -124,10 +105,7 @@ func (c *closer) findBranchDefs(s *jsonval.Value, branch bool) {
 		c.markDef(r.Str)
 	}
 	sameValue(s, "", func(b *jsonval.Value, _ string) { c.findBranchDefs(b, true) })
-	_ = walkValues(s, "", func(v *jsonval.Value, _ string) error {
-		c.findBranchDefs(v, false)
-		return nil
-	})
+	walkValues(s, "", func(v *jsonval.Value, _ string) { c.findBranchDefs(v, false) })
 }
 
 func (c *closer) markDef(ref string) {
@@ -197,7 +175,7 @@ func (c *closer) close(s *jsonval.Value, ptr string, site bool) {
 		return
 	}
 	if site && !s.Has("additionalProperties") && !s.Has("unevaluatedProperties") {
-		composed := refBeside(s) || slices.ContainsFunc(applicators, s.Has)
+		composed := refBeside(s) || composes(s)
 		switch r := s.Get("$ref"); {
 		case composed && c.objectish(s):
 			s.Set("unevaluatedProperties", boolean(false))
@@ -217,10 +195,7 @@ func (c *closer) close(s *jsonval.Value, ptr string, site bool) {
 		s.Set("additionalProperties", boolean(true)) // any object, as a value of its own would be
 	}
 	sameValue(s, ptr, func(b *jsonval.Value, at string) { c.close(b, at, false) })
-	_ = walkValues(s, ptr, func(v *jsonval.Value, at string) error {
-		c.close(v, at, !c.branchDefs[at])
-		return nil
-	})
+	walkValues(s, ptr, func(v *jsonval.Value, at string) { c.close(v, at, !c.branchDefs[at]) })
 }
 
 // alternative reports whether the schema at ptr is a branch of anyOf or
@@ -235,26 +210,23 @@ func alternative(ptr string) bool {
 }
 
 // walkValues calls f on every subschema of s that applies to a value other
-// than s's own (a member, an item, a name, a definition): walkChildren and
-// patternProperties, contains, unevaluatedProperties, unevaluatedItems.
-func walkValues(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr string) error) error {
-	if err := walkChildren(s, ptr, f); err != nil {
-		return err
-	}
+// than s's own (a member, an item, a definition), but not to a member name
+// (propertyNames): those are no values a closure could be written for.
+func walkValues(s *jsonval.Value, ptr string, f func(child *jsonval.Value, ptr string)) {
+	Each(s, ptr, func(k Keyword, c *jsonval.Value, at string) {
+		if k.Applies == Members || k.Applies == Nowhere {
+			f(c, at)
+		}
+	})
+}
+
+// composes reports whether s has an applicator that adds to or chooses the
+// shape of its own value, which makes it a composition site.
+func composes(s *jsonval.Value) bool {
 	for _, m := range s.Members {
-		at := ptr + "/" + jsonval.EscapeToken(m.Key)
-		switch m.Key {
-		case "patternProperties":
-			for _, c := range m.Value.Members {
-				if err := f(c.Value, at+"/"+jsonval.EscapeToken(c.Key)); err != nil {
-					return err
-				}
-			}
-		case "contains", "unevaluatedProperties", "unevaluatedItems":
-			if err := f(m.Value, at); err != nil {
-				return err
-			}
+		if Is(m.Key, func(k Keyword) bool { return k.Composes }) {
+			return true
 		}
 	}
-	return nil
+	return false
 }

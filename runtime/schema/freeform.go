@@ -1,4 +1,4 @@
-package provider
+package schema
 
 import "github.com/toolgate/toolgate/runtime/jsonval"
 
@@ -10,8 +10,10 @@ import "github.com/toolgate/toolgate/runtime/jsonval"
 // one: a tool whose parameters declare no members takes no arguments (the
 // root of a result is, ClosedResult).
 
-// memberKeywords are the keywords by which an object schema declares or
-// bounds its members, or composes its value with other schemas.
+// memberKeywords are the keywords by which an object schema declares its
+// members or composes its value with other schemas: a rule of free-form
+// maps rather than a column of the keyword table (minProperties bounds the
+// members of a free-form map without declaring any).
 var memberKeywords = []string{
 	"additionalProperties", "patternProperties", "propertyNames", "required",
 	"unevaluatedProperties", "dependentRequired", "dependentSchemas", "dependencies",
