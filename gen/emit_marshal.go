@@ -146,13 +146,15 @@ func (e *emitter) appendValue(n *node, x *jen.Statement) []jen.Code {
 		defer func() { e.depth-- }()
 		k, v := jen.Id(fmt.Sprintf("k%d", e.depth)), jen.Id(fmt.Sprintf("v%d", e.depth))
 		start := jen.Id(fmt.Sprintf("start%d", e.depth))
-		return []jen.Code{
+		// A block of its own: the maps of sibling members each declare
+		// their start at the same depth.
+		return []jen.Code{jen.Block(
 			start.Clone().Op(":=").Len(b),
 			b.Clone().Op("=").Append(b, jen.LitRune('{')),
 			jen.For(jen.List(k, v).Op(":=").Range().Qual(pkgTgimpl, "SortedKeys").Call(x)).Block(
 				append([]jen.Code{b.Clone().Op("=").Qual(pkgTgimpl, "Member").Call(b, start, k)}, e.appendElem(n.addlNode, v)...)...),
 			b.Clone().Op("=").Append(b, jen.LitRune('}')),
-		}
+		)}
 	case kindArray:
 		if n.tupled {
 			break
