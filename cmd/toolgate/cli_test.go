@@ -161,6 +161,7 @@ func TestCLI(t *testing.T) {
 	valid := map[string]string{"schemas/t.json": toolFile}
 	invalid := map[string]string{"schemas/t.json": invalidTool}
 	empty := map[string]string{"schemas/README.md": "not a tool"}
+	cleanModule := map[string]string{"go.mod": "module example.com/m\n\ngo 1.26\n", "m.go": "package m\n"}
 	diffs := map[string]string{"old/r.json": refundV1, "new/r.json": refundV2}
 	quietOK := func(t *testing.T, dir, out, errOut string) {
 		if out != "" || errOut != "" {
@@ -428,9 +429,16 @@ func TestCLI(t *testing.T) {
 		{name: "test, empty folder", files: withCalls(empty), args: []string{"test", "--calls", "calls"}, code: exitUsage, stderr: "toolgate test: no tool files in ./schemas"},
 		{name: "test, invalid", files: withCalls(invalid), args: []string{"test", "--calls", "calls"}, code: exitInvalid, stderr: "toolgate test: 1 problem(s)"},
 		{name: "test, unreadable", files: withCalls(valid), setup: danglingLink, args: []string{"test", "--calls", "calls"}, code: exitFailure, stderr: "toolgate test: stat schemas/gone.json: no such file or directory"},
+
+		// vet (its findings, exit 1, are vet_test.go's)
+		{name: "vet --help", args: []string{"vet", "--help"}, code: exitOK, check: usageOnStdout("Usage: toolgate vet")},
+		{name: "vet -q", files: cleanModule, args: []string{"vet", "-q", "./..."}, code: exitOK, check: quietOK},
+		{name: "vet, unknown flag", args: []string{"vet", "--nope"}, code: exitUsage, stderr: "toolgate vet: unknown flag: --nope"},
+		{name: "vet, no module", files: valid, args: []string{"vet", "./..."}, code: exitFailure, stderr: "toolgate vet: "},
 	}
 	// Every command is run to every exit code it can end with (generate
-	// and export find no drift, version and help only succeed), with
+	// and export find no drift, version and help only succeed; vet's
+	// findings are vet_test.go's), with
 	// --help and with -q.
 	want := map[string][]int{
 		"generate": {exitOK, exitUsage, exitInvalid, exitFailure},
@@ -439,6 +447,7 @@ func TestCLI(t *testing.T) {
 		"lint":     {exitOK, exitDrift, exitUsage, exitInvalid, exitFailure},
 		"diff":     {exitOK, exitDrift, exitUsage, exitInvalid, exitFailure},
 		"test":     {exitOK, exitDrift, exitUsage, exitInvalid, exitFailure},
+		"vet":      {exitOK, exitUsage, exitFailure},
 	}
 	for cmd, codes := range want {
 		var seen []int

@@ -29,7 +29,7 @@ func TestCommandHelp(t *testing.T) {
 		{"lint", []string{"fail-on", "format", "lint-config", "min-severity", "providers", "quiet", "schemas"}},
 		{"diff", []string{"base", "calls", "diff-config", "format", "open-objects", "quiet", "schemas"}},
 		{"test", []string{"calls", "open-objects", "quiet", "schemas"}},
-		{"vet", nil},
+		{"vet", []string{"quiet"}},
 	}
 	for _, tt := range tests {
 		for _, help := range []string{"--help", "-h"} {

@@ -26,6 +26,9 @@ func runVet(args []string, stdout, stderr io.Writer) int {
 	setUsage(fs, "toolgate vet [packages]",
 		"Reports the ways a tool call can go around the gate in the packages named\n(default ./...): tool-call arguments decoded outside it, executors called\naround it, hand-edited generated code, policies that never read the\nprincipal. Prints each finding as file:line:column; exits 1 when there is\none.",
 		"toolgate vet ./...")
+	// vet prints nothing when it finds nothing; it takes -q as every
+	// command does, so that a CI script can pass it to all of them.
+	quietFlag(fs)
 	if code, ok := parseArgs(fs, args, stdout, stderr); !ok {
 		return code
 	}
