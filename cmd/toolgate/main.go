@@ -160,13 +160,14 @@
 //
 //	0  success
 //	1  check: generated code is stale; lint: a finding at --fail-on;
-//	   diff: a breaking change not allowed; test: a call decided otherwise
+//	   diff: a breaking change not allowed; test: a call decided otherwise;
+//	   vet: a finding
 //	2  usage: a bad flag or argument, and a --schemas, --calls, OLD or NEW
 //	   path that does not exist, or --schemas paths that hold no *.json
 //	   file (diff reads such a folder as no tools)
 //	3  invalid tool definitions (a chosen provider that cannot carry a
 //	   tool among them), or an invalid lint or diff config
-//	4  any other failure (such as I/O)
+//	4  any other failure (such as I/O, or vet's packages that do not load)
 package main
 
 import (
