@@ -12,7 +12,7 @@ import (
 
 // anthropicLocal reports whether Anthropic's strict mode does not take the
 // assertion name (the schema.Keyword rows without schema.AnthropicStrict).
-// The assertions anthropicNotStrict lists never reach it.
+// The assertions anthropicNotStrict reports never reach it.
 func anthropicLocal(name string) bool {
 	return schema.Is(name, func(k schema.Keyword) bool { return k.Class == schema.Assertion }) && !schema.Takes(schema.AnthropicStrict, name)
 }
@@ -61,7 +61,7 @@ func (pr *projection) closedAndFinite(in *jsonval.Value) bool {
 		if len(schema.TypeNames(s)) == 0 && !s.Has("$ref") && !s.Has("enum") && !s.Has("const") && !s.Has("anyOf") && !s.Has("allOf") {
 			ok = false // an untyped value
 		}
-		if slices.ContainsFunc(anthropicNotStrict, s.Has) {
+		if slices.ContainsFunc(s.Members, func(m jsonval.Member) bool { return anthropicNotStrict(m.Key) }) {
 			ok = false // beyond the strict subset
 		}
 		for _, kw := range []string{"anyOf", "allOf"} {

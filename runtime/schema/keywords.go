@@ -163,10 +163,12 @@ type Keyword struct {
 	// and Exclusive says whether the bound itself is outside it.
 	Measure   Measure
 	Exclusive bool
-	// Subsets are the provider subsets that take the assertion as it is
-	// written; a projection to another subset drops it, and the gate
-	// enforces it locally. Zero for the keywords that are not assertions
-	// (a projection decides those by their class and shape).
+	// Subsets are the provider subsets that take the assertion, or the
+	// applicator of the composition path, as it is written. A projection
+	// to another subset drops such an assertion, which the gate then
+	// enforces locally, and does not send a strict schema with such an
+	// applicator. Zero for the other keywords (a projection decides those
+	// by their class and shape).
 	Subsets Subset
 }
 
@@ -201,8 +203,8 @@ var table = []Keyword{
 	{Name: "definitions", Class: Definitions, Drafts: Draft7, Form: Map, Applies: Nowhere, Enforced: Direct, Value: SchemaMapValue},
 
 	// Applicators to the value itself.
-	{Name: "allOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue},
-	{Name: "anyOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue},
+	{Name: "allOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue, Subsets: AnthropicStrict},
+	{Name: "anyOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue, Subsets: AnthropicStrict},
 	{Name: "oneOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue},
 	{Name: "not", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Enforced: Composed, Value: SchemaValue},
 	{Name: "if", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaValue},
@@ -314,8 +316,8 @@ func BoundOf(m Measure, b Bound) (Keyword, bool) {
 	return Keyword{}, false
 }
 
-// Takes reports whether the provider subset s takes the assertion named
-// name as it is written.
+// Takes reports whether the provider subset s takes the keyword named
+// name as it is written (the Subsets column).
 func Takes(s Subset, name string) bool {
 	k, ok := byName[name]
 	return ok && k.Subsets&s != 0

@@ -68,8 +68,8 @@ func TestTable(t *testing.T) {
 		if p, ok := schema.Lookup(k.Pair); k.Pair != "" && (!ok || p.Pair != k.Name || p.Bound == k.Bound || p.Measure != k.Measure || p.Exclusive != k.Exclusive) {
 			t.Errorf("%s: pair %+v does not pair back", k.Name, p)
 		}
-		if k.Subsets != 0 && k.Class != schema.Assertion {
-			t.Errorf("%s: a provider subset column on a keyword of class %d", k.Name, k.Class)
+		if k.Subsets != 0 && k.Class != schema.Assertion && k.Enforced != schema.Composed {
+			t.Errorf("%s: a provider subset column on a keyword of class %d, enforced %d", k.Name, k.Class, k.Enforced)
 		}
 	}
 	for _, tc := range []struct {
@@ -161,6 +161,8 @@ func TestTakes(t *testing.T) {
 		{schema.AnthropicStrict, "required", true},
 		{schema.AnthropicStrict, "minLength", false},
 		{schema.AnthropicStrict, "uniqueItems", false},
+		{schema.AnthropicStrict, "anyOf", true},
+		{schema.AnthropicStrict, "oneOf", false},
 		{schema.GeminiLegacy, "maxItems", true},
 		{schema.GeminiLegacy, "format", false},
 		{schema.GeminiLegacy, "exclusiveMinimum", false},
