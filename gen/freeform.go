@@ -49,5 +49,5 @@ func (b *builder) freeForm(n *node, ptr string) {
 // pointer ptr: the values of a free-form map, the undeclared members of an
 // open struct, a merged member whose branches disagree.
 func anyNode(ptr, name string) *node {
-	return &node{ptr: ptr, name: name, kind: kindAny, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	return newNode(ptr, name, kindAny)
 }

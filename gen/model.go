@@ -125,6 +125,12 @@ type node struct {
 	nullOf *node
 }
 
+// newNode returns the node of kind k at ptr, with no length or count
+// bounds yet.
+func newNode(ptr, name string, k kind) *node {
+	return &node{ptr: ptr, name: name, kind: k, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+}
+
 type addlKind uint8
 
 const (
@@ -191,7 +197,7 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 			return nn
 		}
 	}
-	n := &node{ptr: ptr, name: name, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	n := newNode(ptr, name, kindAny)
 	b.nodes[ptr] = n
 	if s.Kind == jsonval.Bool {
 		if s.Bool {
@@ -219,7 +225,7 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 // (so recursive schemas end). Every pointer of the chain maps to it.
 func (b *builder) buildRef(ptr string, s *jsonval.Value, name string) *node {
 	never := func() *node {
-		n := &node{ptr: ptr, name: name, kind: kindNever, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+		n := newNode(ptr, name, kindNever)
 		b.nodes[ptr] = n
 		return n
 	}
@@ -375,7 +381,8 @@ func (b *builder) fill(n *node, ptr string, s *jsonval.Value, name string) {
 			continue
 		}
 		vname := name + upperFirst(strings.ReplaceAll(t.name, "boolean", "bool"))
-		v := &node{ptr: ptr, name: vname, kind: t.kind, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, sens: n.sens}
+		v := newNode(ptr, vname, t.kind)
+		v.sens = n.sens
 		b.fillTyped(v, ptr, s, vname)
 		if v.kind == kindString {
 			v.goName = "" // a variant's enum is checked, not typed

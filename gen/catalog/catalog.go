@@ -227,16 +227,41 @@ func nullable(s *jsonval.Value) bool {
 	return false
 }
 
+// measureLabels name the measures whose bounds the catalog shows; the
+// matches of contains are not shown.
+var measureLabels = map[schema.Measure]string{schema.Magnitude: "", schema.Length: "length ", schema.ItemCount: "items ", schema.MemberCount: "members "}
+
+// boundLabels are the labels of the bounds (and multipleOf) of the schema
+// table, in its order: "length ≤" for the upper bound of a length.
+var boundLabels = func() []struct{ key, op string } {
+	var out []struct{ key, op string }
+	for _, k := range schema.Keywords() {
+		prefix, ok := measureLabels[k.Measure]
+		if !ok {
+			continue
+		}
+		op := "multiple of"
+		switch {
+		case k.Bound == schema.Lower && k.Exclusive:
+			op = "more than"
+		case k.Bound == schema.Lower:
+			op = "≥"
+		case k.Bound == schema.Upper && k.Exclusive:
+			op = "less than"
+		case k.Bound == schema.Upper:
+			op = "≤"
+		}
+		out = append(out, struct{ key, op string }{k.Name, prefix + op})
+	}
+	return out
+}()
+
 // bounds renders the numeric, length, item and member bounds of s.
 func bounds(s *jsonval.Value) string {
 	var parts []string
-	for _, kw := range []struct{ key, op string }{
-		{"minimum", "≥"}, {"exclusiveMinimum", "more than"}, {"maximum", "≤"}, {"exclusiveMaximum", "less than"}, {"multipleOf", "multiple of"},
-		{"minLength", "length ≥"}, {"maxLength", "length ≤"}, {"minItems", "items ≥"}, {"maxItems", "items ≤"},
-		{"minProperties", "members ≥"}, {"maxProperties", "members ≤"},
-	} {
-		if v := s.Get(kw.key); v != nil && v.Kind == jsonval.Number {
-			parts = append(parts, kw.op+" "+v.Str)
+	for _, l := range boundLabels {
+		if v := s.Get(l.key); v != nil && v.Kind == jsonval.Number {
+			parts = append(parts, l.op+" "+v.Str)
 		}
 	}
 	if u := s.Get("uniqueItems"); u != nil && u.Kind == jsonval.Bool && u.Bool {

@@ -42,11 +42,11 @@ type Instance struct {
 // out. Valid is decided by checking each document against the schema with the keywords listed below, so
 // it holds for every instance, not only for the ones whose intent is plain from the name.
 //
-// Supported: type, enum, const, multipleOf, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
-// minLength, maxLength (in code points), pattern (Go RE2 syntax), format (the formats of package
-// runtime/format; others are annotations), items, prefixItems, additionalItems (draft-07), minItems,
-// maxItems, uniqueItems, contains, minContains, maxContains, properties, patternProperties,
-// additionalProperties, required, minProperties, maxProperties, propertyNames, dependentRequired,
+// Supported: type, enum, const, multipleOf, every bound of runtime/schema's table (of numbers, of string
+// lengths in code points, of item and member counts, of contains's matches), pattern (Go RE2 syntax),
+// format (the formats of package runtime/format; others are annotations), items, prefixItems,
+// additionalItems (draft-07), uniqueItems, contains, properties, patternProperties,
+// additionalProperties, required, propertyNames, dependentRequired,
 // dependentSchemas, dependencies (draft-07), allOf, anyOf, oneOf, not, if/then/else, unevaluatedProperties,
 // unevaluatedItems (unevaluated.go), and local $ref ("#" followed by a JSON pointer) into $defs,
 // definitions or anywhere else in the document. Schemas with $dynamicRef, $recursiveRef, references to other documents or

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"cmp"
 	"errors"
 	"math/big"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/toolgate/toolgate/runtime/format"
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // ---- checking ----
@@ -80,9 +82,14 @@ func (d *deriver) keyword(s *jsonval.Value, key string, kw, v *jsonval.Value, de
 			return d.check(e, v, depth+1)
 		}
 	}
+	if k, ok := schema.Lookup(key); ok && k.Bound != schema.NoBound {
+		if holds, measured := boundHolds(k, kw, v); measured {
+			return holds
+		}
+	}
 	switch v.Kind {
 	case jsonval.Number:
-		return d.numberKeyword(key, kw, v)
+		return numberKeyword(key, kw, v)
 	case jsonval.String:
 		return d.stringKeyword(key, kw, v)
 	case jsonval.Array:
@@ -93,34 +100,53 @@ func (d *deriver) keyword(s *jsonval.Value, key string, kw, v *jsonval.Value, de
 	return true
 }
 
-// numberKeyword checks a numeric keyword against the number v.
-func (d *deriver) numberKeyword(key string, kw, v *jsonval.Value) bool {
-	var c func(x, b *big.Rat) bool
-	switch key {
-	case "minimum":
-		c = func(x, b *big.Rat) bool { return x.Cmp(b) >= 0 }
-	case "exclusiveMinimum":
-		c = func(x, b *big.Rat) bool { return x.Cmp(b) > 0 }
-	case "maximum":
-		c = func(x, b *big.Rat) bool { return x.Cmp(b) <= 0 }
-	case "exclusiveMaximum":
-		c = func(x, b *big.Rat) bool { return x.Cmp(b) < 0 }
-	case "multipleOf":
-		c = func(x, b *big.Rat) bool { return new(big.Rat).Quo(x, b).IsInt() }
+// boundHolds checks the bound k against v, reading the bound's direction
+// and measure from its row (minimum, exclusiveMaximum, minLength,
+// maxItems, minProperties, …); measured is false when k does not measure
+// values of v's kind (and for the bounds of contains, which contains
+// checks).
+func boundHolds(k schema.Keyword, kw, v *jsonval.Value) (holds, measured bool) {
+	var c int
+	switch {
+	case k.Measure == schema.Magnitude && v.Kind == jsonval.Number:
+		x, b := numRat(v), numRat(kw)
+		if x == nil || b == nil {
+			return false, true
+		}
+		c = x.Cmp(b)
+	case k.Measure == schema.Length && v.Kind == jsonval.String:
+		c = cmp.Compare(utf8.RuneCountInString(v.Str), intOf(kw))
+	case k.Measure == schema.ItemCount && v.Kind == jsonval.Array:
+		c = cmp.Compare(len(v.Items), intOf(kw))
+	case k.Measure == schema.MemberCount && v.Kind == jsonval.Object:
+		c = cmp.Compare(len(v.Members), intOf(kw))
 	default:
+		return false, false
+	}
+	switch {
+	case k.Bound == schema.Lower && k.Exclusive:
+		return c > 0, true
+	case k.Bound == schema.Lower:
+		return c >= 0, true
+	case k.Exclusive:
+		return c < 0, true
+	}
+	return c <= 0, true
+}
+
+// numberKeyword checks a numeric keyword other than a bound against the
+// number v.
+func numberKeyword(key string, kw, v *jsonval.Value) bool {
+	if key != "multipleOf" {
 		return true
 	}
 	x, b := numRat(v), numRat(kw)
-	return x != nil && b != nil && c(x, b)
+	return x != nil && b != nil && new(big.Rat).Quo(x, b).IsInt()
 }
 
-// stringKeyword checks a string keyword against the string v.
+// stringKeyword checks a string keyword other than a bound against the string v.
 func (d *deriver) stringKeyword(key string, kw, v *jsonval.Value) bool {
 	switch key {
-	case "minLength":
-		return utf8.RuneCountInString(v.Str) >= intOf(kw)
-	case "maxLength":
-		return utf8.RuneCountInString(v.Str) <= intOf(kw)
 	case "pattern":
 		return d.match(kw.Str, v.Str)
 	case "format":
@@ -131,13 +157,9 @@ func (d *deriver) stringKeyword(key string, kw, v *jsonval.Value) bool {
 	return true
 }
 
-// arrayKeyword checks an array keyword of s against the array v.
+// arrayKeyword checks an array keyword of s other than a bound against the array v.
 func (d *deriver) arrayKeyword(s *jsonval.Value, key string, kw, v *jsonval.Value, depth int) bool {
 	switch key {
-	case "minItems":
-		return len(v.Items) >= intOf(kw)
-	case "maxItems":
-		return len(v.Items) <= intOf(kw)
 	case "uniqueItems":
 		if isTrue(kw) {
 			for i := range v.Items {
@@ -173,15 +195,11 @@ func (d *deriver) arrayKeyword(s *jsonval.Value, key string, kw, v *jsonval.Valu
 	return true
 }
 
-// objectKeyword checks an object keyword of s against the object v.
+// objectKeyword checks an object keyword of s other than a bound against the object v.
 func (d *deriver) objectKeyword(s *jsonval.Value, key string, kw, v *jsonval.Value, depth int) bool {
 	switch key {
 	case "required":
 		return !slices.ContainsFunc(kw.Items, func(r *jsonval.Value) bool { return !v.Has(r.Str) })
-	case "minProperties":
-		return len(v.Members) >= intOf(kw)
-	case "maxProperties":
-		return len(v.Members) <= intOf(kw)
 	case "properties", "patternProperties", "additionalProperties":
 		for _, m := range v.Members {
 			for _, ms := range d.memberSchemas(s, m.Key) {

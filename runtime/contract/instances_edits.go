@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/runtime/jsonval"
+	"github.com/toolgate/toolgate/runtime/schema"
 )
 
 // stringEdits returns the length, pattern and format cases of the string v.
@@ -17,34 +18,9 @@ func (d *deriver) stringEdits(f, v *jsonval.Value, path []string) []edit {
 		out = append(out, edit{path: path, val: jsonString(s), where: path, what: what, tier: tier})
 	}
 	plain := !f.Has("pattern") && !f.Has("format")
-	if m := f.Get("minLength"); m != nil && intOf(m) <= maxLen {
-		n := intOf(m)
-		if n > 0 {
-			s, _ := d.stringOfLen(f, n-1)
-			at(tierKeyword, "minLength-1", s)
-			if plain && n > 1 {
-				at(tierKeyword, "minLength-1 in 2-byte runes", strings.Repeat("é", n-1))
-			}
-		}
-		if s, ok := d.stringOfLen(f, n); ok {
-			at(tierKeyword, "minLength", s)
-		}
-		if s, ok := d.stringOfLen(f, n+1); ok {
-			at(tierInside, "minLength+1", s)
-		}
-	}
-	if m := f.Get("maxLength"); m != nil && intOf(m) < maxLen {
-		n := intOf(m)
-		if s, ok := d.stringOfLen(f, n); ok {
-			at(tierKeyword, "maxLength", s)
-		}
-		s, _ := d.stringOfLen(f, n+1)
-		at(tierKeyword, "maxLength+1", s)
-		if plain && n > 0 {
-			at(tierKeyword, "maxLength in 2-byte runes", strings.Repeat("é", n))
-		}
-		if s, ok := d.stringOfLen(f, n-1); n > 0 && ok {
-			at(tierInside, "maxLength-1", s)
+	for _, k := range lengthBounds {
+		if m := f.Get(k.Name); m != nil {
+			d.lengthEdits(f, k, intOf(m), plain, at)
 		}
 	}
 	if f.Has("pattern") {
@@ -61,6 +37,55 @@ func (d *deriver) stringEdits(f, v *jsonval.Value, path []string) []edit {
 		}
 	}
 	return out
+}
+
+// lengthBounds are the string length bounds of the table, lower first.
+var lengthBounds = func() []schema.Keyword {
+	lo, _ := schema.BoundOf(schema.Length, schema.Lower)
+	hi, _ := schema.BoundOf(schema.Length, schema.Upper)
+	return []schema.Keyword{lo, hi}
+}()
+
+// lengthEdits adds the cases of the length bound k of n code points: the
+// strings just outside it, at it and just inside it, and (for a string
+// without a pattern or format) the string of 2-byte runes that a bound
+// counted in bytes would judge wrongly. Nothing is built longer than
+// maxLen.
+func (d *deriver) lengthEdits(f *jsonval.Value, k schema.Keyword, n int, plain bool, at func(int, string, string)) {
+	name := k.Name
+	if k.Bound == schema.Lower {
+		if n > maxLen {
+			return
+		}
+		if n > 0 {
+			s, _ := d.stringOfLen(f, n-1)
+			at(tierKeyword, name+"-1", s)
+			if plain && n > 1 {
+				at(tierKeyword, name+"-1 in 2-byte runes", strings.Repeat("é", n-1))
+			}
+		}
+		if s, ok := d.stringOfLen(f, n); ok {
+			at(tierKeyword, name, s)
+		}
+		if s, ok := d.stringOfLen(f, n+1); ok {
+			at(tierInside, name+"+1", s)
+		}
+		return
+	}
+	if n >= maxLen {
+		return
+	}
+	if s, ok := d.stringOfLen(f, n); ok {
+		at(tierKeyword, name, s)
+	}
+	s, _ := d.stringOfLen(f, n+1)
+	at(tierKeyword, name+"+1", s)
+	if plain && n > 0 {
+		at(tierKeyword, name+" in 2-byte runes", strings.Repeat("é", n))
+	}
+	if s, ok := d.stringOfLen(f, n-1); n > 0 && ok {
+		at(tierInside, name+"-1", s)
+	}
 }
 
 // numberEdits returns the bound, multipleOf and integer cases of the number v.

@@ -40,17 +40,18 @@ var formatMisses = map[string]string{
 }
 
 // synthString picks a string for the flat schema f: the format sample, else a pattern match of at
-// least minLength code points (or "a" padded to minLength), else the first of a few candidates that passes.
+// least the lower length bound's code points (or "a" padded to it), within the upper one, else the first
+// of a few candidates that passes.
 func (d *deriver) synthString(f *jsonval.Value, ptr string) (*jsonval.Value, error) {
 	lo, hi := 0, -1
-	if m := f.Get("minLength"); m != nil {
+	if m := f.Get(lengthBounds[0].Name); m != nil {
 		lo = intOf(m)
 	}
-	if m := f.Get("maxLength"); m != nil {
+	if m := f.Get(lengthBounds[1].Name); m != nil {
 		hi = intOf(m)
 	}
 	if lo > maxLen {
-		return nil, fmt.Errorf("minLength at %s is too large to build", ptrText(ptr))
+		return nil, fmt.Errorf("%s at %s is too large to build", lengthBounds[0].Name, ptrText(ptr))
 	}
 	var cands []string
 	if fm := f.Get("format"); fm != nil && fm.Kind == jsonval.String {

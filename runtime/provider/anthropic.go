@@ -10,8 +10,12 @@ import (
 
 // ---- Anthropic ----
 
-// anthropicLocal are the keywords Anthropic's strict mode does not take.
-var anthropicLocal = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems"}
+// anthropicLocal reports whether Anthropic's strict mode does not take the
+// assertion name (the schema.Keyword rows without schema.AnthropicStrict).
+// The assertions anthropicNotStrict reports never reach it.
+func anthropicLocal(name string) bool {
+	return schema.Is(name, func(k schema.Keyword) bool { return k.Class == schema.Assertion }) && !schema.Takes(schema.AnthropicStrict, name)
+}
 
 func (pr *projection) anthropic(in *jsonval.Value) (*jsonval.Value, error) {
 	if !pr.closedAndFinite(in) {
@@ -22,7 +26,7 @@ func (pr *projection) anthropic(in *jsonval.Value) (*jsonval.Value, error) {
 	var strip func(s *jsonval.Value, ptr string) error
 	strip = func(s *jsonval.Value, ptr string) error {
 		for _, m := range slices.Clone(s.Members) {
-			drop := slices.Contains(anthropicLocal, m.Key)
+			drop := anthropicLocal(m.Key)
 			if m.Key == "minItems" {
 				n, err := strconv.Atoi(m.Value.Str)
 				drop = err != nil || n > 1
@@ -57,7 +61,7 @@ func (pr *projection) closedAndFinite(in *jsonval.Value) bool {
 		if len(schema.TypeNames(s)) == 0 && !s.Has("$ref") && !s.Has("enum") && !s.Has("const") && !s.Has("anyOf") && !s.Has("allOf") {
 			ok = false // an untyped value
 		}
-		if slices.ContainsFunc(anthropicNotStrict, s.Has) {
+		if slices.ContainsFunc(s.Members, func(m jsonval.Member) bool { return anthropicNotStrict(m.Key) }) {
 			ok = false // beyond the strict subset
 		}
 		for _, kw := range []string{"anyOf", "allOf"} {

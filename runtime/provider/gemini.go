@@ -153,10 +153,12 @@ func (pr *projection) geminiLegacy(s *jsonval.Value, ptr string, in *inlining) (
 	}
 	for _, m := range s.Members {
 		at := ptr + "/" + jsonval.EscapeToken(m.Key)
+		if m.Key == "description" || schema.Takes(schema.GeminiLegacy, m.Key) {
+			out.Set(m.Key, m.Value)
+			continue
+		}
 		switch m.Key {
 		case "type", "$defs", "definitions", "title", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "$id":
-		case "description", "minItems", "maxItems", "minimum", "maximum", "minLength", "maxLength", "pattern", "required":
-			out.Set(m.Key, m.Value)
 		case "format":
 			switch {
 			case typ == "string" && m.Value.Str == "date-time":

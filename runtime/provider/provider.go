@@ -37,7 +37,7 @@
 //	                                                 title, description; const becomes a one-value enum
 //	gemini-legacy     as gemini                      the OpenAPI 3.0 subset in parameters: upper-case types,
 //	                                                 nullable, string enums, properties, required, items, min/maxItems,
-//	                                                 minimum, maximum, min/maxLength, pattern, format date-time,
+//	                                                 minimum, maximum, string lengths, pattern, format date-time,
 //	                                                 propertyOrdering; no additionalProperties (closure is local), no
 //	                                                 $ref (inlined, each definition projected once;
 //	                                                 recursion, or an inlined schema of more than

@@ -11,12 +11,14 @@ import (
 // What the providers' subsets leave out of composed schemas (see the
 // package comment).
 
-// anthropicNotStrict are the keywords beyond Anthropic's strict subset that
-// cannot be dropped and listed without changing what the model is asked
-// for: a tool that has one is sent in full, not strict.
-var anthropicNotStrict = []string{"oneOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
-	"patternProperties", "propertyNames", "minProperties", "maxProperties", "contains", "minContains", "maxContains",
-	"unevaluatedProperties", "unevaluatedItems"}
+// anthropicNotStrict reports whether the keyword name is beyond
+// Anthropic's strict subset and cannot be dropped and listed without
+// changing what the model is asked for: a keyword of the composition path
+// that the schema.Keyword rows do not mark schema.AnthropicStrict. A tool
+// that has one is sent in full, not strict.
+func anthropicNotStrict(name string) bool {
+	return schema.Is(name, func(k schema.Keyword) bool { return k.Enforced == schema.Composed }) && !schema.Takes(schema.AnthropicStrict, name)
+}
 
 // shapingApplicators choose or add to the shape of a value (the
 // schema.Keyword rows that compose it): dropped from a provider's schema,

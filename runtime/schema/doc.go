@@ -14,7 +14,7 @@
 //	k, ok := schema.Lookup("minItems")
 //	// k.Class == schema.Assertion, k.Drafts == schema.Draft2020|schema.Draft7,
 //	// k.Of == schema.OfArray, k.Bound == schema.Lower, k.Value == schema.CountValue,
-//	// k.Enforced == schema.Direct
+//	// k.Measure == schema.ItemCount, k.Enforced == schema.Direct
 //
 // A row says
 //   - Class: what the keyword is. An Assertion can make a value invalid, an
@@ -37,14 +37,26 @@
 //   - Value: what the keyword's value must be, per the draft's meta-schema
 //     (ValueIn gives draft-07's where it differs).
 //   - Of and Bound: the type of the values it constrains (OfString, …) and
-//     whether it is a lower or an upper bound.
+//     whether it is a lower or an upper bound; Pair is the other bound of
+//     the same measure, Measure what it measures (a number's magnitude, a
+//     string's length, an array's items, an object's members, contains's
+//     matches) and Exclusive whether the bound itself is outside.
+//     BoundOf returns the inclusive bound of a measure. The contract test
+//     checks every bound, the catalog labels them and the violation
+//     messages of lengths and counts are keyed by them from these columns.
+//   - Subsets: the provider subsets (Anthropic's strict mode, Gemini's
+//     OpenAPI 3.0 subset) that take an assertion or a composition
+//     applicator as it is written (Takes); runtime/provider drops the
+//     others, or sends the tool not strict, from this column.
 //   - Enforced: how toolgate's generated code enforces it: Direct, by the
 //     plain decoder of a value; Composed, by the composition path (see
 //     gen/COMPOSITION.md); or NotEnforced.
 //
 // Adding a keyword means adding its row here, its emitter in gen and its
 // runtime check; what walks subschemas with Walk, or sorts keywords by a
-// column, follows the table. A few walks stay deliberately narrower and
+// column (the meta-schema precheck, did-you-mean, provider projections,
+// the contract test's bound check, the catalog's labels), follows the
+// table. A few walks stay deliberately narrower and
 // say why where they are: the provider projections' (walkChildren), and
 // gen's list of the keywords whose subschemas santhosh-tekuri/jsonschema
 // compiles with a fresh $ref stack (stackResetting).

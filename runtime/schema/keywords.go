@@ -107,6 +107,29 @@ const (
 	Upper
 )
 
+// Measure is what a bound or a multipleOf measures of a value.
+type Measure uint8
+
+// The measures.
+const (
+	NoMeasure   Measure = iota
+	Magnitude           // the number itself
+	Length              // a string's length in code points
+	ItemCount           // the number of an array's items
+	MemberCount         // the number of an object's members
+	MatchCount          // the number of an array's items that contains matches
+)
+
+// Subset is a set of the providers' strict or legacy schema subsets
+// (runtime/provider).
+type Subset uint8
+
+// The subsets that take some of the assertions as JSON Schema writes them.
+const (
+	AnthropicStrict Subset = 1 << iota // Anthropic's strict tool use
+	GeminiLegacy                       // Gemini's OpenAPI 3.0 subset of parameters
+)
+
 // Keyword is one row of the vocabulary.
 type Keyword struct {
 	Name    string
@@ -136,6 +159,17 @@ type Keyword struct {
 	// Pair is the other bound of the same measure (maxItems for
 	// minItems).
 	Pair string
+	// Measure is what the bound (or multipleOf) measures of the value,
+	// and Exclusive says whether the bound itself is outside it.
+	Measure   Measure
+	Exclusive bool
+	// Subsets are the provider subsets that take the assertion, or the
+	// applicator of the composition path, as it is written. A projection
+	// to another subset drops such an assertion, which the gate then
+	// enforces locally, and does not send a strict schema with such an
+	// applicator. Zero for the other keywords (a projection decides those
+	// by their class and shape).
+	Subsets Subset
 }
 
 // ValueIn returns what the keyword's value must be in draft d.
@@ -169,8 +203,8 @@ var table = []Keyword{
 	{Name: "definitions", Class: Definitions, Drafts: Draft7, Form: Map, Applies: Nowhere, Enforced: Direct, Value: SchemaMapValue},
 
 	// Applicators to the value itself.
-	{Name: "allOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue},
-	{Name: "anyOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue},
+	{Name: "allOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue, Subsets: AnthropicStrict},
+	{Name: "anyOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue, Subsets: AnthropicStrict},
 	{Name: "oneOf", Class: Applicator, Drafts: both, Form: List, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemasValue},
 	{Name: "not", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Enforced: Composed, Value: SchemaValue},
 	{Name: "if", Class: Applicator, Drafts: both, Form: One, Applies: SameValue, Composes: true, Enforced: Composed, Value: SchemaValue},
@@ -194,26 +228,28 @@ var table = []Keyword{
 	{Name: "contains", Class: Applicator, Drafts: both, Form: One, Applies: Members, Enforced: Composed, Value: SchemaValue, Of: OfArray},
 
 	// Assertions.
-	{Name: "type", Class: Assertion, Drafts: both, Enforced: Direct, Value: TypesValue},
-	{Name: "enum", Class: Assertion, Drafts: both, Enforced: Direct, Value: ArrayValue, Value7: UniqueArrayValue},
-	{Name: "const", Class: Assertion, Drafts: both, Enforced: Direct, Value: AnyValue},
-	{Name: "multipleOf", Class: Assertion, Drafts: both, Enforced: Direct, Value: PositiveValue, Of: OfNumber},
-	{Name: "maximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Upper, Pair: "minimum"},
-	{Name: "exclusiveMaximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Upper, Pair: "exclusiveMinimum"},
-	{Name: "minimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Lower, Pair: "maximum"},
-	{Name: "exclusiveMinimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Lower, Pair: "exclusiveMaximum"},
-	{Name: "minLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfString, Bound: Lower, Pair: "maxLength"},
-	{Name: "maxLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfString, Bound: Upper, Pair: "minLength"},
-	{Name: "pattern", Class: Assertion, Drafts: both, Enforced: Direct, Value: PatternValue, Of: OfString},
-	{Name: "format", Class: Assertion, Drafts: both, Enforced: Direct, Value: StringValue, Of: OfString},
-	{Name: "maxItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfArray, Bound: Upper, Pair: "minItems"},
-	{Name: "minItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfArray, Bound: Lower, Pair: "maxItems"},
+	{Name: "type", Class: Assertion, Drafts: both, Enforced: Direct, Value: TypesValue, Subsets: AnthropicStrict},
+	{Name: "enum", Class: Assertion, Drafts: both, Enforced: Direct, Value: ArrayValue, Value7: UniqueArrayValue, Subsets: AnthropicStrict},
+	{Name: "const", Class: Assertion, Drafts: both, Enforced: Direct, Value: AnyValue, Subsets: AnthropicStrict},
+	{Name: "minimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Lower, Pair: "maximum", Measure: Magnitude, Subsets: GeminiLegacy},
+	{Name: "exclusiveMinimum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Lower, Pair: "exclusiveMaximum", Measure: Magnitude, Exclusive: true},
+	{Name: "maximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Upper, Pair: "minimum", Measure: Magnitude, Subsets: GeminiLegacy},
+	{Name: "exclusiveMaximum", Class: Assertion, Drafts: both, Enforced: Direct, Value: NumberValue, Of: OfNumber, Bound: Upper, Pair: "exclusiveMinimum", Measure: Magnitude, Exclusive: true},
+	{Name: "multipleOf", Class: Assertion, Drafts: both, Enforced: Direct, Value: PositiveValue, Of: OfNumber, Measure: Magnitude},
+	{Name: "minLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfString, Bound: Lower, Pair: "maxLength", Measure: Length, Subsets: GeminiLegacy},
+	{Name: "maxLength", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfString, Bound: Upper, Pair: "minLength", Measure: Length, Subsets: GeminiLegacy},
+	{Name: "pattern", Class: Assertion, Drafts: both, Enforced: Direct, Value: PatternValue, Of: OfString, Subsets: AnthropicStrict | GeminiLegacy},
+	{Name: "format", Class: Assertion, Drafts: both, Enforced: Direct, Value: StringValue, Of: OfString, Subsets: AnthropicStrict},
+	// Anthropic's strict mode takes a minItems of 0 or 1 only (see
+	// runtime/provider).
+	{Name: "minItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfArray, Bound: Lower, Pair: "maxItems", Measure: ItemCount, Subsets: GeminiLegacy},
+	{Name: "maxItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: CountValue, Of: OfArray, Bound: Upper, Pair: "minItems", Measure: ItemCount, Subsets: GeminiLegacy},
 	{Name: "uniqueItems", Class: Assertion, Drafts: both, Enforced: Direct, Value: BoolValue, Of: OfArray},
-	{Name: "maxContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue, Of: OfArray, Bound: Upper, Pair: "minContains"},
-	{Name: "minContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue, Of: OfArray, Bound: Lower, Pair: "maxContains"},
-	{Name: "maxProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue, Of: OfObject, Bound: Upper, Pair: "minProperties"},
-	{Name: "minProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue, Of: OfObject, Bound: Lower, Pair: "maxProperties"},
-	{Name: "required", Class: Assertion, Drafts: both, Shapes: true, Enforced: Direct, Value: StringsValue, Of: OfObject},
+	{Name: "maxContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue, Of: OfArray, Bound: Upper, Pair: "minContains", Measure: MatchCount},
+	{Name: "minContains", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: CountValue, Of: OfArray, Bound: Lower, Pair: "maxContains", Measure: MatchCount},
+	{Name: "minProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue, Of: OfObject, Bound: Lower, Pair: "maxProperties", Measure: MemberCount},
+	{Name: "maxProperties", Class: Assertion, Drafts: both, Enforced: Composed, Value: CountValue, Of: OfObject, Bound: Upper, Pair: "minProperties", Measure: MemberCount},
+	{Name: "required", Class: Assertion, Drafts: both, Shapes: true, Enforced: Direct, Value: StringsValue, Of: OfObject, Subsets: AnthropicStrict | GeminiLegacy},
 	{Name: "dependentRequired", Class: Assertion, Drafts: Draft2020, Enforced: Composed, Value: StringsMapValue, Of: OfObject},
 
 	// Annotations. contentSchema holds a schema but is never applied, so
@@ -267,4 +303,22 @@ func CountPairs(f func(Keyword) bool) [][2]string {
 		}
 	}
 	return out
+}
+
+// BoundOf returns the inclusive bound of measure m in direction b
+// (minLength for Length and Lower).
+func BoundOf(m Measure, b Bound) (Keyword, bool) {
+	for _, k := range table {
+		if b != NoBound && k.Measure == m && k.Bound == b && !k.Exclusive {
+			return k, true
+		}
+	}
+	return Keyword{}, false
+}
+
+// Takes reports whether the provider subset s takes the keyword named
+// name as it is written (the Subsets column).
+func Takes(s Subset, name string) bool {
+	k, ok := byName[name]
+	return ok && k.Subsets&s != 0
 }

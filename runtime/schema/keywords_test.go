@@ -13,7 +13,7 @@ func TestLookup(t *testing.T) {
 		name string
 		want schema.Keyword
 	}{
-		{"maxLength", schema.Keyword{Name: "maxLength", Class: schema.Assertion, Drafts: schema.Draft2020 | schema.Draft7, Enforced: schema.Direct, Value: schema.CountValue, Of: schema.OfString, Bound: schema.Upper, Pair: "minLength"}},
+		{"maxLength", schema.Keyword{Name: "maxLength", Class: schema.Assertion, Drafts: schema.Draft2020 | schema.Draft7, Enforced: schema.Direct, Value: schema.CountValue, Of: schema.OfString, Bound: schema.Upper, Pair: "minLength", Measure: schema.Length, Subsets: schema.GeminiLegacy}},
 		{"items", schema.Keyword{Name: "items", Class: schema.Applicator, Drafts: schema.Draft2020 | schema.Draft7, Form: schema.OneOrList, Applies: schema.Members, Shapes: true, Enforced: schema.Direct, Value: schema.SchemaValue, Value7: schema.SchemaOrListValue, Of: schema.OfArray}},
 		{"oneOf", schema.Keyword{Name: "oneOf", Class: schema.Applicator, Drafts: schema.Draft2020 | schema.Draft7, Form: schema.List, Applies: schema.SameValue, Composes: true, Enforced: schema.Composed, Value: schema.SchemasValue}},
 		{"not", schema.Keyword{Name: "not", Class: schema.Applicator, Drafts: schema.Draft2020 | schema.Draft7, Form: schema.One, Applies: schema.SameValue, Enforced: schema.Composed, Value: schema.SchemaValue}},
@@ -61,6 +61,15 @@ func TestTable(t *testing.T) {
 		}
 		if k.Bound != schema.NoBound && k.Value != schema.NumberValue && k.Value != schema.CountValue {
 			t.Errorf("%s: a bound of value %d", k.Name, k.Value)
+		}
+		if (k.Bound != schema.NoBound) != (k.Pair != "") || k.Bound != schema.NoBound && k.Measure == schema.NoMeasure {
+			t.Errorf("%s: bound %d, pair %q, measure %d", k.Name, k.Bound, k.Pair, k.Measure)
+		}
+		if p, ok := schema.Lookup(k.Pair); k.Pair != "" && (!ok || p.Pair != k.Name || p.Bound == k.Bound || p.Measure != k.Measure || p.Exclusive != k.Exclusive) {
+			t.Errorf("%s: pair %+v does not pair back", k.Name, p)
+		}
+		if k.Subsets != 0 && k.Class != schema.Assertion && k.Enforced != schema.Composed {
+			t.Errorf("%s: a provider subset column on a keyword of class %d, enforced %d", k.Name, k.Class, k.Enforced)
 		}
 	}
 	for _, tc := range []struct {
@@ -112,6 +121,55 @@ func TestCountPairs(t *testing.T) {
 	} {
 		if got := schema.CountPairs(tc.f); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: CountPairs = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestBoundOf: each measure's inclusive bounds, and none where there is
+// no such bound.
+func TestBoundOf(t *testing.T) {
+	for _, tc := range []struct {
+		m    schema.Measure
+		b    schema.Bound
+		want string
+	}{
+		{schema.Magnitude, schema.Lower, "minimum"},
+		{schema.Magnitude, schema.Upper, "maximum"},
+		{schema.Length, schema.Lower, "minLength"},
+		{schema.Length, schema.Upper, "maxLength"},
+		{schema.ItemCount, schema.Upper, "maxItems"},
+		{schema.MemberCount, schema.Lower, "minProperties"},
+		{schema.MatchCount, schema.Upper, "maxContains"},
+		{schema.Magnitude, schema.NoBound, ""},
+		{schema.NoMeasure, schema.Lower, ""},
+	} {
+		k, ok := schema.BoundOf(tc.m, tc.b)
+		if k.Name != tc.want || ok != (tc.want != "") {
+			t.Errorf("BoundOf(%d, %d) = %q, %v; want %q", tc.m, tc.b, k.Name, ok, tc.want)
+		}
+	}
+}
+
+// TestTakes: the provider subsets' columns, and no keyword.
+func TestTakes(t *testing.T) {
+	for _, tc := range []struct {
+		s    schema.Subset
+		name string
+		want bool
+	}{
+		{schema.AnthropicStrict, "pattern", true},
+		{schema.AnthropicStrict, "required", true},
+		{schema.AnthropicStrict, "minLength", false},
+		{schema.AnthropicStrict, "uniqueItems", false},
+		{schema.AnthropicStrict, "anyOf", true},
+		{schema.AnthropicStrict, "oneOf", false},
+		{schema.GeminiLegacy, "maxItems", true},
+		{schema.GeminiLegacy, "format", false},
+		{schema.GeminiLegacy, "exclusiveMinimum", false},
+		{schema.GeminiLegacy, "x-toolgate", false},
+	} {
+		if got := schema.Takes(tc.s, tc.name); got != tc.want {
+			t.Errorf("Takes(%d, %q) = %v, want %v", tc.s, tc.name, got, tc.want)
 		}
 	}
 }

@@ -11,6 +11,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+
+	"github.com/toolgate/toolgate/runtime/schema"
+)
+
+// lengthLo and lengthHi are the schema table's bounds of a string's length.
+var (
+	lengthLo, _ = schema.BoundOf(schema.Length, schema.Lower)
+	lengthHi, _ = schema.BoundOf(schema.Length, schema.Upper)
 )
 
 var (
@@ -96,7 +104,7 @@ func (g *gen) member(depth int, name string) map[string]any {
 		m = map[string]any{"type": "string", "enum": pick(g.r, enumSets)}
 	case 3:
 		lo := g.r.IntN(3)
-		m = map[string]any{"type": "string", "minLength": lo, "maxLength": lo + 20 + g.r.IntN(200)}
+		m = map[string]any{"type": "string", lengthLo.Name: lo, lengthHi.Name: lo + 20 + g.r.IntN(200)}
 	case 4:
 		lo := g.r.IntN(10)
 		m = map[string]any{"type": "integer", "minimum": lo, "maximum": lo + 1 + g.r.IntN(10000)}

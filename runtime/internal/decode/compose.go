@@ -34,7 +34,7 @@ func (d *Decoder) Trial(raw []byte) {
 
 // StringTrial reports whether raw, the bytes of a value already accepted
 // by the decoder that read it, satisfies a branch schema whose keywords
-// apply to strings only (format, pattern, minLength, maxLength), r being
+// apply to strings only (format, pattern and the length bounds), r being
 // those keywords: a string that keeps them, or, when others is true (the
 // branch names no type), a value of any other type. It is the trial of
 // such a branch without a Decoder (Trial): for a short string, making and

@@ -433,8 +433,8 @@ func (d *Decoder) shown(raw []byte, sensitive bool) string {
 	return d.Text(raw)
 }
 
-// RuneCount is the length of s in Unicode code points, as minLength and
-// maxLength count it. s is valid UTF-8, as every string the reader returns
+// RuneCount is the length of s in Unicode code points, as the length
+// bounds count it. s is valid UTF-8, as every string the reader returns
 // is: its code points are then its bytes less its continuation bytes
 // (10xxxxxx), which are counted eight bytes at a time.
 func RuneCount(s []byte) int {

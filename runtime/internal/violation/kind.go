@@ -1,5 +1,7 @@
 package violation
 
+import "github.com/toolgate/toolgate/runtime/schema"
+
 // A Kind is a keyword and the template of its message.
 type Kind uint8
 
@@ -85,6 +87,26 @@ type template struct {
 	unit, nUnit string // counted: the bound's unit and the received count's ("": bare)
 }
 
+// countWords are the words of the counted messages of a measure: the
+// verb before the bound, the bound's unit, what follows it and the
+// received count's unit.
+var countWords = map[schema.Measure]struct{ verb, unit, after, nUnit string }{
+	schema.Length:    {" must be ", "character", " long; received ", "character"},
+	schema.ItemCount: {" must have ", "item", "; received ", ""},
+}
+
+// countedBound is the counted template of the bound of measure m in
+// direction b, keyed by its keyword in runtime/schema's table.
+func countedBound(m schema.Measure, b schema.Bound) template {
+	k, _ := schema.BoundOf(m, b)
+	w := countWords[m]
+	dir := "at least "
+	if b == schema.Upper {
+		dir = "at most "
+	}
+	return template{keyword: k.Name, form: counted, rule: w.verb + dir, unit: w.unit, after: w.after, nUnit: w.nUnit}
+}
+
 // templates are the kinds' templates.
 var templates = [nKinds]template{
 	Type:                  {keyword: "type", form: typed},
@@ -103,10 +125,10 @@ var templates = [nKinds]template{
 	MultipleOf:            {keyword: "multipleOf", rule: " must be a multiple of "},
 	Pattern:               {keyword: "pattern", rule: " must match the pattern "},
 	Format:                {keyword: "format", rule: " must be a valid "},
-	MinLength:             {keyword: "minLength", form: counted, rule: " must be at least ", unit: "character", after: " long; received ", nUnit: "character"},
-	MaxLength:             {keyword: "maxLength", form: counted, rule: " must be at most ", unit: "character", after: " long; received ", nUnit: "character"},
-	MinItems:              {keyword: "minItems", form: counted, rule: " must have at least ", unit: "item", after: "; received "},
-	MaxItems:              {keyword: "maxItems", form: counted, rule: " must have at most ", unit: "item", after: "; received "},
+	MinLength:             countedBound(schema.Length, schema.Lower),
+	MaxLength:             countedBound(schema.Length, schema.Upper),
+	MinItems:              countedBound(schema.ItemCount, schema.Lower),
+	MaxItems:              countedBound(schema.ItemCount, schema.Upper),
 	UniqueItems:           {keyword: "uniqueItems", form: unique},
 	Integer:               {keyword: "type", rule: " must be an integer"},
 	IntRange:              {keyword: "type", rule: " must be an integer between -9223372036854775808 and 9223372036854775807"},
