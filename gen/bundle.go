@@ -1,0 +1,283 @@
+package gen
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/toolgate/toolgate/runtime/jsonval"
+)
+
+// Shared definitions across tool files. A $ref in a tool's parameters may
+// name another file of the same schema set, by a path relative to the
+// file it is written in, with an optional fragment:
+//
+//	"$ref": "defs/money.json"
+//	"$ref": "defs/common.json#/$defs/Address"
+//
+// Such a file is a definitions file: a JSON Schema document in a subfolder
+// of the folder that holds the tool file (a folder given to Load
+// contributes its own *.json files as tools, never its subfolders, so a
+// definitions file is never read as a tool). Load reads it, with
+// ReadToolFile's limits, only when a reference reaches it, and bundles it
+// into the tool: the document goes under the tool's root $defs, named by
+// its file name ("money"), with every $id, $anchor and $schema inside it
+// removed, and every reference to or inside it rewritten to a JSON pointer
+// there ("#/$defs/money", "#/$defs/common/$defs/Address"). The tool's
+// schema is then self-contained: santhosh-tekuri/jsonschema compiles it
+// as before, the providers get pointer references only, and diff and the
+// catalog see the definitions as the tool's own. The model gives a
+// bundled definition one Go type for every tool that uses it (shared.go).
+//
+// A reference to a file outside the set (above the tool file's folder), to
+// a tool file of the folder itself, or to a URL is an error naming the file
+// and the pointer of the $ref: toolgate never fetches anything. Only
+// LoadOptions.Bases, a caller's map of URI prefixes to local folders, reads
+// an absolute URI, and from a local file.
+
+// LoadOptions are the options of LoadOptions.LoadAll.
+type LoadOptions struct {
+	// Bases maps absolute URI prefixes ("http://localhost:1234/") to local
+	// folders: a $ref under a prefix reads the file at the rest of the URI
+	// in the folder, as a definitions file. Nothing is fetched. The JSON
+	// Schema Test Suite's remotes are served so (gen/conformance_test.go).
+	Bases map[string]string
+}
+
+// maxBundled bounds the documents one tool may bundle.
+const maxBundled = 256
+
+// bundledDoc is one definitions document brought into a tool.
+type bundledDoc struct {
+	url  string         // the URI it was reached by, without fragment
+	file string         // its path
+	key  string         // its name under the tool's $defs
+	doc  *jsonval.Value // the tool's copy, rewritten in place
+	ix   *refIndex      // its references, under url
+}
+
+// bundler brings the definitions files of one tool file's tools into each.
+type bundler struct {
+	root  string // the folder of the tool file: toolgate:/// maps to it
+	bases map[string]string
+	cache map[string]*jsonval.Value // file → parsed, shared by the tools
+	errs  ErrorList
+}
+
+// defsKey is where a tool's bundled documents go.
+func defsKey(draft7 bool) string {
+	if draft7 {
+		return "definitions"
+	}
+	return "$defs"
+}
+
+// bundle brings the documents that t's parameters reference into them.
+func (bd *bundler) bundle(t *Tool) {
+	s := t.params
+	if t.declared != nil {
+		s = t.declared
+	}
+	if s.Kind != jsonval.Object {
+		return
+	}
+	draft7 := false
+	if v := s.Get("$schema"); v != nil && v.Kind == jsonval.String && strings.TrimSuffix(v.Str, "#") == draft7URL {
+		draft7 = true
+	}
+	at := t.Pointer + "/" + t.paramsKey
+	toolIx := indexRefs(s, schemaURL(t), draft7)
+	rootBase := withoutFragment(toolIx.base[""])
+	var docs []*bundledDoc
+	byURL := map[string]*bundledDoc{}
+	keys := map[string]string{}
+	if defs := s.Get(defsKey(draft7)); defs != nil && defs.Kind == jsonval.Object {
+		for _, m := range defs.Members {
+			keys[m.Key] = t.File + "#" + at + "/" + defsKey(draft7) + "/" + escapePointer(m.Key)
+		}
+	}
+	// rewrite points the $ref of the schema at ptr in doc (whose references
+	// ix indexes, written in file at errAt) into the bundle: a reference to
+	// another document, and in a bundled document every reference.
+	rewrite := func(doc *jsonval.Value, ix *refIndex, file, errAt, ptr string, inTool bool) {
+		sch := jsonval.Resolve(doc, ptr)
+		if sch == nil || sch.Kind != jsonval.Object {
+			return
+		}
+		ref := sch.Get("$ref")
+		if ref == nil || ref.Kind != jsonval.String {
+			return
+		}
+		base := ix.base[ptr]
+		u, err := base.Parse(ref.Str)
+		if err != nil {
+			return
+		}
+		fail := func(format string, args ...any) {
+			bd.errs = append(bd.errs, &Error{File: file, Pointer: errAt + ptr + "/$ref", Keyword: "$ref", Message: fmt.Sprintf(format, args...)})
+		}
+		if _, local := ix.resources[withoutFragment(u)]; local {
+			if inTool {
+				return
+			}
+			if target, ok, _ := ix.resolve(ptr, ref.Str); ok {
+				ref.Str = fragmentRef("/"+escapePointer(defsKey(draft7))+"/"+escapePointer(docKey(docs, ix))+target, "")
+			}
+			return
+		}
+		docURL := withoutFragment(u)
+		d := byURL[docURL]
+		if d == nil {
+			f, why := bd.locate(base, ref.Str, u)
+			if why != "" {
+				fail("reference %q %s", ref.Str, why)
+				return
+			}
+			if len(docs) == maxBundled {
+				fail("reference %q: a tool may bring in at most %d definitions files", ref.Str, maxBundled)
+				return
+			}
+			v, err := bd.read(f)
+			if err != nil {
+				fail("reference %q: %v", ref.Str, err)
+				return
+			}
+			key := strings.TrimSuffix(path.Base(u.Path), ".json")
+			if prev, dup := keys[key]; dup {
+				fail("reference %q brings in definition %q, which %s already defines; rename one of the files", ref.Str, key, prev)
+				return
+			}
+			keys[key] = f
+			d = &bundledDoc{url: docURL, file: f, key: key, doc: v.Clone()}
+			d.ix = indexRefs(d.doc, docURL, draft7)
+			byURL[docURL] = d
+			docs = append(docs, d)
+		}
+		frag := "#" + u.EscapedFragment()
+		p, ok, _ := d.ix.resolve("", frag)
+		if !ok || jsonval.Resolve(d.doc, p) == nil {
+			fail("reference %q does not resolve in %s", ref.Str, d.file)
+			return
+		}
+		prefix := ""
+		if inTool && withoutFragment(base) != rootBase {
+			prefix = rootBase
+		}
+		ref.Str = fragmentRef("/"+escapePointer(defsKey(draft7))+"/"+escapePointer(d.key)+p, prefix)
+	}
+	for _, ptr := range sortedPointers(toolIx) {
+		rewrite(s, toolIx, t.File, at, ptr, true)
+	}
+	for i := 0; i < len(docs); i++ { // docs grows as references reach more
+		d := docs[i]
+		for _, ptr := range sortedPointers(d.ix) {
+			rewrite(d.doc, d.ix, d.file, "", ptr, false)
+		}
+	}
+	if len(docs) == 0 {
+		return
+	}
+	defs := s.Get(defsKey(draft7))
+	if defs == nil || defs.Kind != jsonval.Object {
+		defs = &jsonval.Value{Kind: jsonval.Object}
+		s.Members = append(s.Members, jsonval.Member{Key: defsKey(draft7), Value: defs})
+	}
+	for _, d := range docs {
+		for _, ptr := range sortedPointers(d.ix) {
+			if sch := jsonval.Resolve(d.doc, ptr); sch != nil && sch.Kind == jsonval.Object {
+				sch.Delete("$id")
+				sch.Delete("$anchor")
+				sch.Delete("$schema")
+			}
+		}
+		checkSchemaText(d.file, "", d.doc, &bd.errs)
+		defs.Members = append(defs.Members, jsonval.Member{Key: d.key, Value: d.doc})
+	}
+	if t.declared != nil {
+		t.params.Members = append(t.params.Members[:1:1], s.Members...)
+	}
+}
+
+// docKey is the $defs key of the bundled document whose index is ix.
+func docKey(docs []*bundledDoc, ix *refIndex) string {
+	for _, d := range docs {
+		if d.ix == ix {
+			return d.key
+		}
+	}
+	return ""
+}
+
+// fragmentRef is the reference to the JSON pointer ptr, under base.
+func fragmentRef(ptr, base string) string {
+	return base + (&url.URL{Fragment: ptr}).String()
+}
+
+// sortedPointers are the schema pointers ix reached, in order.
+func sortedPointers(ix *refIndex) []string {
+	out := make([]string, 0, len(ix.base))
+	for p := range ix.base {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// locate returns the file a reference to u (ref, written where base is in
+// effect) names, or why it names none.
+func (bd *bundler) locate(base *url.URL, ref string, u *url.URL) (string, string) {
+	if u.Scheme == "toolgate" {
+		r, err := url.Parse(ref)
+		if err != nil || r.Path == "" {
+			return "", "does not resolve"
+		}
+		if strings.HasPrefix(r.Path, "/") {
+			return "", "names a file by an absolute path: reference a definitions file by a path relative to the tool file"
+		}
+		rel := path.Join(path.Dir(strings.TrimPrefix(base.Path, "/")), r.Path)
+		switch {
+		case rel == ".." || strings.HasPrefix(rel, "../"):
+			return "", "names a file outside the schema set (above the tool file's folder)"
+		case !strings.Contains(rel, "/"):
+			return "", "names a file in the tool files' own folder: shared definitions live in a subfolder (such as defs/), whose files are never read as tools"
+		case !strings.HasSuffix(rel, ".json"):
+			return "", "names a file that is not a .json file"
+		}
+		return filepath.Join(bd.root, filepath.FromSlash(rel)), ""
+	}
+	s := withoutFragment(u)
+	prefixes := make([]string, 0, len(bd.bases))
+	for p := range bd.bases {
+		prefixes = append(prefixes, p)
+	}
+	slices.Sort(prefixes)
+	for _, p := range prefixes {
+		rest, ok := strings.CutPrefix(s, p)
+		if !ok || rest == "" || slices.Contains(strings.Split(rest, "/"), "..") {
+			continue
+		}
+		return filepath.Join(bd.bases[p], filepath.FromSlash(rest)), ""
+	}
+	return "", "names a document outside the schema set (a URL): toolgate never fetches one; reference a definitions file by a relative path"
+}
+
+// read parses a definitions file, once per tool file.
+func (bd *bundler) read(file string) (*jsonval.Value, error) {
+	if v, ok := bd.cache[file]; ok {
+		return v, nil
+	}
+	data, err := ReadToolFile(file)
+	if err != nil {
+		return nil, err
+	}
+	v, err := jsonval.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	bd.cache[file] = v
+	return v, nil
+}
