@@ -55,10 +55,18 @@ const maxBundled = 256
 type bundledDoc struct {
 	url  string         // the URI it was reached by, without fragment
 	file string         // its path
-	key  string         // its name under the tool's $defs
+	key  string         // its name under the tool's $defs, unless a container
 	doc  *jsonval.Value // the tool's copy, rewritten in place
 	ix   *refIndex      // its references, under url
+	// container is the $defs keyword of a document that holds nothing but
+	// definitions ({"$defs": {...}}, annotations aside): its definitions go
+	// under the tool's $defs each by its own name, not the document.
+	container string
 }
+
+// bundledAt is where a definition brought into a tool comes from: its
+// file and its pointer there.
+type bundledAt struct{ file, ptr string }
 
 // bundler brings the definitions files of one tool file's tools into each.
 type bundler struct {
@@ -74,6 +82,39 @@ func defsKey(draft7 bool) string {
 		return "definitions"
 	}
 	return "$defs"
+}
+
+// containerOf is the $defs keyword of doc when it holds nothing but
+// definitions, else "".
+func containerOf(doc *jsonval.Value) string {
+	if doc.Kind != jsonval.Object {
+		return ""
+	}
+	kw := ""
+	for _, m := range doc.Members {
+		switch {
+		case (m.Key == "$defs" || m.Key == "definitions") && m.Value.Kind == jsonval.Object && kw == "":
+			kw = m.Key
+		case m.Key == "$schema", m.Key == "$id", m.Key == "$comment", m.Key == "title", m.Key == "description", strings.HasPrefix(m.Key, "x-"):
+		default:
+			return ""
+		}
+	}
+	return kw
+}
+
+// toolPointer is where the schema at p in d is in the tool: "" for a
+// container's root or a member of it that is not a definition.
+func (d *bundledDoc) toolPointer(p string, draft7 bool) string {
+	defs := "/" + escapePointer(defsKey(draft7)) + "/"
+	if d.container == "" {
+		return defs + escapePointer(d.key) + p
+	}
+	rest, ok := strings.CutPrefix(p, "/"+escapePointer(d.container)+"/")
+	if !ok {
+		return ""
+	}
+	return defs + rest
 }
 
 // bundle brings the documents that t's parameters reference into them.
@@ -94,16 +135,20 @@ func (bd *bundler) bundle(t *Tool) {
 	rootBase := withoutFragment(toolIx.base[""])
 	var docs []*bundledDoc
 	byURL := map[string]*bundledDoc{}
-	keys := map[string]string{}
+	keys := map[string]string{} // key under the tool's $defs → who defines it
 	if defs := s.Get(defsKey(draft7)); defs != nil && defs.Kind == jsonval.Object {
 		for _, m := range defs.Members {
 			keys[m.Key] = t.File + "#" + at + "/" + defsKey(draft7) + "/" + escapePointer(m.Key)
 		}
 	}
-	// rewrite points the $ref of the schema at ptr in doc (whose references
-	// ix indexes, written in file at errAt) into the bundle: a reference to
-	// another document, and in a bundled document every reference.
-	rewrite := func(doc *jsonval.Value, ix *refIndex, file, errAt, ptr string, inTool bool) {
+	// rewrite points the $ref of the schema at ptr in d (the tool's own
+	// schema when d is nil) into the bundle: a reference to another
+	// document, and in a bundled document every reference.
+	rewrite := func(d *bundledDoc, ptr string) {
+		doc, ix, file, errAt := s, toolIx, t.File, at
+		if d != nil {
+			doc, ix, file, errAt = d.doc, d.ix, d.file, ""
+		}
 		sch := jsonval.Resolve(doc, ptr)
 		if sch == nil || sch.Kind != jsonval.Object {
 			return
@@ -120,62 +165,49 @@ func (bd *bundler) bundle(t *Tool) {
 		fail := func(format string, args ...any) {
 			bd.errs = append(bd.errs, &Error{File: file, Pointer: errAt + ptr + "/$ref", Keyword: "$ref", Message: fmt.Sprintf(format, args...)})
 		}
+		into := d
+		var target string
 		if _, local := ix.resources[withoutFragment(u)]; local {
-			if inTool {
+			if d == nil {
 				return
 			}
-			if target, ok, _ := ix.resolve(ptr, ref.Str); ok {
-				ref.Str = fragmentRef("/"+escapePointer(defsKey(draft7))+"/"+escapePointer(docKey(docs, ix))+target, "")
+			p, ok, _ := ix.resolve(ptr, ref.Str)
+			if !ok {
+				return // the model reports it
 			}
-			return
+			target = p
+		} else {
+			if into = byURL[withoutFragment(u)]; into == nil {
+				if into = bd.bring(u, ref.Str, base, len(docs), draft7, keys, fail); into == nil {
+					return
+				}
+				byURL[into.url] = into
+				docs = append(docs, into)
+			}
+			p, ok, _ := into.ix.resolve("", "#"+u.EscapedFragment())
+			if !ok || jsonval.Resolve(into.doc, p) == nil {
+				fail("reference %q does not resolve in %s", ref.Str, into.file)
+				return
+			}
+			target = p
 		}
-		docURL := withoutFragment(u)
-		d := byURL[docURL]
-		if d == nil {
-			f, why := bd.locate(base, ref.Str, u)
-			if why != "" {
-				fail("reference %q %s", ref.Str, why)
-				return
-			}
-			if len(docs) == maxBundled {
-				fail("reference %q: a tool may bring in at most %d definitions files", ref.Str, maxBundled)
-				return
-			}
-			v, err := bd.read(f)
-			if err != nil {
-				fail("reference %q: %v", ref.Str, err)
-				return
-			}
-			key := strings.TrimSuffix(path.Base(u.Path), ".json")
-			if prev, dup := keys[key]; dup {
-				fail("reference %q brings in definition %q, which %s already defines; rename one of the files", ref.Str, key, prev)
-				return
-			}
-			keys[key] = f
-			d = &bundledDoc{url: docURL, file: f, key: key, doc: v.Clone()}
-			d.ix = indexRefs(d.doc, docURL, draft7)
-			byURL[docURL] = d
-			docs = append(docs, d)
-		}
-		frag := "#" + u.EscapedFragment()
-		p, ok, _ := d.ix.resolve("", frag)
-		if !ok || jsonval.Resolve(d.doc, p) == nil {
-			fail("reference %q does not resolve in %s", ref.Str, d.file)
+		tp := into.toolPointer(target, draft7)
+		if tp == "" {
+			fail("reference %q names %s of %s, which holds only definitions: reference one of them (%s#/%s/Name)", ref.Str, pointerOrRoot(target), into.file, path.Base(into.url), into.container)
 			return
 		}
 		prefix := ""
-		if inTool && withoutFragment(base) != rootBase {
+		if d == nil && withoutFragment(base) != rootBase {
 			prefix = rootBase
 		}
-		ref.Str = fragmentRef("/"+escapePointer(defsKey(draft7))+"/"+escapePointer(d.key)+p, prefix)
+		ref.Str = fragmentRef(tp, prefix)
 	}
 	for _, ptr := range sortedPointers(toolIx) {
-		rewrite(s, toolIx, t.File, at, ptr, true)
+		rewrite(nil, ptr)
 	}
 	for i := 0; i < len(docs); i++ { // docs grows as references reach more
-		d := docs[i]
-		for _, ptr := range sortedPointers(d.ix) {
-			rewrite(d.doc, d.ix, d.file, "", ptr, false)
+		for _, ptr := range sortedPointers(docs[i].ix) {
+			rewrite(docs[i], ptr)
 		}
 	}
 	if len(docs) == 0 {
@@ -186,6 +218,7 @@ func (bd *bundler) bundle(t *Tool) {
 		defs = &jsonval.Value{Kind: jsonval.Object}
 		s.Members = append(s.Members, jsonval.Member{Key: defsKey(draft7), Value: defs})
 	}
+	t.bundled = map[string]bundledAt{}
 	for _, d := range docs {
 		for _, ptr := range sortedPointers(d.ix) {
 			if sch := jsonval.Resolve(d.doc, ptr); sch != nil && sch.Kind == jsonval.Object {
@@ -195,21 +228,57 @@ func (bd *bundler) bundle(t *Tool) {
 			}
 		}
 		checkSchemaText(d.file, "", d.doc, &bd.errs)
-		defs.Members = append(defs.Members, jsonval.Member{Key: d.key, Value: d.doc})
+		if d.container == "" {
+			t.bundled[d.key] = bundledAt{d.file, ""}
+			defs.Members = append(defs.Members, jsonval.Member{Key: d.key, Value: d.doc})
+			continue
+		}
+		for _, m := range d.doc.Get(d.container).Members {
+			t.bundled[m.Key] = bundledAt{d.file, "/" + escapePointer(d.container) + "/" + escapePointer(m.Key)}
+			defs.Members = append(defs.Members, m)
+		}
 	}
 	if t.declared != nil {
 		t.params.Members = append(t.params.Members[:1:1], s.Members...)
 	}
 }
 
-// docKey is the $defs key of the bundled document whose index is ix.
-func docKey(docs []*bundledDoc, ix *refIndex) string {
-	for _, d := range docs {
-		if d.ix == ix {
-			return d.key
+// bring reads the document u names (ref, written where base is in
+// effect), for a tool that has brought in n documents, and claims its
+// names under the tool's $defs in keys; nil after reporting with fail why
+// not.
+func (bd *bundler) bring(u *url.URL, ref string, base *url.URL, n int, draft7 bool, keys map[string]string, fail func(string, ...any)) *bundledDoc {
+	f, why := bd.locate(base, ref, u)
+	if why != "" {
+		fail("reference %q %s", ref, why)
+		return nil
+	}
+	if n == maxBundled {
+		fail("reference %q: a tool may bring in at most %d definitions files", ref, maxBundled)
+		return nil
+	}
+	v, err := bd.read(f)
+	if err != nil {
+		fail("reference %q: %v", ref, err)
+		return nil
+	}
+	d := &bundledDoc{url: withoutFragment(u), file: f, key: strings.TrimSuffix(path.Base(u.Path), ".json"), doc: v.Clone(), container: containerOf(v)}
+	d.ix = indexRefs(d.doc, d.url, draft7)
+	names := []string{d.key}
+	if d.container != "" {
+		names = names[:0]
+		for _, m := range v.Get(d.container).Members {
+			names = append(names, m.Key)
 		}
 	}
-	return ""
+	for _, k := range names {
+		if prev, dup := keys[k]; dup {
+			fail("reference %q brings in definition %q from %s, which %s already defines; rename one of them", ref, k, f, prev)
+			return nil
+		}
+		keys[k] = f
+	}
+	return d
 }
 
 // fragmentRef is the reference to the JSON pointer ptr, under base.

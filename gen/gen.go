@@ -114,6 +114,12 @@ type toolModel struct {
 	// ruleVars names the tgimpl.Scalar of each node that has one
 	// (hasScalarRule).
 	ruleVars map[*node]string
+
+	// foreign marks the shared types another tool declares, and closable
+	// the structs a composition also decodes closed, shared ones included
+	// (shared.go).
+	foreign  map[*node]bool
+	closable map[*node]bool
 }
 
 const (
@@ -133,7 +139,11 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	}
 	// Tools are emitted in name order, whatever order they were loaded in.
 	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
+	if errs := sharedCollisions(models); len(errs) > 0 {
+		return nil, errs.placed()
+	}
 	assignNames(models, opts)
+	closableShared(models)
 	ns := newNamespace()
 	// The package file and the test files, which span every tool, are two
 	// more jobs beside the tools' (started first: they are the longest).

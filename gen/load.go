@@ -42,6 +42,9 @@ type Tool struct {
 	// declared is the parameters schema as the file declares it, when
 	// impliedObjectRoot read it otherwise (params).
 	declared *jsonval.Value
+	// bundled maps each key under params' $defs that a definitions file
+	// brought in to where it comes from (bundle.go).
+	bundled map[string]bundledAt
 }
 
 // Meta is a tool's optional toolgate metadata, the "x-toolgate" member of

@@ -61,6 +61,7 @@ type node struct {
 	nullable bool   // null is also allowed (kind is not kindNull)
 	goName   string // named Go type: objects, string enums, unions' object branch
 	fixed    bool   // goName was chosen in the tool file (x-toolgate goType)
+	shared   string // the definitions file and pointer it was built from (shared.go), or ""
 	desc     string
 	sens     bool // sensitive: messages never echo the value
 	def      *jsonval.Value
@@ -197,7 +198,7 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 			return nn
 		}
 	}
-	n := &node{ptr: ptr, name: name, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	n := &node{ptr: ptr, name: name, shared: b.sharedKey(ptr), minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
 	b.nodes[ptr] = n
 	if s.Kind == jsonval.Bool {
 		if s.Bool {
@@ -265,7 +266,13 @@ func (b *builder) buildRef(ptr string, s *jsonval.Value, name string) *node {
 	if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
 		defName = unescapePointer(ptr[i+1:])
 	}
-	t := b.build(ptr, s, b.base()+goIdent(defName))
+	// A shared definition is named after itself, for every tool; at the
+	// root it is the tool's arguments, named after the tool.
+	typeName := b.base() + goIdent(defName)
+	if b.sharedKey(ptr) != "" && chain[0] != "" {
+		typeName = goIdent(defName)
+	}
+	t := b.build(ptr, s, typeName)
 	for _, p := range chain {
 		b.nodes[p] = t
 	}
