@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -111,4 +112,21 @@ func closableShared(models []*toolModel) {
 		}
 		tm.closable = sets[i]
 	}
+}
+
+// A SharedDefinition is a definition a tool brought in from a definitions
+// file: its name under the tool's $defs, and the file and pointer there.
+type SharedDefinition struct {
+	Name, File, Pointer string
+}
+
+// SharedDefinitions lists, by name, the definitions t brought in from
+// definitions files (bundle.go).
+func (t *Tool) SharedDefinitions() []SharedDefinition {
+	out := make([]SharedDefinition, 0, len(t.bundled))
+	for name, at := range t.bundled {
+		out = append(out, SharedDefinition{Name: name, File: at.file, Pointer: at.ptr})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
