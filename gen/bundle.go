@@ -350,3 +350,31 @@ func (bd *bundler) read(file string) (*jsonval.Value, error) {
 	bd.cache[file] = v
 	return v, nil
 }
+
+// relocate places each problem err (of t's model) finds inside a bundled
+// definition in its definitions file, at its pointer there, and returns
+// err.
+func (t *Tool) relocate(err error) error {
+	if err == nil || len(t.bundled) == 0 {
+		return err
+	}
+	list, ok := err.(ErrorList)
+	if !ok {
+		list = ErrorList{err}
+	}
+	for _, e := range list.Flat() {
+		ge, ok := e.(*Error)
+		if !ok || ge.File != t.File {
+			continue
+		}
+		for key, from := range t.bundled {
+			for _, kw := range []string{"$defs", "definitions"} {
+				prefix := t.Pointer + "/" + t.paramsKey + "/" + escapePointer(kw) + "/" + escapePointer(key)
+				if ge.Pointer == prefix || strings.HasPrefix(ge.Pointer, prefix+"/") {
+					ge.File, ge.Pointer = from.file, from.ptr+ge.Pointer[len(prefix):]
+				}
+			}
+		}
+	}
+	return err
+}

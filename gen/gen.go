@@ -228,7 +228,10 @@ func Validate(tools []*Tool, opts Options) error {
 // (their file names) in tool order, so that the models and the errors do
 // not depend on the scheduling.
 func buildModels(tools []*Tool, opts Options) ([]*toolModel, ErrorList) {
-	built, buildErrs := workers.Map(len(tools), func(i int) (*toolModel, error) { return model(tools[i], opts) })
+	built, buildErrs := workers.Map(len(tools), func(i int) (*toolModel, error) {
+		tm, err := model(tools[i], opts)
+		return tm, tools[i].relocate(err)
+	})
 	var errs ErrorList
 	files := map[string]string{}
 	var models []*toolModel
