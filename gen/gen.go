@@ -218,7 +218,12 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 // placed and sorted), or nil. A run that reports the problems LoadAll found
 // adds these, of the tools LoadAll returned with them.
 func Validate(tools []*Tool, opts Options) error {
-	if _, errs := buildModels(tools, opts); len(errs) > 0 {
+	models, errs := buildModels(tools, opts)
+	if len(errs) > 0 {
+		return errs.placed()
+	}
+	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
+	if errs := sharedCollisions(models); len(errs) > 0 {
 		return errs.placed()
 	}
 	return nil
