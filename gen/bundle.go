@@ -378,3 +378,25 @@ func (t *Tool) relocate(err error) error {
 	}
 	return err
 }
+
+// once is the problems of err not in seen, which it adds them to: a
+// problem inside a shared definition is reported once, not for each tool
+// that uses it (relocate places it in the definitions file).
+func once(err error, seen map[string]bool) ErrorList {
+	list, ok := err.(ErrorList)
+	if !ok {
+		list = ErrorList{err}
+	}
+	var out ErrorList
+	for _, e := range list.Flat() {
+		if ge, ok := e.(*Error); ok {
+			key := ge.File + "\x00" + ge.Pointer + "\x00" + ge.Keyword + "\x00" + ge.Message
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		out = append(out, e)
+	}
+	return out
+}

@@ -240,9 +240,10 @@ func buildModels(tools []*Tool, opts Options) ([]*toolModel, ErrorList) {
 	var errs ErrorList
 	files := map[string]string{}
 	var models []*toolModel
+	seen := map[string]bool{}
 	for i, tm := range built {
 		if buildErrs[i] != nil {
-			errs = append(errs, buildErrs[i])
+			errs = append(errs, once(buildErrs[i], seen)...)
 			continue
 		}
 		if prev, dup := files[tm.fileName]; dup {
