@@ -25,6 +25,9 @@ type harness struct {
 	usedSkip map[string]bool
 	usedBug  map[string]bool
 	runTime  time.Duration
+	// remotes serves the suite's remotes/ folder under
+	// http://localhost:1234/, read from disk (gen.LoadOptions.Bases).
+	remotes gen.LoadOptions
 }
 
 func (h *harness) opts(run string) gen.Options {
@@ -75,7 +78,7 @@ func (h *harness) prepare(files []suiteFile) {
 			if err := os.WriteFile(c.path, doc, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			tools, err := gen.Load(c.path)
+			tools, err := h.remotes.LoadAll(c.path)
 			if err == nil {
 				_, err = gen.Generate(tools, h.opts(f.run))
 			}
@@ -190,7 +193,7 @@ func (h *harness) generate(mod string) map[string]*suiteCase {
 			if c.file.run != run || !c.run {
 				continue
 			}
-			ts, err := gen.Load(c.path)
+			ts, err := h.remotes.LoadAll(c.path)
 			if err != nil {
 				t.Fatal(err)
 			}

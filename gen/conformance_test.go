@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/suiteskip"
 )
 
@@ -77,7 +78,8 @@ func TestConformance(t *testing.T) {
 		t.Fatalf("no suite files in %s", root)
 	}
 
-	h := &harness{t: t, work: t.TempDir(), modRoot: modRoot, usedSkip: map[string]bool{}, usedBug: map[string]bool{}}
+	remotes := gen.LoadOptions{Bases: map[string]string{"http://localhost:1234/": filepath.Join(filepath.Dir(root), "remotes")}}
+	h := &harness{t: t, work: t.TempDir(), modRoot: modRoot, usedSkip: map[string]bool{}, usedBug: map[string]bool{}, remotes: remotes}
 	start := time.Now()
 	h.prepare(files)
 	genTime := time.Since(start)
@@ -97,11 +99,9 @@ var conformanceSkips = map[string]string{
 	"dynamicRef.json": "$dynamicRef/$dynamicAnchor are not supported",
 	"unevaluatedItems.json|unevaluatedItems with $dynamicRef":           "$dynamicRef/$dynamicAnchor are not supported",
 	"unevaluatedProperties.json|unevaluatedProperties with $dynamicRef": "$dynamicRef/$dynamicAnchor are not supported",
-	"refRemote.json": "remote references (documents outside the tool file) are not supported",
-	"ref.json|remote ref, containing refs itself": "remote reference to the 2020-12 meta-schema",
-	"defs.json":             "remote reference to the 2020-12 meta-schema",
-	"vocabulary.json":       "custom meta-schemas ($vocabulary) are not supported",
-	"draft7/refRemote.json": "remote references (documents outside the tool file) are not supported",
+	"ref.json|remote ref, containing refs itself":                       "remote reference to the 2020-12 meta-schema",
+	"defs.json":       "remote reference to the 2020-12 meta-schema",
+	"vocabulary.json": "custom meta-schemas ($vocabulary) are not supported",
 	"draft7/ref.json|remote ref, containing refs itself":             "remote reference to the draft-07 meta-schema",
 	"draft7/definitions.json|validate definition against metaschema": "remote reference to the draft-07 meta-schema",
 

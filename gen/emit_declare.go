@@ -19,6 +19,9 @@ func (e *emitter) declare(n *node) {
 		return
 	}
 	e.done[n] = true
+	if e.tm.foreign[n] {
+		return // another tool's file declares it, and what it holds
+	}
 	if n.nullOf != nil {
 		e.declare(n.nullOf)
 		return

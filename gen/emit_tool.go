@@ -23,7 +23,7 @@ type claimed struct{ name, what string }
 // emitTool renders one tool's file with its own emitter.
 func emitTool(tm *toolModel, opts Options) emitted {
 	f := newFile(opts.Package)
-	e := &emitter{f: f, tm: tm, ns: newNamespace(), done: map[*node]bool{}, ruleDone: map[*node]bool{}, patternDone: map[string]bool{}, closable: closableStructs(tm)}
+	e := &emitter{f: f, tm: tm, ns: newNamespace(), done: map[*node]bool{}, ruleDone: map[*node]bool{}, patternDone: map[string]bool{}, closable: tm.closable}
 	t := tm.t
 	g := tm.goName
 	src := filepath.ToSlash(sourcePath(opts.OutDir, t.File))

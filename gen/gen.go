@@ -115,6 +115,12 @@ type toolModel struct {
 	// ruleVars names the tgimpl.Scalar of each node that has one
 	// (hasScalarRule).
 	ruleVars map[*node]string
+
+	// foreign marks the shared types another tool declares, and closable
+	// the structs a composition also decodes closed, shared ones included
+	// (shared.go).
+	foreign  map[*node]bool
+	closable map[*node]bool
 }
 
 const (
@@ -134,7 +140,11 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 	}
 	// Tools are emitted in name order, whatever order they were loaded in.
 	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
+	if errs := sharedCollisions(models); len(errs) > 0 {
+		return nil, errs.placed()
+	}
 	assignNames(models, opts)
+	closableShared(models)
 	ns := newNamespace()
 	// The package file and the test files, which span every tool, are two
 	// more jobs beside the tools' (started first: they are the longest).
@@ -209,7 +219,12 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 // placed and sorted), or nil. A run that reports the problems LoadAll found
 // adds these, of the tools LoadAll returned with them.
 func Validate(tools []*Tool, opts Options) error {
-	if _, errs := buildModels(tools, opts); len(errs) > 0 {
+	models, errs := buildModels(tools, opts)
+	if len(errs) > 0 {
+		return errs.placed()
+	}
+	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
+	if errs := sharedCollisions(models); len(errs) > 0 {
 		return errs.placed()
 	}
 	return nil
@@ -219,13 +234,17 @@ func Validate(tools []*Tool, opts Options) error {
 // (their file names) in tool order, so that the models and the errors do
 // not depend on the scheduling.
 func buildModels(tools []*Tool, opts Options) ([]*toolModel, ErrorList) {
-	built, buildErrs := workers.Map(len(tools), func(i int) (*toolModel, error) { return model(tools[i], opts) })
+	built, buildErrs := workers.Map(len(tools), func(i int) (*toolModel, error) {
+		tm, err := model(tools[i], opts)
+		return tm, tools[i].relocate(err)
+	})
 	var errs ErrorList
 	files := map[string]string{}
 	var models []*toolModel
+	seen := map[string]bool{}
 	for i, tm := range built {
 		if buildErrs[i] != nil {
-			errs = append(errs, buildErrs[i])
+			errs = append(errs, once(buildErrs[i], seen)...)
 			continue
 		}
 		if prev, dup := files[tm.fileName]; dup {

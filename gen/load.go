@@ -42,6 +42,9 @@ type Tool struct {
 	// declared is the parameters schema as the file declares it, when
 	// impliedObjectRoot read it otherwise (params).
 	declared *jsonval.Value
+	// bundled maps each key under params' $defs that a definitions file
+	// brought in to where it comes from (bundle.go).
+	bundled map[string]bundledAt
 }
 
 // Meta is a tool's optional toolgate metadata, the "x-toolgate" member of
@@ -94,7 +97,9 @@ func nameProblem(name string) string {
 }
 
 // Load reads tool files. Each path is a file or a directory; a directory
-// contributes its *.json files (not recursively), in name order. Finding no
+// contributes its *.json files (not recursively), in name order. Its
+// subfolders hold definitions files, which tools reference by $ref and
+// which are never read as tools (bundle.go). Finding no
 // tool at all is an error: generating from nothing would remove every
 // generated file. A file
 // holds one tool (canonical or MCP form), a list of tools ({"tools": [...]},
@@ -118,6 +123,11 @@ func Load(paths ...string) ([]*Tool, error) {
 // tools lack what their file got wrong: generate only from what Load
 // returns.
 func LoadAll(paths ...string) ([]*Tool, error) {
+	return LoadOptions{}.LoadAll(paths...)
+}
+
+// LoadAll is the package's LoadAll with the options o (bundle.go).
+func (o LoadOptions) LoadAll(paths ...string) ([]*Tool, error) {
 	var files []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -145,7 +155,7 @@ func LoadAll(paths ...string) ([]*Tool, error) {
 	byName := map[string]*Tool{}
 	// Files are read and parsed in parallel; tool names are checked in file
 	// order.
-	loaded, loadErrs := workers.Map(len(files), func(i int) ([]*Tool, error) { return loadFile(files[i]) })
+	loaded, loadErrs := workers.Map(len(files), func(i int) ([]*Tool, error) { return loadFile(files[i], o.Bases) })
 	for i, ts := range loaded {
 		if loadErrs[i] != nil {
 			errs = append(errs, loadErrs[i])
@@ -168,15 +178,21 @@ func LoadAll(paths ...string) ([]*Tool, error) {
 	return tools, nil
 }
 
-// loadFile reads and parses one tool file: its tools that can be checked
-// further, and its problems (an ErrorList), or the error that it cannot be
-// read.
-func loadFile(path string) ([]*Tool, error) {
+// loadFile reads and parses one tool file, bringing into each tool the
+// definitions files it references (bundle.go): its tools that can be
+// checked further, and its problems (an ErrorList), or the error that it
+// cannot be read.
+func loadFile(path string, bases map[string]string) ([]*Tool, error) {
 	data, err := ReadToolFile(path)
 	if err != nil {
 		return nil, err
 	}
 	tools, errs := parseToolFile(path, data)
+	bd := &bundler{root: filepath.Dir(path), bases: bases, cache: map[string]*jsonval.Value{}}
+	for _, t := range tools {
+		bd.bundle(t)
+	}
+	errs = append(errs, bd.errs...)
 	if len(errs) > 0 {
 		return tools, errs
 	}

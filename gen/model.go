@@ -62,6 +62,7 @@ type node struct {
 	nullable bool   // null is also allowed (kind is not kindNull)
 	goName   string // named Go type: objects, string enums, unions' object branch
 	fixed    bool   // goName was chosen in the tool file (x-toolgate goType)
+	shared   string // the definitions file and pointer it was built from (shared.go), or ""
 	desc     string
 	sens     bool // sensitive: messages never echo the value
 	def      *jsonval.Value
@@ -198,6 +199,7 @@ func (b *builder) build(ptr string, s *jsonval.Value, name string) *node {
 		}
 	}
 	n := newNode(ptr, name, kindAny)
+	n.shared = b.sharedKey(ptr)
 	b.nodes[ptr] = n
 	if s.Kind == jsonval.Bool {
 		if s.Bool {
@@ -265,7 +267,13 @@ func (b *builder) buildRef(ptr string, s *jsonval.Value, name string) *node {
 	if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
 		defName = unescapePointer(ptr[i+1:])
 	}
-	t := b.build(ptr, s, b.base()+goIdent(defName))
+	// A shared definition is named after itself, for every tool; at the
+	// root it is the tool's arguments, named after the tool.
+	typeName := b.base() + goIdent(defName)
+	if b.sharedKey(ptr) != "" && chain[0] != "" {
+		typeName = goIdent(defName)
+	}
+	t := b.build(ptr, s, typeName)
 	for _, p := range chain {
 		b.nodes[p] = t
 	}

@@ -156,6 +156,7 @@ func assignNames(models []*toolModel, opts Options) {
 		}
 	}
 	uniqueNodeNames(models)
+	owners := map[string]*node{}
 	for _, tm := range models {
 		tm.patternVars, tm.unionFuncs, tm.ruleVars = map[*node]string{}, map[*node]string{}, map[*node]string{}
 		for _, root := range tm.roots() {
@@ -169,7 +170,8 @@ func assignNames(models []*toolModel, opts Options) {
 						n.goName = pickName(n.name, "Union", taken)
 					}
 				}
-				if declaresType(n) && !n.fixed && n != root {
+				shared := shareNames(tm, n, root, owners)
+				if declaresType(n) && !n.fixed && n != root && !shared {
 					suffix := "Object"
 					if n.kind == kindString {
 						suffix = "Enum"
@@ -179,7 +181,7 @@ func assignNames(models []*toolModel, opts Options) {
 				if n.kind == kindObject && n.hasStruct {
 					nameFields(n)
 				}
-				if n.kind == kindString && n.goName != "" {
+				if n.kind == kindString && n.goName != "" && !shared {
 					n.enumConsts = enumConstNames(n.goName, n.enum, taken)
 				}
 				if n.pattern != "" {

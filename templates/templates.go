@@ -55,10 +55,17 @@ type CatalogData struct {
 	Tools []CatalogTool
 }
 
+// CatalogShared is a definition a tool brings in: its name and where it
+// comes from ("defs/common.json#/$defs/Address").
+type CatalogShared struct{ Name, From string }
+
 // CatalogTool is one tool of the catalog.
 type CatalogTool struct {
 	Name, Description, Version, Source string
-	Roles                              []string
+	// Shared are the definitions the tool brings in from definitions
+	// files.
+	Shared []CatalogShared
+	Roles  []string
 	// Destructive, ReadOnly and Idempotent are the tool's behaviour hints
 	// (x-toolgate destructive, MCP's annotations).
 	Destructive, ReadOnly, Idempotent bool

@@ -193,7 +193,9 @@ func loadOrEmpty(paths []string) ([]*gen.Tool, error) {
 
 // checkout writes the tool files that paths named at git revision rev
 // into dir and returns their paths there. A folder contributes its *.json
-// files, as gen.Load reads them; a path missing at rev contributes nothing.
+// files, as gen.Load reads them, and a file or folder the *.json files in
+// the subfolders beside it, the definitions files its tools may reference;
+// a path missing at rev contributes nothing.
 func checkout(rev string, paths []string, dir string) ([]string, error) {
 	git := func(args ...string) ([]byte, error) {
 		cmd := exec.Command("git", args...)
@@ -223,6 +225,21 @@ func checkout(rev string, paths []string, dir string) ([]string, error) {
 		for _, f := range strings.Split(strings.TrimSpace(string(list)), "\n") {
 			if f == rel || (strings.HasSuffix(f, ".json") && path.Dir(f) == rel) {
 				files = append(files, f)
+			}
+		}
+		if len(files) > 0 {
+			folder := rel
+			if files[0] == rel {
+				folder = path.Dir(rel)
+			}
+			defs, err := git("ls-tree", "-r", "--name-only", "--full-tree", rev, "--", folder+"/")
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range strings.Split(strings.TrimSpace(string(defs)), "\n") {
+				if strings.HasSuffix(f, ".json") && path.Dir(f) != folder {
+					files = append(files, f)
+				}
 			}
 		}
 		target := filepath.Join(dir, filepath.FromSlash(rel))

@@ -62,6 +62,16 @@ func tool(t *gen.Tool, opts gen.Options, path string) (templates.CatalogTool, er
 	ct := templates.CatalogTool{Name: t.Name, Description: t.Description, Version: version, Source: src,
 		Roles: t.Meta.Roles, Destructive: t.Meta.Destructive, ReadOnly: t.Meta.ReadOnly, Idempotent: t.Meta.Idempotent, Timeout: t.Meta.Timeout,
 		Approval: t.Meta.Approval, Approvers: t.Meta.Approvers, SelfApproval: t.Meta.SelfApproval}
+	for _, d := range t.SharedDefinitions() {
+		file := d.File
+		if rel, err := filepath.Rel(filepath.Dir(path), d.File); err == nil {
+			file = filepath.ToSlash(rel)
+		}
+		if d.Pointer != "" {
+			file += "#" + d.Pointer
+		}
+		ct.Shared = append(ct.Shared, templates.CatalogShared{Name: d.Name, From: file})
+	}
 	warnings, err := gen.Warnings(t, opts)
 	if err != nil {
 		return templates.CatalogTool{}, err
