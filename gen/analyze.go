@@ -29,7 +29,6 @@ type Set struct {
 
 // analysis is one tool's: its model and what its projections answer.
 type analysis struct {
-	t  *Tool
 	tm *toolModel
 	// err is the check's and the builder's problems; tm is nil then.
 	err error
@@ -53,7 +52,7 @@ func Analyze(tools []*Tool, opts Options) *Set {
 
 // analyze models t and projects it for every provider.
 func analyze(t *Tool, opts Options) *analysis {
-	a := &analysis{t: t}
+	a := &analysis{}
 	tm, err := model(t, opts)
 	if err != nil {
 		a.err = err
@@ -125,8 +124,13 @@ func (s *Set) analysisOf(t *Tool) (*analysis, error) {
 // exportModel is t's model as Export reads it: the tool's definition
 // checked and projected for the providers its x-toolgate providers choose
 // (for MCP without a choice), whatever the Set's options choose; the
-// export step then decides each provider from the projections.
+// export step then decides each provider from the projections. It is the
+// caller's copy: the schema a definition's JSON is marshalled from is
+// parsed for it, and let go with it.
 func (s *Set) exportModel(t *Tool) (*toolModel, error) {
+	if s.opts.ValueRoots {
+		return nil, fmt.Errorf("tool %s: a set analysed with ValueRoots is only generated: it is not projected for the providers", strconv.Quote(t.Name))
+	}
 	a, err := s.analysisOf(t)
 	if err != nil {
 		return nil, err
@@ -136,6 +140,7 @@ func (s *Set) exportModel(t *Tool) (*toolModel, error) {
 	}
 	tm := *a.tm
 	tm.defs, tm.leftOut = nil, nil
+	tm.setProjected(tm.projected)
 	if err := tm.project(Options{OpenObjects: s.opts.OpenObjects, Providers: []provider.Provider{provider.MCP}}); err != nil {
 		return nil, err
 	}

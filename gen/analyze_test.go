@@ -75,23 +75,36 @@ func TestSetReadersAfterGenerate(t *testing.T) {
 	}
 }
 
-// TestSetRefusesForeignTool: a Set answers only for the tools it analysed;
-// any other tool, even one of the same name, is an error that names it.
-func TestSetRefusesForeignTool(t *testing.T) {
+// TestSetReadersRefuse: a Set answers only for the tools it analysed (any
+// other tool, even one of the same name, is an error that names it), and a
+// Set analysed with ValueRoots, never projected, answers no reader but
+// Generate.
+func TestSetReadersRefuse(t *testing.T) {
 	tools := demoTools(t)
-	set := gen.Analyze(tools[:1], gen.Options{})
-	foreign := demoTools(t)[0]
 	for _, tt := range []struct {
-		reader string
-		call   func() error
+		name string
+		set  *gen.Set
+		tool *gen.Tool
+		want string
+		// export: Export, which reads the Set's own tools, refuses too.
+		export bool
 	}{
-		{"AssessEach", func() error { _, err := set.AssessEach(foreign, provider.All); return err }},
-		{"Warnings", func() error { _, err := set.Warnings(foreign); return err }},
-		{"Schema", func() error { _, _, err := set.Schema(foreign); return err }},
+		{"foreign tool", gen.Analyze(tools[:1], gen.Options{}), demoTools(t)[0], "not in the analysed set", false},
+		{"value roots", gen.Analyze(tools[:1], gen.Options{ValueRoots: true}), tools[0], "ValueRoots", true},
 	} {
-		err := tt.call()
-		if err == nil || !strings.Contains(err.Error(), "not in the analysed set") || !strings.Contains(err.Error(), foreign.Name) {
-			t.Errorf("%s of a tool the Set did not analyse: %v", tt.reader, err)
+		for reader, call := range map[string]func() error{
+			"AssessEach": func() error { _, err := tt.set.AssessEach(tt.tool, provider.All); return err },
+			"Warnings":   func() error { _, err := tt.set.Warnings(tt.tool); return err },
+			"Schema":     func() error { _, _, err := tt.set.Schema(tt.tool); return err },
+			"Export":     func() error { _, _, err := tt.set.Export(provider.MCP); return err },
+		} {
+			if reader == "Export" && !tt.export {
+				continue
+			}
+			err := call()
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), tt.tool.Name) {
+				t.Errorf("%s: %s: %v, want an error naming %s that says %q", tt.name, reader, err, tt.tool.Name, tt.want)
+			}
 		}
 	}
 }

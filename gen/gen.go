@@ -6,7 +6,12 @@
 // tool's outputSchema, when it has one, goes the same way and becomes a
 // typed <Tool>Result with its own strict decoder and encoder (result.go).
 //
-// It has no CLI code; cmd/toolgate drives it.
+// Analyze does the checking, modelling and provider projection of a list of
+// tools once (analyze.go); the Set it returns is what Generate, Export,
+// AssessEach, Warnings and Schema read, and what the lint rules, the catalog,
+// diff and the call replay are handed. The package functions of those names
+// analyse their tools first. It has no CLI code; cmd/toolgate drives it,
+// one analysis per command.
 package gen
 
 import (
