@@ -1,9 +1,9 @@
 package gen
 
 import (
-	"cmp"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/toolgate/toolgate/gen/internal/workers"
 	"github.com/toolgate/toolgate/runtime/jsonval"
@@ -11,7 +11,8 @@ import (
 )
 
 // Set is the analysis of a list of tools under one Options: each tool
-// checked and modelled once, and projected for every provider, so that
+// checked and modelled once, and projected for each provider at most once,
+// when a reader first needs it, so that
 // every command of a run (generate, check, lint, export, the catalog,
 // diff) reads the same analysis instead of computing it again, as sqlc's
 // compiler hands one catalog to every generator. Its readers (Err, Export,
@@ -32,13 +33,10 @@ type analysis struct {
 	tm *toolModel
 	// err is the check's and the builder's problems; tm is nil then.
 	err error
-	// refused is project's error under the Set's options: a chosen provider
-	// that cannot carry the tool (what Generate reports).
-	refused error
 }
 
-// Analyze checks and models each tool of tools under opts, in parallel,
-// and projects each modelled tool for every provider. It never fails: the
+// Analyze checks and models each tool of tools under opts, in parallel. It
+// never fails: the
 // problems are in the Set, which each reader reports as the entry point of
 // the same name did.
 func Analyze(tools []*Tool, opts Options) *Set {
@@ -50,28 +48,20 @@ func Analyze(tools []*Tool, opts Options) *Set {
 	return s
 }
 
-// analyze models t and projects it for every provider.
+// analyze models t, with its projection for each provider computed once,
+// when first asked for.
 func analyze(t *Tool, opts Options) *analysis {
-	a := &analysis{}
 	tm, err := model(t, opts)
 	if err != nil {
-		a.err = err
-		return a
+		return &analysis{err: err}
 	}
-	a.tm = tm
-	if opts.ValueRoots {
-		return a
+	if !opts.ValueRoots {
+		tm.projections = make(map[provider.Provider]func() (provider.Definition, error), len(provider.All))
+		for _, p := range provider.All {
+			tm.projections[p] = sync.OnceValues(func() (provider.Definition, error) { return tm.projectParsed(p, false) })
+		}
 	}
-	tm.projections = make(map[provider.Provider]projection, len(provider.All))
-	for _, p := range provider.All {
-		def, err := tm.projectParsed(p, false)
-		tm.projections[p] = projection{def, err}
-	}
-	// The projections are done: a definition's JSON, asked for later
-	// (Export), starts from the effective schema parsed again.
-	tm.releaseSchema()
-	a.refused = tm.project(opts)
-	return a
+	return &analysis{tm: tm}
 }
 
 // Options are the options the Set was analysed under.
@@ -80,19 +70,33 @@ func (s *Set) Options() Options { return s.opts }
 // Tools are the tools the Set was analysed from, in the order given.
 func (s *Set) Tools() []*Tool { return s.tools }
 
-// models returns the modelled tools Generate emits, in tool order, and
-// every problem found, also in tool order: the tools' own, and what spans
-// tools (their file names), so that neither depends on the scheduling.
-func (s *Set) models() ([]*toolModel, ErrorList) {
+// models returns the modelled tools Generate emits, in tool order, each
+// projected for the providers it is exported to, and every problem found,
+// also in tool order: the tools' own (a chosen provider that cannot carry
+// the tool among them), and what spans tools (their file names), so that
+// neither depends on the scheduling. For Generate (generating), which runs
+// alone, the models are the Set's own; for Err, copies.
+func (s *Set) models(generating bool) ([]*toolModel, ErrorList) {
 	var errs ErrorList
 	files := map[string]string{}
 	var models []*toolModel
 	for _, a := range s.analyses {
-		if a.err != nil || a.refused != nil {
-			errs = append(errs, cmp.Or(a.err, a.refused))
+		if a.err != nil {
+			errs = append(errs, a.err)
 			continue
 		}
 		tm := a.tm
+		if !generating {
+			c := *tm
+			tm = &c
+		}
+		if !s.opts.ValueRoots {
+			tm.defs, tm.leftOut = nil, nil
+			if err := tm.project(s.opts); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
 		if prev, dup := files[tm.fileName]; dup {
 			errs = append(errs, &Error{File: tm.t.File, Pointer: tm.t.Pointer, Message: fmt.Sprintf("tools %s and %s (Go name %s) would both be written to %s; set x-toolgate goName on one of them", prev, strconv.Quote(tm.t.Name), tm.goName, tm.fileName)})
 			continue
@@ -106,7 +110,7 @@ func (s *Set) models() ([]*toolModel, ErrorList) {
 // Err returns every problem Generate would find before it writes code (an
 // ErrorList, placed and sorted), or nil: what Validate returns.
 func (s *Set) Err() error {
-	if _, errs := s.models(); len(errs) > 0 {
+	if _, errs := s.models(false); len(errs) > 0 {
 		return errs.placed()
 	}
 	return nil
@@ -125,8 +129,7 @@ func (s *Set) analysisOf(t *Tool) (*analysis, error) {
 // checked and projected for the providers its x-toolgate providers choose
 // (for MCP without a choice), whatever the Set's options choose; the
 // export step then decides each provider from the projections. It is the
-// caller's copy: the schema a definition's JSON is marshalled from is
-// parsed for it, and let go with it.
+// caller's copy.
 func (s *Set) exportModel(t *Tool) (*toolModel, error) {
 	if s.opts.ValueRoots {
 		return nil, fmt.Errorf("tool %s: a set analysed with ValueRoots is only generated: it is not projected for the providers", strconv.Quote(t.Name))
@@ -140,7 +143,6 @@ func (s *Set) exportModel(t *Tool) (*toolModel, error) {
 	}
 	tm := *a.tm
 	tm.defs, tm.leftOut = nil, nil
-	tm.setProjected(tm.projected)
 	if err := tm.project(Options{OpenObjects: s.opts.OpenObjects, Providers: []provider.Provider{provider.MCP}}); err != nil {
 		return nil, err
 	}

@@ -324,19 +324,13 @@ func (tm *toolModel) export(opts Options, p provider.Provider, withJSON bool) (d
 	return &d, nil, nil, nil
 }
 
-// projection is provider.Assess's answer for one provider.
-type projection struct {
-	def provider.Definition
-	err error
-}
-
 // projectFor is provider.Assess(p, tm.projected): Project without the
-// definition's JSON, as Analyze computed it for every provider. Each
-// caller gets its own Local slice.
+// definition's JSON, computed once per provider (Analyze). Each caller
+// gets its own Local slice.
 func (tm *toolModel) projectFor(p provider.Provider) (provider.Definition, error) {
-	got := tm.projections[p]
-	got.def.Local = slices.Clone(got.def.Local)
-	return got.def, got.err
+	def, err := tm.projections[p]()
+	def.Local = slices.Clone(def.Local)
+	return def, err
 }
 
 // projectParsed is provider.ProjectParsed (withJSON) or provider.Assess
@@ -352,27 +346,20 @@ func (tm *toolModel) projectParsed(p provider.Provider, withJSON bool) (provider
 	return provider.Assess(p, tm.projected, schema)
 }
 
-// setProjected sets the projected tool, and its schema parsed when first
-// needed.
-func (tm *toolModel) setProjected(pt provider.Tool) {
-	tm.projected = pt
-	tm.schema = sync.OnceValues(func() (*jsonval.Value, error) { return provider.ParseSchema(pt) })
-}
-
 // setEffective sets the projected tool of the effective schema eff, which
 // its Schema is the JSON of; the projections start from eff itself, not
-// from that JSON parsed again (the projections change neither). Once they
-// are done (releaseSchema), eff is let go.
+// from that JSON parsed again (the projections change neither).
 func (tm *toolModel) setEffective(t *Tool, eff *jsonval.Value, open bool) {
 	tm.projected = newProviderTool(t, eff, open)
 	tm.schema = func() (*jsonval.Value, error) { return eff, nil }
 }
 
-// releaseSchema lets go of the schema the projections started from, once
-// they are done: a definition's JSON asked for later parses the JSON
-// again.
+// releaseSchema lets go of the effective schema the projections start
+// from (Generate, once it has projected the tool, before it emits): a
+// projection asked for later parses its JSON again, once.
 func (tm *toolModel) releaseSchema() {
-	tm.setProjected(tm.projected)
+	pt := tm.projected
+	tm.schema = sync.OnceValues(func() (*jsonval.Value, error) { return provider.ParseSchema(pt) })
 }
 
 // field is one "Name: value" of a composite literal.

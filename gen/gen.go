@@ -91,13 +91,13 @@ type toolModel struct {
 	open bool
 	// projected is what the provider projections start from; its Schema is
 	// the effective schema as JSON, marshalled once; schema returns it
-	// parsed, once for every provider's projection (set by setProjected or
-	// setEffective).
+	// parsed: the effective schema itself (setEffective) until Generate
+	// lets it go (releaseSchema).
 	projected provider.Tool
 	schema    func() (*jsonval.Value, error)
 	// projections are provider.Assess's answers for each provider of
-	// provider.All (Analyze).
-	projections map[provider.Provider]projection
+	// provider.All, each computed when first asked for (Analyze).
+	projections map[provider.Provider]func() (provider.Definition, error)
 	// defs are the provider definitions, in the order of exported().
 	defs []provider.Definition
 	// leftOut are the providers, none chosen, that cannot carry the tool.
@@ -152,11 +152,14 @@ func (s *Set) Generate() ([]File, error) {
 	if s.generated {
 		return nil, fmt.Errorf("the set of tools was generated already: analyse the tools again")
 	}
-	models, errs := s.models()
+	models, errs := s.models(true)
 	if len(errs) > 0 {
 		return nil, errs.placed()
 	}
 	s.generated = true
+	for _, tm := range models {
+		tm.releaseSchema()
+	}
 	// Tools are emitted in name order, whatever order they were loaded in.
 	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
 	assignNames(models, opts)
