@@ -55,6 +55,11 @@ func analyze(t *Tool, opts Options) *analysis {
 	if err != nil {
 		return &analysis{err: err}
 	}
+	if opts.Package == "" {
+		// A Set without a package is never generated (Generate refuses
+		// it): no reader needs the nodes.
+		tm.letGoNodes()
+	}
 	if !opts.ValueRoots {
 		tm.projections = make(map[provider.Provider]func() (provider.Definition, error), len(provider.All))
 		for _, p := range provider.All {
