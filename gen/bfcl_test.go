@@ -95,13 +95,15 @@ func bfclTools(t *testing.T, root string) []bfclFunction {
 	return out
 }
 
-// bfclRefusal is why the generate path (gen.Generate, then lint.Refusals)
-// refuses a tool: the JSON pointer and the keyword or lint rule of each
-// error, in order.
+// bfclRefusal is why the generate path (gen.Analyze, its Generate, then
+// lint.Refusals of the same Set) refuses a tool: the JSON pointer and the
+// keyword or lint rule of each error, in order.
 func bfclRefusal(t *testing.T, path string) []string {
+	var set *gen.Set
 	loaded, err := gen.Load(path)
 	if err == nil {
-		_, err = gen.Generate(loaded, gen.Options{Package: "bfcl"})
+		set = gen.Analyze(loaded, gen.Options{Package: "bfcl"})
+		_, err = set.Generate()
 	}
 	var out []string
 	if err != nil {
@@ -118,7 +120,7 @@ func bfclRefusal(t *testing.T, path string) []string {
 		}
 		return out
 	}
-	refused, _, err := lint.Refusals(loaded, lint.Config{}, nil)
+	refused, _, err := lint.Refusals(set, lint.Config{})
 	if err != nil {
 		t.Fatalf("%s: lint: %v", path, err)
 	}

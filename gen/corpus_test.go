@@ -209,7 +209,8 @@ type serverStats struct{ notices, overlaps, noArgs int }
 func generateServer(t *testing.T, server, mod, pkg string, tools []*gen.Tool, stats *serverStats) bool {
 	dir := filepath.Join(mod, pkg)
 	opts := gen.Options{Package: pkg, OutDir: dir, Notice: func(gen.Notice) { stats.notices++ }}
-	files, err := gen.Generate(tools, opts)
+	set := gen.Analyze(tools, opts)
+	files, err := set.Generate()
 	if err != nil {
 		var list gen.ErrorList
 		if !errors.As(err, &list) {
@@ -220,7 +221,7 @@ func generateServer(t *testing.T, server, mod, pkg string, tools []*gen.Tool, st
 		}
 		return false
 	}
-	refused, _, err := lint.Refusals(tools, lint.Config{}, nil)
+	refused, _, err := lint.Refusals(set, lint.Config{})
 	if err != nil {
 		t.Fatalf("%s: lint: %v", server, err)
 	}
@@ -230,7 +231,7 @@ func generateServer(t *testing.T, server, mod, pkg string, tools []*gen.Tool, st
 	noArgs := map[string]bool{}
 	for _, tool := range tools {
 		stats.overlaps += len(gen.OneOfOverlaps(tool, gen.Options{}))
-		eff, _, err := gen.Schema(tool, opts)
+		eff, _, err := set.Schema(tool)
 		if err != nil {
 			t.Fatalf("%s: tool %s: %v", server, tool.Name, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -225,16 +226,24 @@ func providerConst(p provider.Provider) string {
 // and a notice for each tool not exported to p: left out of the providers
 // chosen for it, or, with none chosen, one p cannot carry faithfully. err
 // reports invalid tool definitions, as Generate does, and a tool p cannot
-// carry although p was chosen for it.
+// carry although p was chosen for it. It analyses tools under opts
+// (Analyze) and exports the Set.
 func Export(tools []*Tool, opts Options, p provider.Provider) (defs []provider.Definition, leftOut []Notice, err error) {
+	return Analyze(tools, opts).Export(p)
+}
+
+// Export returns the definitions of the Set's tools for provider p, in
+// tool order, and a notice for each tool not exported to p, as the
+// function Export does.
+func (s *Set) Export(p provider.Provider) (defs []provider.Definition, leftOut []Notice, err error) {
 	var errs ErrorList
-	for _, t := range tools {
-		tm, err := exportModel(t, opts)
+	for _, t := range s.tools {
+		tm, err := s.exportModel(t)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		def, notice, refused, err := tm.export(opts, p, true)
+		def, notice, refused, err := tm.export(s.opts, p, true)
 		switch {
 		case err != nil:
 			return nil, nil, err
@@ -262,18 +271,24 @@ type Assessment struct {
 }
 
 // AssessEach decides, for each provider of ps in turn, what Export would
-// answer for the one tool t, modelling the tool once and marshalling no
+// answer for the one tool t, analysed under opts, marshalling no
 // definition (the providers that take the tool, the rules left local and
 // the notices need no JSON; Export gives it): err is the error Export
 // would return for the first provider it reports one for.
 func AssessEach(t *Tool, opts Options, ps []provider.Provider) ([]Assessment, error) {
-	tm, err := exportModel(t, opts)
+	return Analyze([]*Tool{t}, opts).AssessEach(t, ps)
+}
+
+// AssessEach is the function AssessEach for t, one of the Set's tools,
+// read from the Set's analysis.
+func (s *Set) AssessEach(t *Tool, ps []provider.Provider) ([]Assessment, error) {
+	tm, err := s.exportModel(t)
 	if err != nil {
 		return nil, ErrorList{err}.placed()
 	}
 	out := make([]Assessment, 0, len(ps))
 	for _, p := range ps {
-		def, notice, refused, err := tm.export(opts, p, false)
+		def, notice, refused, err := tm.export(s.opts, p, false)
 		switch {
 		case err != nil:
 			return nil, err
@@ -283,24 +298,6 @@ func AssessEach(t *Tool, opts Options, ps []provider.Provider) ([]Assessment, er
 		out = append(out, Assessment{Provider: p, Definition: def, LeftOut: notice})
 	}
 	return out, nil
-}
-
-// exportModel models t as Export needs it. After Generate (or an earlier
-// export) with the same object semantics, the tool is not checked and
-// modelled again: only its projection, which export reads, is needed, and
-// the projection step runs on that.
-func exportModel(t *Tool, opts Options) (*toolModel, error) {
-	exportOpts := Options{OpenObjects: opts.OpenObjects, Providers: []provider.Provider{provider.MCP}}
-	done := rememberedExport(t, opts.OpenObjects)
-	if done == nil {
-		return model(t, exportOpts)
-	}
-	tm := *done
-	tm.setProjected(done.projected)
-	if err := tm.project(exportOpts); err != nil {
-		return nil, err
-	}
-	return &tm, nil
 }
 
 // export projects the modelled tool for p: its definition (with its JSON
@@ -329,6 +326,44 @@ func (tm *toolModel) export(opts Options, p provider.Provider, withJSON bool) (d
 		return nil, nil, nil, err
 	}
 	return &d, nil, nil, nil
+}
+
+// projectFor is provider.Assess(p, tm.projected): Project without the
+// definition's JSON, computed once per provider (Analyze). Each caller
+// gets its own Local slice.
+func (tm *toolModel) projectFor(p provider.Provider) (provider.Definition, error) {
+	def, err := tm.projections[p]()
+	def.Local = slices.Clone(def.Local)
+	return def, err
+}
+
+// projectParsed is provider.ProjectParsed (withJSON) or provider.Assess
+// from the schema parsed once.
+func (tm *toolModel) projectParsed(p provider.Provider, withJSON bool) (provider.Definition, error) {
+	schema, err := tm.schema()
+	if err != nil {
+		return provider.Definition{}, err
+	}
+	if withJSON {
+		return provider.ProjectParsed(p, tm.projected, schema)
+	}
+	return provider.Assess(p, tm.projected, schema)
+}
+
+// setEffective sets the projected tool of the effective schema eff, which
+// its Schema is the JSON of; the projections start from eff itself, not
+// from that JSON parsed again (the projections change neither).
+func (tm *toolModel) setEffective(t *Tool, eff *jsonval.Value, open bool) {
+	tm.projected = newProviderTool(t, eff, open)
+	tm.schema = func() (*jsonval.Value, error) { return eff, nil }
+}
+
+// releaseSchema lets go of the effective schema the projections start
+// from (Generate, once it has projected the tool, before it emits): a
+// projection asked for later parses its JSON again, once.
+func (tm *toolModel) releaseSchema() {
+	pt := tm.projected
+	tm.schema = sync.OnceValues(func() (*jsonval.Value, error) { return provider.ParseSchema(pt) })
 }
 
 // field is one "Name: value" of a composite literal.

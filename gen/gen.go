@@ -6,7 +6,12 @@
 // tool's outputSchema, when it has one, goes the same way and becomes a
 // typed <Tool>Result with its own strict decoder and encoder (result.go).
 //
-// It has no CLI code; cmd/toolgate drives it.
+// Analyze does the checking, modelling and provider projection of a list of
+// tools once (analyze.go); the Set it returns is what Generate, Export,
+// AssessEach, Warnings and Schema read, and what the lint rules, the catalog,
+// diff and the call replay are handed. The package functions of those names
+// analyse their tools first. It has no CLI code; cmd/toolgate drives it,
+// one analysis per command.
 package gen
 
 import (
@@ -87,10 +92,13 @@ type toolModel struct {
 	open bool
 	// projected is what the provider projections start from; its Schema is
 	// the effective schema as JSON, marshalled once; schema returns it
-	// parsed, once for every provider's projection (set by setProjected or
-	// setEffective).
+	// parsed: the effective schema itself (setEffective) until Generate
+	// lets it go (releaseSchema).
 	projected provider.Tool
 	schema    func() (*jsonval.Value, error)
+	// projections are provider.Assess's answers for each provider of
+	// provider.All, each computed when first asked for (Analyze).
+	projections map[provider.Provider]func() (provider.Definition, error)
 	// defs are the provider definitions, in the order of exported().
 	defs []provider.Definition
 	// leftOut are the providers, none chosen, that cannot carry the tool.
@@ -129,14 +137,35 @@ const (
 )
 
 // Generate turns tools into Go files, or returns every problem found (an
-// ErrorList). The output depends only on the tools and the options.
+// ErrorList). The output depends only on the tools and the options. It
+// analyses tools under opts (Analyze) and generates the Set.
 func Generate(tools []*Tool, opts Options) ([]File, error) {
 	if opts.Package == "" {
 		return nil, fmt.Errorf("no package name")
 	}
-	models, errs := buildModels(tools, opts)
+	return Analyze(tools, opts).Generate()
+}
+
+// Generate turns the Set's tools into Go files under its options, or
+// returns every problem found (an ErrorList), as the function Generate
+// does. The emitters name and then let go of the models' nodes (what a
+// tool holds the most of): a Set generates once, and its other readers
+// need none of them.
+func (s *Set) Generate() ([]File, error) {
+	opts := s.opts
+	if opts.Package == "" {
+		return nil, fmt.Errorf("no package name")
+	}
+	if s.generated {
+		return nil, fmt.Errorf("the set of tools was generated already: analyse the tools again")
+	}
+	models, errs := s.models(true)
 	if len(errs) > 0 {
 		return nil, errs.placed()
+	}
+	s.generated = true
+	for _, tm := range models {
+		tm.releaseSchema()
 	}
 	// Tools are emitted in name order, whatever order they were loaded in.
 	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
@@ -216,45 +245,11 @@ func Generate(tools []*Tool, opts Options) ([]File, error) {
 
 // Validate checks tools as Generate does, without generating: it returns
 // every problem Generate would find before it writes code (an ErrorList,
-// placed and sorted), or nil. A run that reports the problems LoadAll found
-// adds these, of the tools LoadAll returned with them.
+// placed and sorted), or nil: Analyze(tools, opts).Err(). A run that
+// reports the problems LoadAll found adds these, of the tools LoadAll
+// returned with them.
 func Validate(tools []*Tool, opts Options) error {
-	models, errs := buildModels(tools, opts)
-	if len(errs) > 0 {
-		return errs.placed()
-	}
-	sort.Slice(models, func(i, j int) bool { return models[i].t.Name < models[j].t.Name })
-	if errs := sharedCollisions(models); len(errs) > 0 {
-		return errs.placed()
-	}
-	return nil
-}
-
-// buildModels models each tool, in parallel, and checks what spans tools
-// (their file names) in tool order, so that the models and the errors do
-// not depend on the scheduling.
-func buildModels(tools []*Tool, opts Options) ([]*toolModel, ErrorList) {
-	built, buildErrs := workers.Map(len(tools), func(i int) (*toolModel, error) {
-		tm, err := model(tools[i], opts)
-		return tm, tools[i].relocate(err)
-	})
-	var errs ErrorList
-	files := map[string]string{}
-	var models []*toolModel
-	seen := map[string]bool{}
-	for i, tm := range built {
-		if buildErrs[i] != nil {
-			errs = append(errs, once(buildErrs[i], seen)...)
-			continue
-		}
-		if prev, dup := files[tm.fileName]; dup {
-			errs = append(errs, &Error{File: tm.t.File, Pointer: tm.t.Pointer, Message: fmt.Sprintf("tools %s and %s (Go name %s) would both be written to %s; set x-toolgate goName on one of them", prev, strconv.Quote(tm.t.Name), tm.goName, tm.fileName)})
-			continue
-		}
-		files[tm.fileName] = fmt.Sprintf("%q (Go name %s)", tm.t.Name, tm.goName)
-		models = append(models, tm)
-	}
-	return models, errs
+	return Analyze(tools, opts).Err()
 }
 
 // providerList writes providers as a Go slice literal.
@@ -303,7 +298,7 @@ func testFiles(opts Options, models []*toolModel) ([]File, error) {
 	return out, nil
 }
 
-// model checks a tool's schema and builds its model.
+// model checks a tool's schema and builds its model; Analyze projects it.
 func model(t *Tool, opts Options) (*toolModel, error) {
 	if opts.ValueRoots {
 		t = t.asDeclared()
@@ -342,11 +337,6 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 	}
 	if !opts.ValueRoots {
 		keepUndeclared(tm.roots())
-		rememberExport(tm, opts)
-		if err := tm.project(opts); err != nil {
-			return nil, err
-		}
-		tm.releaseSchema()
 	}
 	return tm, nil
 }
@@ -356,9 +346,9 @@ func model(t *Tool, opts Options) (*toolModel, error) {
 // returns the builder's problems that the check did not already report.
 func (tm *toolModel) buildParams(t *Tool, checked schemaCheck, opts Options) ErrorList {
 	if checked.schema != t.params {
-		// A copy that is never generated from, nor remembered.
+		// A copy that is never generated from.
 		c := *t
-		c.params, c.memoed = checked.schema, nil
+		c.params = checked.schema
 		t = &c
 	}
 	// The effective schema (embedded, projected) leaves toolgate's own x-

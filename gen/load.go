@@ -35,7 +35,6 @@ type Tool struct {
 	paramsKey string         // "parameters" or "inputSchema"
 	output    *jsonval.Value // the result's schema (outputSchema), or nil
 	mcpExtras []jsonval.Member
-	memoed    *toolMemo // memo.go
 	// warnings are what loading accepted with a caveat (an implied root
 	// type); Generate reports them with the model's.
 	warnings []Warning
@@ -270,7 +269,7 @@ func parseTool(path, ptr string, obj *jsonval.Value) (*Tool, ErrorList) {
 		fail("", "a tool is a JSON object, not %s", obj.Kind)
 		return nil, errs
 	}
-	t := &Tool{File: path, Pointer: ptr, memoed: &toolMemo{}}
+	t := &Tool{File: path, Pointer: ptr}
 	nameOK := true
 	for _, m := range obj.Members {
 		at := "/" + escapePointer(m.Key)

@@ -77,9 +77,9 @@ func (tm *toolModel) modelResult(opts Options) error {
 	}
 	out := t
 	if checked.schema != t.output {
-		// A copy that is never generated from, nor remembered.
+		// A copy that is never generated from.
 		c := *t
-		c.output, c.memoed = checked.schema, nil
+		c.output = checked.schema
 		out = &c
 	}
 	closed := schema.ClosedResult(out.output, opts.OpenObjects)

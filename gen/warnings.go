@@ -47,11 +47,16 @@ func (b *builder) warn(kind, ptr, format string, args ...any) {
 	b.warns = append(b.warns, Warning{Kind: kind, File: b.tool.File, Pointer: b.tool.Pointer + "/" + b.key() + ptr, Tool: b.tool.Name, Message: fmt.Sprintf(format, args...)})
 }
 
-// Warnings returns the generation warnings of t (what Generate hands to
-// Options.Warn for it), or the error that refuses it. After Generate or
-// Export with the same object semantics the tool is not modelled again.
+// Warnings returns the generation warnings of t analysed under opts (what
+// Generate hands to Options.Warn for it), or the error that refuses it.
 func Warnings(t *Tool, opts Options) ([]Warning, error) {
-	tm, err := exportModel(t, opts)
+	return Analyze([]*Tool{t}, opts).Warnings(t)
+}
+
+// Warnings is the function Warnings for t, one of the Set's tools, read
+// from the Set's analysis.
+func (s *Set) Warnings(t *Tool) ([]Warning, error) {
+	tm, err := s.exportModel(t)
 	if err != nil {
 		return nil, located(err)
 	}

@@ -50,7 +50,7 @@ func runTest(args []string, stdout, stderr io.Writer) (code int) {
 	if err != nil {
 		return reportLoad("test", err, stderr)
 	}
-	set, err := callreplay.Compile(tools, gen.Options{OpenObjects: *open})
+	set, err := callreplay.Compile(gen.Analyze(tools, gen.Options{OpenObjects: *open}))
 	if err != nil {
 		return reportLoad("test", err, stderr)
 	}
@@ -109,16 +109,16 @@ type callsReport struct {
 // reports each call whose outcome changes: accepted → refused is breaking
 // (for queued calls), refused → accepted widening; and each record that
 // cannot be replayed, which is neither and not unchanged.
-func replayDiff(dir string, oldTools, newTools []*gen.Tool, opts gen.Options, stderr io.Writer) (*callsReport, int) {
+func replayDiff(dir string, oldSet, newSet *gen.Set, stderr io.Writer) (*callsReport, int) {
 	entries, err := callreplay.LoadDir(dir)
 	if err != nil {
 		return nil, reportLoad("diff", err, stderr)
 	}
-	o, err := callreplay.Compile(oldTools, opts)
+	o, err := callreplay.Compile(oldSet)
 	if err != nil {
 		return nil, reportLoad("diff", err, stderr)
 	}
-	n, err := callreplay.Compile(newTools, opts)
+	n, err := callreplay.Compile(newSet)
 	if err != nil {
 		return nil, reportLoad("diff", err, stderr)
 	}

@@ -8,12 +8,12 @@ import (
 	"github.com/toolgate/toolgate/gen/catalog"
 )
 
-// writeCatalog renders the catalog for generate (writing it, as the Go
+// writeCatalog renders the catalog of set's tools for generate (writing it, as the Go
 // files are written: only when it changed, with mode 0644) or check
 // (comparing it); changed reports a catalog generate wrote or check found
 // out of date.
-func writeCatalog(rep *reporter, stdout io.Writer, path string, tools []*gen.Tool, opts gen.Options) (changed bool, code int) {
-	data, err := catalog.Render(tools, opts, path)
+func writeCatalog(rep *reporter, stdout io.Writer, path string, set *gen.Set) (changed bool, code int) {
+	data, err := catalog.Render(set, path)
 	if err != nil {
 		return false, rep.loadErrors(err)
 	}

@@ -100,7 +100,10 @@ func runDiff(args []string, stdout, stderr io.Writer) (code int) {
 	if err != nil {
 		return reportLoad("diff", err, stderr)
 	}
-	rep, err := schemadiff.Compare(oldTools, newTools, gen.Options{OpenObjects: *open}, cfg)
+	// One analysis of each side serves the comparison and the replay.
+	opts := gen.Options{OpenObjects: *open}
+	oldSet, newSet := gen.Analyze(oldTools, opts), gen.Analyze(newTools, opts)
+	rep, err := schemadiff.Compare(oldSet, newSet, cfg)
 	if err != nil {
 		return reportLoad("diff", err, stderr)
 	}
@@ -108,7 +111,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (code int) {
 	var cr *callsReport
 	if *calls != "" {
 		var code int
-		if cr, code = replayDiff(*calls, oldTools, newTools, gen.Options{OpenObjects: *open}, stderr); code != exitOK {
+		if cr, code = replayDiff(*calls, oldSet, newSet, stderr); code != exitOK {
 			return code
 		}
 		n += cr.Breaking

@@ -51,23 +51,24 @@ func runExport(args []string, stdout, stderr io.Writer) (code int) {
 	opts := gen.Options{OpenObjects: *open, Providers: providers}
 	tools, err := gen.LoadAll(*schemas...)
 	if err != nil {
-		return reportLoad("export", loadProblems(err, tools, opts, fs, defaultLintConfig), stderr)
+		return reportLoad("export", loadProblems(err, gen.Analyze(tools, opts), fs, defaultLintConfig), stderr)
 	}
-	return export(provider.Provider(*prov), tools, opts, fs, stdout, stderr)
+	return export(provider.Provider(*prov), gen.Analyze(tools, opts), fs, stdout, stderr)
 }
 
-// export prints the definitions of tools for p as an indented JSON array.
+// export prints the definitions of set's tools for p as an indented JSON
+// array.
 // When it fails, it reports what generate would: the generator's problems
 // with the certain lint findings (under toolgate-lint.json, when it
 // exists; fl has no --lint-config).
-func export(p provider.Provider, tools []*gen.Tool, opts gen.Options, fl *pflag.FlagSet, stdout, stderr io.Writer) int {
+func export(p provider.Provider, set *gen.Set, fl *pflag.FlagSet, stdout, stderr io.Writer) int {
 	if !slices.Contains(provider.All, p) {
 		fmt.Fprintf(stderr, "toolgate export: --provider must be one of %s\n", providerNames())
 		return exitUsage
 	}
-	defs, leftOut, err := gen.Export(tools, opts, p)
+	defs, leftOut, err := set.Export(p)
 	if err != nil {
-		return reportLoad("export", withRefusals(err, fl, defaultLintConfig, tools, opts.Providers), stderr)
+		return reportLoad("export", withRefusals(err, fl, defaultLintConfig, lintSet(set)), stderr)
 	}
 	list := make([]string, len(defs))
 	for i, d := range defs {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/lint"
-	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 // defaultLintConfig is read when --lint-config is not given and it exists.
@@ -77,7 +76,7 @@ func runLint(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "toolgate lint: %s\n", gen.Printable(err.Error()))
 		return exitFailure
 	}
-	res, err := lint.Run(tools, lint.Options{Config: cfg, Providers: providers, MinSeverity: minSev})
+	res, err := lint.Run(gen.Analyze(tools, gen.Options{Providers: providers}), lint.Options{Config: cfg, MinSeverity: minSev})
 	if err != nil {
 		return reportLoad("lint", err, stderr)
 	}
@@ -181,13 +180,13 @@ func configExit(err error) int {
 // that cannot carry the tool, an invalid config) is an invalid tool
 // definition (exit 3); the heuristic ones (trusted-identity,
 // name-confusable, enum-spelling…) are warnings.
-func lintErrors(fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool, providers []provider.Provider, rep *reporter) int {
+func lintErrors(fl *pflag.FlagSet, cfgPath string, set *gen.Set, rep *reporter) int {
 	cfg, err := lintConfig(fl, cfgPath)
 	if err != nil {
 		fmt.Fprintf(rep.stderr, "toolgate %s: %s\n", rep.cmd, gen.Printable(err.Error()))
 		return configExit(err)
 	}
-	refused, warned, err := lint.Refusals(tools, cfg, providers)
+	refused, warned, err := lint.Refusals(set, cfg)
 	if err != nil {
 		return rep.loadErrors(err)
 	}
@@ -218,17 +217,17 @@ func (r refusal) Place() (file string, line, column int) {
 }
 
 // withRefusals adds to err, the problems of the tool definitions, the
-// findings of the certain lint rules for tools (what lintErrors refuses
+// findings of the certain lint rules for set (what lintErrors refuses
 // once the generator accepts them): one list for reportLoad, so that a run
 // reports every problem of every file at once. A lint config or tool file
 // that cannot be read is added as its error.
-func withRefusals(err error, fl *pflag.FlagSet, cfgPath string, tools []*gen.Tool, providers []provider.Provider) error {
+func withRefusals(err error, fl *pflag.FlagSet, cfgPath string, set *gen.Set) error {
 	list := gen.ErrorList{err}
 	cfg, cerr := lintConfig(fl, cfgPath)
 	if cerr != nil {
 		return append(list, cerr)
 	}
-	refused, _, rerr := lint.Refusals(tools, cfg, providers)
+	refused, _, rerr := lint.Refusals(set, cfg)
 	if rerr != nil {
 		return append(list, rerr)
 	}
@@ -243,16 +242,27 @@ func withRefusals(err error, fl *pflag.FlagSet, cfgPath string, tools []*gen.Too
 }
 
 // loadProblems adds to err, what gen.LoadAll found, what the generator
-// (gen.Validate) and the certain lint rules find in tools, the tools it
-// returned beside it. An error that is not about the definitions (a path
-// that cannot be read) is reported alone.
-func loadProblems(err error, tools []*gen.Tool, opts gen.Options, fl *pflag.FlagSet, cfgPath string) error {
+// (Set.Err) and the certain lint rules find in set, the analysis of the
+// tools it returned beside it. An error that is not about the definitions
+// (a path that cannot be read) is reported alone.
+func loadProblems(err error, set *gen.Set, fl *pflag.FlagSet, cfgPath string) error {
 	var list gen.ErrorList
 	if !errors.As(err, &list) {
 		return err
 	}
-	if verr := gen.Validate(tools, opts); verr != nil {
+	if verr := set.Err(); verr != nil {
 		err = gen.ErrorList{err, verr}
 	}
-	return withRefusals(err, fl, cfgPath, tools, opts.Providers)
+	return withRefusals(err, fl, cfgPath, lintSet(set))
+}
+
+// lintSet is the analysis the lint rules read for set's tools: set itself,
+// unless it reads objects as open (--open-objects), which the lint rules
+// never do: they read the tools analysed again, with objects closed and
+// the same providers.
+func lintSet(set *gen.Set) *gen.Set {
+	if !set.Options().OpenObjects {
+		return set
+	}
+	return gen.Analyze(set.Tools(), gen.Options{Providers: set.Options().Providers})
 }

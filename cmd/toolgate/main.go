@@ -311,7 +311,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 	}
 	tools, err := gen.LoadAll(*schemas...)
 	if err != nil {
-		return rep.loadErrors(loadProblems(err, tools, gen.Options{OpenObjects: *open, Providers: providers}, fs, *lintCfg))
+		return rep.loadErrors(loadProblems(err, gen.Analyze(tools, gen.Options{OpenObjects: *open, Providers: providers}), fs, *lintCfg))
 	}
 	defer rep.summary()
 	var generated []gen.Warning
@@ -319,9 +319,12 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 	if cmd == "generate" {
 		opts.Notice = func(n gen.Notice) { fmt.Fprintf(stderr, "toolgate generate: notice: %v\n", n) }
 	}
-	files, err := gen.Generate(tools, opts)
+	// One analysis of the tools serves the generator, the lint rules and
+	// the catalog.
+	set := gen.Analyze(tools, opts)
+	files, err := set.Generate()
 	if err != nil {
-		return rep.loadErrors(withRefusals(err, fs, *lintCfg, tools, providers))
+		return rep.loadErrors(withRefusals(err, fs, *lintCfg, lintSet(set)))
 	}
 	for _, w := range generated {
 		rep.generator(w)
@@ -340,7 +343,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 	if code := oneOfWarnings(tools, gen.Options{OpenObjects: *open}, *strictOneOf, rep); code != exitOK {
 		return code
 	}
-	if code := lintErrors(fs, *lintCfg, tools, providers, rep); code != exitOK {
+	if code := lintErrors(fs, *lintCfg, lintSet(set), rep); code != exitOK {
 		return code
 	}
 	if cmd == "check" {
@@ -364,7 +367,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 		}
 		stale := 0
 		if *catalogPath != "" {
-			st, code := writeCatalog(rep, stdout, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers})
+			st, code := writeCatalog(rep, stdout, *catalogPath, set)
 			if code != exitOK {
 				return code
 			}
@@ -394,7 +397,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 		return exitFailure
 	}
 	if *catalogPath != "" {
-		wrote, code := writeCatalog(rep, stdout, *catalogPath, tools, gen.Options{OpenObjects: *open, Providers: providers})
+		wrote, code := writeCatalog(rep, stdout, *catalogPath, set)
 		if wrote {
 			res.written = append(res.written, *catalogPath)
 		}

@@ -65,13 +65,14 @@ type compiled struct {
 	check   *callrecord.Checker
 }
 
-// Compile compiles the effective schema of every tool. err is an invalid
-// tool definition.
-func Compile(tools []*gen.Tool, opts gen.Options) (*Schemas, error) {
+// Compile compiles the effective schema of every tool of set, their
+// analysis (gen.Analyze). err is an invalid tool definition.
+func Compile(set *gen.Set) (*Schemas, error) {
+	opts := set.Options()
 	s := &Schemas{tools: map[string]compiled{}}
 	var errs gen.ErrorList
-	for _, t := range tools {
-		eff, version, err := gen.Schema(t, opts)
+	for _, t := range set.Tools() {
+		eff, version, err := set.Schema(t)
 		if err != nil {
 			errs = append(errs, err)
 			continue

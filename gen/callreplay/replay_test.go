@@ -23,7 +23,7 @@ func TestDecide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Compile(tools, gen.Options{})
+	s, err := Compile(gen.Analyze(tools, gen.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,15 +23,16 @@ import (
 	"github.com/toolgate/toolgate/templates"
 )
 
-// Render returns the catalog of tools, to be written at path (source paths
-// are shown relative to its folder). err is an invalid tool definition.
-func Render(tools []*gen.Tool, opts gen.Options, path string) ([]byte, error) {
-	sorted := append([]*gen.Tool(nil), tools...)
+// Render returns the catalog of the tools of set (their analysis,
+// gen.Analyze), to be written at path (source paths are shown relative to
+// its folder). err is an invalid tool definition.
+func Render(set *gen.Set, path string) ([]byte, error) {
+	sorted := slices.Clone(set.Tools())
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	var data templates.CatalogData
 	var errs gen.ErrorList
 	for _, t := range sorted {
-		ct, err := tool(t, opts, path)
+		ct, err := tool(set, t, path)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -47,8 +49,8 @@ func Render(tools []*gen.Tool, opts gen.Options, path string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func tool(t *gen.Tool, opts gen.Options, path string) (templates.CatalogTool, error) {
-	schema, version, err := gen.Schema(t, opts)
+func tool(set *gen.Set, t *gen.Tool, path string) (templates.CatalogTool, error) {
+	schema, version, err := set.Schema(t)
 	if err != nil {
 		return templates.CatalogTool{}, err
 	}
@@ -72,19 +74,19 @@ func tool(t *gen.Tool, opts gen.Options, path string) (templates.CatalogTool, er
 		}
 		ct.Shared = append(ct.Shared, templates.CatalogShared{Name: d.Name, From: file})
 	}
-	warnings, err := gen.Warnings(t, opts)
+	warnings, err := set.Warnings(t)
 	if err != nil {
 		return templates.CatalogTool{}, err
 	}
 	p := &params{root: schema, invalid: invalidDefaults(t, warnings, schema, "/parameters", "/inputSchema")}
 	p.object(schema, "", 0)
 	ct.Params = p.out
-	if rs := gen.ResultSchema(t, opts); rs != nil {
+	if rs := gen.ResultSchema(t, set.Options()); rs != nil {
 		r := &params{root: rs, invalid: invalidDefaults(t, warnings, rs, "/outputSchema")}
 		r.object(rs, "", 0)
 		ct.Result, ct.HasResult = r.out, true
 	}
-	exported, err := gen.AssessEach(t, opts, provider.All)
+	exported, err := set.AssessEach(t, provider.All)
 	if err != nil {
 		return templates.CatalogTool{}, err
 	}

@@ -21,7 +21,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Render(tools, gen.Options{}, "testdata/CATALOG.md")
+	got, err := Render(gen.Analyze(tools, gen.Options{}), "testdata/CATALOG.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestAnnotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Render(tools, gen.Options{}, filepath.Join(filepath.Dir(path), "CATALOG.md"))
+	got, err := Render(gen.Analyze(tools, gen.Options{}), filepath.Join(filepath.Dir(path), "CATALOG.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

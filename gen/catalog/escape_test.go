@@ -151,7 +151,7 @@ func renderWith(t *testing.T, file, tool func(string) string, s string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Render(tools, gen.Options{}, filepath.Join(dir, "CATALOG.md"))
+	out, err := Render(gen.Analyze(tools, gen.Options{}), filepath.Join(dir, "CATALOG.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

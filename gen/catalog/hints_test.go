@@ -32,7 +32,7 @@ func TestHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Render(tools, gen.Options{}, filepath.Join(dir, "CATALOG.md"))
+	got, err := Render(gen.Analyze(tools, gen.Options{}), filepath.Join(dir, "CATALOG.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

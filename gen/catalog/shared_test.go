@@ -33,7 +33,7 @@ func TestSharedDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Render(tools, gen.Options{}, filepath.Join(dir, "CATALOG.md"))
+	out, err := Render(gen.Analyze(tools, gen.Options{}), filepath.Join(dir, "CATALOG.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

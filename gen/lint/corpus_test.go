@@ -79,7 +79,7 @@ func TestMCPCorpus(t *testing.T) {
 			}
 			tools = append(tools, ts...)
 		}
-		res, err := Run(tools, Options{})
+		res, err := Run(gen.Analyze(tools, gen.Options{}), Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", server, err)
 		}
@@ -172,7 +172,7 @@ func TestRealServersGenerate(t *testing.T) {
 			if len(loaded) != len(tools)-tt.refused {
 				t.Fatalf("%d of %d tools load, want %d", len(loaded), len(tools), len(tools)-tt.refused)
 			}
-			res, err := Run(loaded, Options{MinSeverity: Error, Generating: true})
+			res, err := Run(gen.Analyze(loaded, gen.Options{}), Options{MinSeverity: Error, Generating: true})
 			if err != nil || len(res.Invalid) > 0 {
 				t.Fatalf("lint: %v %v", err, res.Invalid)
 			}

@@ -12,11 +12,11 @@ import (
 // refuses has none: providerFit returns its error. An invalid default gets
 // no accessor, so its default-invalid finding replaces the
 // default-accessor hint about it.
-func (c *checker) generatorWarnings(opts Options) {
+func (c *checker) generatorWarnings(set *gen.Set, opts Options) {
 	if opts.Generating || !c.runs(RuleDefaultInvalid, RuleFormatUnknown, RuleRootType, RuleNeverValid) {
 		return
 	}
-	warnings, err := gen.Warnings(c.ti.t, gen.Options{Providers: opts.Providers})
+	warnings, err := set.Warnings(c.ti.t)
 	if err != nil {
 		return
 	}

@@ -19,7 +19,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(tools, Options{})
+	res, err := Run(gen.Analyze(tools, gen.Options{}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/toolgate/toolgate/gen/internal/jsonpos"
 	"github.com/toolgate/toolgate/gen/internal/workers"
 	"github.com/toolgate/toolgate/runtime/jsonval"
-	"github.com/toolgate/toolgate/runtime/provider"
 )
 
 // Severity orders findings: an Error fails lint, a Warning fails lint
@@ -56,9 +55,6 @@ func (f Finding) String() string {
 type Options struct {
 	// Config holds the rules disabled per tool or per file.
 	Config Config
-	// Providers are the providers tools are exported to unless a tool's
-	// x-toolgate providers says otherwise; empty means all.
-	Providers []provider.Provider
 	// MinSeverity drops findings below it (generate runs the Error rules):
 	// the rules below it do not run.
 	MinSeverity Severity
@@ -121,9 +117,13 @@ func (s *source) find(ptr string) (jsonpos.Pos, error) {
 	return s.pos.Find(ptr), nil
 }
 
-// Run lints tools, which gen.Load returned. An error means a tool file
-// could not be read again.
-func Run(tools []*gen.Tool, opts Options) (*Result, error) {
+// Run lints the tools of set, which gen.Analyze returned for the tools
+// gen.Load returned: the provider fit and the generator's warnings are
+// read from its analysis, under its options (the providers tools are
+// exported to unless a tool's x-toolgate providers says otherwise; none
+// means all). An error means a tool file could not be read again.
+func Run(set *gen.Set, opts Options) (*Result, error) {
+	tools := set.Tools()
 	// Files are read and tools checked in parallel, each into its own slot;
 	// the results are then taken in tool order, so the findings and the
 	// errors do not depend on the scheduling.
@@ -155,8 +155,8 @@ func Run(tools []*gen.Tool, opts Options) (*Result, error) {
 	workers.Run(len(infos), func(i int) {
 		c := &checker{ti: infos[i], min: opts.MinSeverity}
 		c.tool()
-		fitErrs[i] = c.providerFit(opts.Providers)
-		c.generatorWarnings(opts)
+		fitErrs[i] = c.providerFit(set)
+		c.generatorWarnings(set, opts)
 		checked[i] = c
 	})
 	for i, c := range checked {

@@ -42,7 +42,7 @@ func lintFiles(t *testing.T, opts Options, files ...string) *Result {
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	res, err := Run(tools, opts)
+	res, err := Run(gen.Analyze(tools, gen.Options{}), opts)
 	if err != nil {
 		t.Fatalf("lint: %v", err)
 	}

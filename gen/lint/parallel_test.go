@@ -42,7 +42,7 @@ func TestRunSameOnAnyWorkerCount(t *testing.T) {
 	var first *Result
 	for run, procs := range []int{1, 4, 2, 4} {
 		prev := runtime.GOMAXPROCS(procs)
-		res, err := Run(tools, Options{})
+		res, err := Run(gen.Analyze(tools, gen.Options{}), Options{})
 		runtime.GOMAXPROCS(prev)
 		if err != nil {
 			t.Fatal(err)

@@ -10,20 +10,20 @@ import (
 
 // providerFit lists, per keyword of the schema, the providers the tool is
 // exported to that cannot express it (the gate enforces it locally), and
-// when no providers are chosen, the ones it is not exported to and why. A
-// provider the tool or the
-// options chose that cannot carry the tool is an error (the generator
-// refuses the tool); any other error is returned.
-func (c *checker) providerFit(defaults []provider.Provider) error {
+// when no providers are chosen, the ones it is not exported to and why, as
+// set's analysis answers. A provider the tool or the set's options chose
+// that cannot carry the tool is an error (the generator refuses the tool);
+// any other error is returned.
+func (c *checker) providerFit(set *gen.Set) error {
 	t := c.ti.t
 	chosen := t.Meta.Providers
 	if len(chosen) == 0 {
-		chosen = defaults
+		chosen = set.Options().Providers
 	}
 	type local struct{ ptr, kw, value string }
 	var order []local
 	by := map[local][]string{}
-	exported, err := gen.AssessEach(t, gen.Options{Providers: defaults}, provider.All)
+	exported, err := set.AssessEach(t, provider.All)
 	var ge *gen.Error
 	switch {
 	case errors.As(err, &ge) && ge.Provider != "":

@@ -2,17 +2,16 @@ package lint
 
 import (
 	"github.com/toolgate/toolgate/gen"
-	"github.com/toolgate/toolgate/runtime/provider"
 )
 
-// Refusals runs the rules that toolgate generate and check run (the
+// Refusals runs on set the rules that toolgate generate and check run (the
 // error-level ones, less what cfg disables) and splits their findings:
 // refused are those of a certain rule (Rule.Certain), which make the tool
 // an invalid definition; warned are the heuristic ones, which generation
 // prints and lint --fail-on can make fatal. The CLI and the corpus tests of
 // package gen both call it, so that what they refuse is the same.
-func Refusals(tools []*gen.Tool, cfg Config, providers []provider.Provider) (refused, warned []Finding, err error) {
-	res, err := Run(tools, Options{Config: cfg, Providers: providers, MinSeverity: Error, Generating: true})
+func Refusals(set *gen.Set, cfg Config) (refused, warned []Finding, err error) {
+	res, err := Run(set, Options{Config: cfg, MinSeverity: Error, Generating: true})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,12 +16,12 @@ func TestMinSeverity(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{Disable: []Suppression{{Rule: RuleEnumSpelling, Reason: "test"}, {Rule: RuleDescContent, Reason: "test"}}}
-	all, err := Run(tools, Options{Config: cfg, MinSeverity: Hint})
+	all, err := Run(gen.Analyze(tools, gen.Options{}), Options{Config: cfg, MinSeverity: Hint})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, min := range []Severity{Warning, Error} {
-		got, err := Run(tools, Options{Config: cfg, MinSeverity: min})
+		got, err := Run(gen.Analyze(tools, gen.Options{}), Options{Config: cfg, MinSeverity: min})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -70,16 +70,16 @@ type side struct {
 	version string
 }
 
-func index(tools []*gen.Tool, opts gen.Options) (map[string]side, error) {
+func index(set *gen.Set) (map[string]side, error) {
 	out := map[string]side{}
 	var errs gen.ErrorList
-	for _, t := range tools {
-		s, v, err := gen.Schema(t, opts)
+	for _, t := range set.Tools() {
+		s, v, err := set.Schema(t)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		out[t.Name] = side{t, s, gen.ResultSchema(t, opts), v}
+		out[t.Name] = side{t, s, gen.ResultSchema(t, set.Options()), v}
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -87,14 +87,15 @@ func index(tools []*gen.Tool, opts gen.Options) (map[string]side, error) {
 	return out, nil
 }
 
-// Compare classifies every change from old to new. err reports invalid
-// tool definitions on either side (a gen.ErrorList).
-func Compare(old, new []*gen.Tool, opts gen.Options, cfg Config) (*Report, error) {
-	o, err := index(old, opts)
+// Compare classifies every change from old to new, the analyses
+// (gen.Analyze) of the tools before and after, under the same options. err
+// reports invalid tool definitions on either side (a gen.ErrorList).
+func Compare(old, new *gen.Set, cfg Config) (*Report, error) {
+	o, err := index(old)
 	if err != nil {
 		return nil, err
 	}
-	n, err := index(new, opts)
+	n, err := index(new)
 	if err != nil {
 		return nil, err
 	}

@@ -97,7 +97,7 @@ func TestChangeKinds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
 			covered[tt.kind] = true
-			r, err := Compare(load(t, tt.old...), load(t, tt.new...), gen.Options{}, Config{})
+			r, err := Compare(gen.Analyze(load(t, tt.old...), gen.Options{}), gen.Analyze(load(t, tt.new...), gen.Options{}), Config{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -30,7 +30,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Compare(old, new, gen.Options{}, cfg)
+	r, err := Compare(gen.Analyze(old, gen.Options{}), gen.Analyze(new, gen.Options{}), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func TestGoldenShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Compare(old, new, gen.Options{}, Config{})
+	r, err := Compare(gen.Analyze(old, gen.Options{}), gen.Analyze(new, gen.Options{}), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
