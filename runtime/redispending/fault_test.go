@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/redistest"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -36,12 +37,12 @@ func approvedCall(t *testing.T, reg *gate.Registry, ref string) string {
 // that checks for it, were held finds the call resumed and does not run
 // it: at most once.
 func TestSlowRedisFailsClosed(t *testing.T) {
-	srv := startServer(t, false)
-	proxy := startProxy(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	proxy := redistest.StartProxy(t, srv.Addr())
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
 	// fast sets up and retries, slow (through the proxy) takes the step.
-	fast := newRegistry(t, mustStore(t, newClient(t, srv.addr()), Options{Timeout: 5 * time.Second}), log, nil)
-	slowClient := newClient(t, proxy.addr())
+	fast := newRegistry(t, mustStore(t, newClient(t, srv.Addr()), Options{Timeout: 5 * time.Second}), log, nil)
+	slowClient := newClient(t, proxy.Addr())
 	slow := newRegistry(t, mustStore(t, slowClient, Options{Timeout: 50 * time.Millisecond}), log, nil)
 	ctx := context.Background()
 	warm := approvedCall(t, fast, "warm") // the scripts are loaded
@@ -74,10 +75,10 @@ func TestSlowRedisFailsClosed(t *testing.T) {
 				t.Fatal(err)
 			}
 			runs := log.total(t)
-			proxy.hold(tt.skip)
+			proxy.Hold(tt.skip)
 			err := tt.step(id)
-			held := proxy.heldReplies()
-			proxy.release()
+			held := proxy.Held()
+			proxy.Release()
 			var te *toolerr.Error
 			if !errors.As(err, &te) || te.Code != toolerr.ApprovalUnavailable || !errors.Is(te, context.DeadlineExceeded) {
 				t.Fatalf("%v, want approval_unavailable past the deadline", err)
@@ -103,21 +104,21 @@ func TestSlowRedisFailsClosed(t *testing.T) {
 // store's next read: the store finds its own write there, and the call
 // runs, once; a second Resume does not run it again.
 func TestLostAnswerOfAMove(t *testing.T) {
-	srv := startServer(t, false)
-	proxy := startProxy(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	proxy := redistest.StartProxy(t, srv.Addr())
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
-	fast := newRegistry(t, mustStore(t, newClient(t, srv.addr()), Options{Timeout: 5 * time.Second}), log, nil)
-	slowClient := newClient(t, proxy.addr())
+	fast := newRegistry(t, mustStore(t, newClient(t, srv.Addr()), Options{Timeout: 5 * time.Second}), log, nil)
+	slowClient := newClient(t, proxy.Addr())
 	slow := newRegistry(t, mustStore(t, slowClient, Options{Timeout: 100 * time.Millisecond}), log, nil)
 	ctx := context.Background()
 	id := approvedCall(t, fast, "late-answer") // and the scripts are loaded
 	if err := slowClient.Ping(ctx).Err(); err != nil {
 		t.Fatal(err)
 	}
-	proxy.holdOne(1) // Get's answer goes, the move's is held
+	proxy.HoldOne(1) // Get's answer goes, the move's is held
 	_, err := slow.Resume(ctx, id)
-	held := proxy.heldReplies()
-	proxy.release()
+	held := proxy.Held()
+	proxy.Release()
 	if err != nil || held != 1 || log.runs(t, "late-answer") != 1 {
 		t.Fatalf("Resume: %v, %d replies held, %d runs; want it run once", err, held, log.runs(t, "late-answer"))
 	}
@@ -139,8 +140,8 @@ func codeErr(c toolerr.Code) error {
 // and Resume, whose scripts Redis refuses before any write; reads still
 // answer. Nothing runs, and once Redis has room the approved call runs once.
 func TestOutOfMemory(t *testing.T) {
-	srv := startServer(t, false)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	c := newClient(t, srv.Addr())
 	s := mustStore(t, c, Options{Timeout: time.Second})
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
 	reg := newRegistry(t, s, log, nil)
@@ -188,8 +189,8 @@ func TestOutOfMemory(t *testing.T) {
 // the record's, a key of another type), or a server that answers garbage:
 // every step is approval_unavailable and nothing runs.
 func TestGarbageFailsClosed(t *testing.T) {
-	srv := startServer(t, false)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	c := newClient(t, srv.Addr())
 	s := mustStore(t, c, Options{})
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
 	reg := newRegistry(t, s, log, nil)
