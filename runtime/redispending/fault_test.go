@@ -3,6 +3,7 @@ package redispending
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
@@ -304,4 +305,32 @@ func garbageServer(t *testing.T) string {
 		}
 	}()
 	return l.Addr().String()
+}
+
+// TestFailClassifiesReplies: of Redis's error replies, OOM is
+// gate.ErrPendingStoreFull and a script's refusal of what it found is
+// errGarbage; an error of the client or the connection is neither, whatever
+// its text.
+func TestFailClassifiesReplies(t *testing.T) {
+	tests := []struct {
+		name          string
+		err           error
+		full, garbage bool
+	}{
+		{"OOM reply", redistest.ErrorReply("OOM command not allowed when used memory > 'maxmemory'."), true, false},
+		{"wrapped OOM reply", fmt.Errorf("hook: %w", redistest.ErrorReply("OOM command not allowed")), true, false},
+		{"script's refusal", redistest.ErrorReply("TOOLGATE not a pending call"), false, true},
+		{"key of another type", redistest.ErrorReply("WRONGTYPE Operation against a key holding the wrong kind of value"), false, true},
+		{"record not JSON", redistest.ErrorReply("ERR user_script:1: Expected value but found invalid token at character 1 script: cjson.decode"), false, true},
+		{"other reply", redistest.ErrorReply("ERR unknown command"), false, false},
+		{"connection error reading OOM", errors.New("OOM as a connection error's text"), false, false},
+		{"connection error reading WRONGTYPE", errors.New("WRONGTYPE as a connection error's text"), false, false},
+	}
+	s := &Store{}
+	for _, tt := range tests {
+		err := s.fail(context.Background(), "EVALSHA", tt.err)
+		if full, garbage := errors.Is(err, gate.ErrPendingStoreFull), errors.Is(err, errGarbage); full != tt.full || garbage != tt.garbage || !errors.Is(err, tt.err) {
+			t.Errorf("%s: %v: full %v garbage %v, want %v %v and the error wrapped", tt.name, err, full, garbage, tt.full, tt.garbage)
+		}
+	}
 }

@@ -174,3 +174,26 @@ func TestErrorReplyFailsClosed(t *testing.T) {
 		t.Errorf("%d runs, want 1", execs.Load())
 	}
 }
+
+// TestFailClassifiesReplies: an OOM error reply of Redis's, wrapped or
+// not, is gate.ErrReplayStoreFull; an error of the client or the
+// connection is not, whatever its text.
+func TestFailClassifiesReplies(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		full bool
+	}{
+		{"OOM reply", redistest.ErrorReply("OOM command not allowed when used memory > 'maxmemory'."), true},
+		{"wrapped OOM reply", fmt.Errorf("hook: %w", redistest.ErrorReply("OOM command not allowed")), true},
+		{"other reply", redistest.ErrorReply("ERR unknown command"), false},
+		{"connection error reading OOM", errors.New("OOM as a connection error's text"), false},
+	}
+	s := &Store{}
+	for _, tt := range tests {
+		err := s.fail(context.Background(), "SET NX", tt.err)
+		if full := errors.Is(err, gate.ErrReplayStoreFull); full != tt.full || !errors.Is(err, tt.err) {
+			t.Errorf("%s: %v: full %v, want %v and the error wrapped", tt.name, err, full, tt.full)
+		}
+	}
+}
