@@ -279,32 +279,17 @@ func replaceState(d, st string) string {
 // integer, whatever was asked: valid RESP, never the answer expected.
 func garbageServer(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
+	return redistest.Serve(t, func(conn net.Conn) {
+		buf := make([]byte, 4096)
 		for {
-			conn, err := l.Accept()
-			if err != nil {
+			if _, err := conn.Read(buf); err != nil {
 				return
 			}
-			go func() {
-				defer conn.Close()
-				buf := make([]byte, 4096)
-				for {
-					if _, err := conn.Read(buf); err != nil {
-						return
-					}
-					if _, err := conn.Write([]byte(":7\r\n")); err != nil {
-						return
-					}
-				}
-			}()
+			if _, err := conn.Write([]byte(":7\r\n")); err != nil {
+				return
+			}
 		}
-	}()
-	return l.Addr().String()
+	})
 }
 
 // TestFailClassifiesReplies: of Redis's error replies, OOM is

@@ -8,26 +8,6 @@ import (
 	"time"
 )
 
-// echo starts a server that answers every line with the same line.
-func echo(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() { io.Copy(c, c); c.Close() }()
-		}
-	}()
-	return l.Addr().String()
-}
-
 // conn is a client of the proxy: ask sends a line and returns a channel
 // that receives the answer.
 type conn struct {
@@ -101,7 +81,7 @@ func TestProxyHolds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := StartProxy(t, echo(t))
+			p := StartProxy(t, Serve(t, func(c net.Conn) { io.Copy(c, c) }))
 			a, b := dial(t, p.Addr()), dial(t, p.Addr())
 			if tt.one {
 				p.HoldOne(tt.skip)
