@@ -3,6 +3,7 @@ package redispending
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/redistest"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -36,12 +38,12 @@ func approvedCall(t *testing.T, reg *gate.Registry, ref string) string {
 // that checks for it, were held finds the call resumed and does not run
 // it: at most once.
 func TestSlowRedisFailsClosed(t *testing.T) {
-	srv := startServer(t, false)
-	proxy := startProxy(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	proxy := redistest.StartProxy(t, srv.Addr())
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
 	// fast sets up and retries, slow (through the proxy) takes the step.
-	fast := newRegistry(t, mustStore(t, newClient(t, srv.addr()), Options{Timeout: 5 * time.Second}), log, nil)
-	slowClient := newClient(t, proxy.addr())
+	fast := newRegistry(t, mustStore(t, newClient(t, srv.Addr()), Options{Timeout: 5 * time.Second}), log, nil)
+	slowClient := newClient(t, proxy.Addr())
 	slow := newRegistry(t, mustStore(t, slowClient, Options{Timeout: 50 * time.Millisecond}), log, nil)
 	ctx := context.Background()
 	warm := approvedCall(t, fast, "warm") // the scripts are loaded
@@ -74,10 +76,10 @@ func TestSlowRedisFailsClosed(t *testing.T) {
 				t.Fatal(err)
 			}
 			runs := log.total(t)
-			proxy.hold(tt.skip)
+			proxy.Hold(tt.skip)
 			err := tt.step(id)
-			held := proxy.heldReplies()
-			proxy.release()
+			held := proxy.Held()
+			proxy.Release()
 			var te *toolerr.Error
 			if !errors.As(err, &te) || te.Code != toolerr.ApprovalUnavailable || !errors.Is(te, context.DeadlineExceeded) {
 				t.Fatalf("%v, want approval_unavailable past the deadline", err)
@@ -103,21 +105,21 @@ func TestSlowRedisFailsClosed(t *testing.T) {
 // store's next read: the store finds its own write there, and the call
 // runs, once; a second Resume does not run it again.
 func TestLostAnswerOfAMove(t *testing.T) {
-	srv := startServer(t, false)
-	proxy := startProxy(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	proxy := redistest.StartProxy(t, srv.Addr())
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
-	fast := newRegistry(t, mustStore(t, newClient(t, srv.addr()), Options{Timeout: 5 * time.Second}), log, nil)
-	slowClient := newClient(t, proxy.addr())
+	fast := newRegistry(t, mustStore(t, newClient(t, srv.Addr()), Options{Timeout: 5 * time.Second}), log, nil)
+	slowClient := newClient(t, proxy.Addr())
 	slow := newRegistry(t, mustStore(t, slowClient, Options{Timeout: 100 * time.Millisecond}), log, nil)
 	ctx := context.Background()
 	id := approvedCall(t, fast, "late-answer") // and the scripts are loaded
 	if err := slowClient.Ping(ctx).Err(); err != nil {
 		t.Fatal(err)
 	}
-	proxy.holdOne(1) // Get's answer goes, the move's is held
+	proxy.HoldOne(1) // Get's answer goes, the move's is held
 	_, err := slow.Resume(ctx, id)
-	held := proxy.heldReplies()
-	proxy.release()
+	held := proxy.Held()
+	proxy.Release()
 	if err != nil || held != 1 || log.runs(t, "late-answer") != 1 {
 		t.Fatalf("Resume: %v, %d replies held, %d runs; want it run once", err, held, log.runs(t, "late-answer"))
 	}
@@ -139,8 +141,8 @@ func codeErr(c toolerr.Code) error {
 // and Resume, whose scripts Redis refuses before any write; reads still
 // answer. Nothing runs, and once Redis has room the approved call runs once.
 func TestOutOfMemory(t *testing.T) {
-	srv := startServer(t, false)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	c := newClient(t, srv.Addr())
 	s := mustStore(t, c, Options{Timeout: time.Second})
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
 	reg := newRegistry(t, s, log, nil)
@@ -188,8 +190,8 @@ func TestOutOfMemory(t *testing.T) {
 // the record's, a key of another type), or a server that answers garbage:
 // every step is approval_unavailable and nothing runs.
 func TestGarbageFailsClosed(t *testing.T) {
-	srv := startServer(t, false)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	c := newClient(t, srv.Addr())
 	s := mustStore(t, c, Options{})
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
 	reg := newRegistry(t, s, log, nil)
@@ -277,30 +279,43 @@ func replaceState(d, st string) string {
 // integer, whatever was asked: valid RESP, never the answer expected.
 func garbageServer(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
+	return redistest.Serve(t, func(conn net.Conn) {
+		buf := make([]byte, 4096)
 		for {
-			conn, err := l.Accept()
-			if err != nil {
+			if _, err := conn.Read(buf); err != nil {
 				return
 			}
-			go func() {
-				defer conn.Close()
-				buf := make([]byte, 4096)
-				for {
-					if _, err := conn.Read(buf); err != nil {
-						return
-					}
-					if _, err := conn.Write([]byte(":7\r\n")); err != nil {
-						return
-					}
-				}
-			}()
+			if _, err := conn.Write([]byte(":7\r\n")); err != nil {
+				return
+			}
 		}
-	}()
-	return l.Addr().String()
+	})
+}
+
+// TestFailClassifiesReplies: of Redis's error replies, OOM is
+// gate.ErrPendingStoreFull and a script's refusal of what it found is
+// errGarbage; an error of the client or the connection is neither, whatever
+// its text.
+func TestFailClassifiesReplies(t *testing.T) {
+	tests := []struct {
+		name          string
+		err           error
+		full, garbage bool
+	}{
+		{"OOM reply", redistest.ErrorReply("OOM command not allowed when used memory > 'maxmemory'."), true, false},
+		{"wrapped OOM reply", fmt.Errorf("hook: %w", redistest.ErrorReply("OOM command not allowed")), true, false},
+		{"script's refusal", redistest.ErrorReply("TOOLGATE not a pending call"), false, true},
+		{"key of another type", redistest.ErrorReply("WRONGTYPE Operation against a key holding the wrong kind of value"), false, true},
+		{"record not JSON", redistest.ErrorReply("ERR user_script:1: Expected value but found invalid token at character 1 script: cjson.decode"), false, true},
+		{"other reply", redistest.ErrorReply("ERR unknown command"), false, false},
+		{"connection error reading OOM", errors.New("OOM as a connection error's text"), false, false},
+		{"connection error reading WRONGTYPE", errors.New("WRONGTYPE as a connection error's text"), false, false},
+	}
+	s := &Store{}
+	for _, tt := range tests {
+		err := s.fail(context.Background(), "EVALSHA", tt.err)
+		if full, garbage := errors.Is(err, gate.ErrPendingStoreFull), errors.Is(err, errGarbage); full != tt.full || garbage != tt.garbage || !errors.Is(err, tt.err) {
+			t.Errorf("%s: %v: full %v garbage %v, want %v %v and the error wrapped", tt.name, err, full, garbage, tt.full, tt.garbage)
+		}
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -84,24 +83,6 @@ func (l execLog) total(t testing.TB) int {
 		t.Fatal(err)
 	}
 	return bytes.Count(data, []byte("\n"))
-}
-
-// events records the gate's audit events.
-type events struct {
-	mu  sync.Mutex
-	all []gate.Event
-}
-
-func (e *events) Audit(_ context.Context, ev gate.Event) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.all = append(e.all, ev)
-}
-
-func (e *events) last() gate.Event {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.all[len(e.all)-1]
 }
 
 // newRegistry returns a replica: the refund tool (every call needs the

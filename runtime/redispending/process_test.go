@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/redistest"
 )
 
 // The process tests run this test binary again as replica processes: with
@@ -137,33 +137,16 @@ type replica struct {
 // their executions in log.
 func startReplicas(t *testing.T, n int, addr string, log execLog) []*replica {
 	t.Helper()
-	bin, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	reps := make([]*replica, n)
 	for i := range reps {
-		cmd := exec.Command(bin, "-test.run=^$")
-		cmd.Env = append(os.Environ(), replicaAddr+"="+addr, replicaLog+"="+string(log))
-		cmd.Stderr = os.Stderr
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd, in, out := redistest.StartProcess(t, replicaAddr+"="+addr, replicaLog+"="+string(log))
 		t.Cleanup(func() {
 			in.Close()
 			if err := cmd.Wait(); err != nil {
 				t.Errorf("replica %d: %v", i, err)
 			}
 		})
-		reps[i] = &replica{t: t, in: in, out: bufio.NewScanner(out)}
+		reps[i] = &replica{t: t, in: in, out: out}
 		if !reps[i].out.Scan() || reps[i].out.Text() != "ready" {
 			t.Fatalf("replica %d did not start: %q %v", i, reps[i].out.Text(), reps[i].out.Err())
 		}

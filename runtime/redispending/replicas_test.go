@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/redistest"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -37,9 +38,9 @@ func listed(a answer, st gate.PendingState, ref string) []string {
 // runs exactly once (in the execution log every process writes), and the
 // 31 other Resumes are approval_already_resumed.
 func TestReplicasResumeOnce(t *testing.T) {
-	srv := startServer(t, false)
+	srv := redistest.StartServer(t, suite, false)
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
-	reps := startReplicas(t, 2, srv.addr(), log)
+	reps := startReplicas(t, 2, srv.Addr(), log)
 	for round := range 4 {
 		ref := fmt.Sprintf("r%d", round)
 		a := reps[0].do(order{Op: "request", Ref: ref})
@@ -71,12 +72,12 @@ func TestReplicasResumeOnce(t *testing.T) {
 // runs exactly once when both replicas resume it; after another restart it
 // does not run again.
 func TestReplicasRestartKeepsCalls(t *testing.T) {
-	srv := startServer(t, true)
+	srv := redistest.StartServer(t, suite, true)
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
-	reps := startReplicas(t, 2, srv.addr(), log)
+	reps := startReplicas(t, 2, srv.Addr(), log)
 	restart := func() {
-		srv.kill()
-		srv.restart(t, true)
+		srv.Kill()
+		srv.Restart(t)
 		for _, r := range reps {
 			r.reachable()
 		}
@@ -115,16 +116,16 @@ func TestReplicasRestartKeepsCalls(t *testing.T) {
 // approved and runs exactly once, the pending call is still pending, and
 // the call requested during the outage was never stored.
 func TestReplicasRedisKilled(t *testing.T) {
-	srv := startServer(t, true)
+	srv := redistest.StartServer(t, suite, true)
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
-	reps := startReplicas(t, 2, srv.addr(), log)
+	reps := startReplicas(t, 2, srv.Addr(), log)
 	approved := reps[0].do(order{Op: "request", Ref: "approved"}).PendingID
 	waiting := reps[0].do(order{Op: "request", Ref: "waiting"}).PendingID
 	if c := reps[1].do(order{Op: "approve", ID: approved}).Code; approved == "" || waiting == "" || c != string(gate.OK) {
 		t.Fatalf("before the outage: approve %s", c)
 	}
 
-	srv.kill()
+	srv.Kill()
 	down := map[string]int{string(toolerr.ApprovalUnavailable): 2 * perReplica}
 	if codes := resumeAll(reps, approved, perReplica); !maps.Equal(codes, down) {
 		t.Errorf("resumes while Redis is down: %v, want %v", codes, down)
@@ -148,7 +149,7 @@ func TestReplicasRedisKilled(t *testing.T) {
 		t.Fatalf("%d executions while Redis was down", n)
 	}
 
-	srv.restart(t, true)
+	srv.Restart(t)
 	for _, r := range reps {
 		r.reachable()
 	}

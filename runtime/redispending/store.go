@@ -138,19 +138,29 @@ func (s *Store) Quota() gate.PendingQuota { return s.quota }
 // errGarbage marks an answer of Redis that is not what this store wrote.
 var errGarbage = errors.New("redispending: Redis answered what this store did not write")
 
-// fail wraps a command's error: an OOM answer is gate.ErrPendingStoreFull,
-// a script's own refusal (a key of another type) is errGarbage, and an
-// error past the deadline of ctx also wraps ctx's error
-// (context.DeadlineExceeded for Options.Timeout). No key is named: keys
-// hold tenants, tools and IDs.
+// fail wraps a command's error. Of Redis's error replies (not the client's
+// or the connection's errors), an OOM answer is gate.ErrPendingStoreFull
+// and a script's own refusal (a key of another type, a record that is not
+// JSON) is errGarbage; an error past the deadline of ctx also wraps ctx's
+// error (context.DeadlineExceeded for Options.Timeout). No key is named:
+// keys hold tenants, tools and IDs.
 func (s *Store) fail(ctx context.Context, op string, err error) error {
-	switch msg := err.Error(); {
-	case strings.HasPrefix(msg, "OOM "):
+	var reply redis.Error
+	isReply := errors.As(err, &reply)
+	switch {
+	case isReply && redis.IsOOMError(reply):
 		return fmt.Errorf("redispending: %s: %w: %w", op, gate.ErrPendingStoreFull, err)
-	case strings.HasPrefix(msg, "TOOLGATE "), strings.HasPrefix(msg, "WRONGTYPE "), strings.Contains(msg, "cjson"):
+	case isReply && garbage(reply.Error()):
 		return fmt.Errorf("redispending: %s: %w: %w", op, errGarbage, err)
 	case ctx.Err() != nil && !errors.Is(err, ctx.Err()):
 		return fmt.Errorf("redispending: %s: %w: %w", op, ctx.Err(), err)
 	}
 	return fmt.Errorf("redispending: %s: %w", op, err)
+}
+
+// garbage reports whether msg, an error reply, is a script's refusal of
+// what it found: its own (TOOLGATE), Redis's for a key of another type, or
+// cjson's for a record that is not JSON.
+func garbage(msg string) bool {
+	return strings.HasPrefix(msg, "TOOLGATE ") || strings.HasPrefix(msg, "WRONGTYPE ") || strings.Contains(msg, "cjson")
 }

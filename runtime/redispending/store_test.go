@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/redistest"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
 // TestNewChecksItsClient: the client must honour context deadlines.
 func TestNewChecksItsClient(t *testing.T) {
-	srv := startServer(t, false)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	c := newClient(t, srv.Addr())
 	tests := []struct {
 		name string
 		o    Options
@@ -58,8 +59,8 @@ func call(id, tenant, who, tool string, at time.Time, ttl time.Duration) gate.Pe
 // Redis has dropped it (approval_unknown). Open calls past their expiry
 // leave the quotas and the listing.
 func TestExpiryIsRedisTTL(t *testing.T) {
-	srv := startServer(t, false)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	c := newClient(t, srv.Addr())
 	s := mustStore(t, c, Options{Grace: time.Hour, Quota: gate.PendingQuota{TenantCalls: 1}})
 	now := time.Now().Truncate(time.Millisecond)
 	s.now = func() time.Time { return now }
@@ -106,8 +107,8 @@ func TestExpiryIsRedisTTL(t *testing.T) {
 // TestCreateAllOrNothing: a batch whose second call cannot be stored (its
 // ID is taken, or it would exceed a quota) stores none of its calls.
 func TestCreateAllOrNothing(t *testing.T) {
-	srv := startServer(t, false)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	c := newClient(t, srv.Addr())
 	s := mustStore(t, c, Options{Quota: gate.PendingQuota{TenantCalls: 3}})
 	ctx := context.Background()
 	now := time.Now()
@@ -144,8 +145,8 @@ func TestCreateAllOrNothing(t *testing.T) {
 // need approval, with room in the tenant's quota for one, is refused
 // whole: both approval_quota, nothing stored, nothing run.
 func TestBatchHeldAllOrNothing(t *testing.T) {
-	srv := startServer(t, false)
-	s := mustStore(t, newClient(t, srv.addr()), Options{Quota: gate.PendingQuota{TenantCalls: 1}})
+	srv := redistest.StartServer(t, suite, false)
+	s := mustStore(t, newClient(t, srv.Addr()), Options{Quota: gate.PendingQuota{TenantCalls: 1}})
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
 	reg := newRegistry(t, s, log, nil)
 	results := reg.DispatchBatch(context.Background(), gate.Caller{Principal: clerk, Scope: "conv"}, []gate.Call{refundCall("a"), refundCall("b")}, gate.BatchOptions{})
@@ -165,12 +166,12 @@ func TestBatchHeldAllOrNothing(t *testing.T) {
 // while another tenant's calls are still held. A resumed call frees its
 // place.
 func TestQuotaFlood(t *testing.T) {
-	srv := startServer(t, false)
+	srv := redistest.StartServer(t, suite, false)
 	log := execLog(filepath.Join(t.TempDir(), "execs"))
-	audit := &events{}
+	audit := &redistest.Events{}
 	var regs []*gate.Registry
 	for range 2 {
-		regs = append(regs, newRegistry(t, mustStore(t, newClient(t, srv.addr()), Options{Quota: gate.PendingQuota{TenantCalls: 5, RequesterCalls: 3}}), log, audit))
+		regs = append(regs, newRegistry(t, mustStore(t, newClient(t, srv.Addr()), Options{Quota: gate.PendingQuota{TenantCalls: 5, RequesterCalls: 3}}), log, audit))
 	}
 	other := gate.Principal{ID: "v1", Tenant: "t2", Roles: []string{"clerk"}}
 	u2 := gate.Principal{ID: "u2", Tenant: "t1", Roles: []string{"clerk"}}
@@ -200,7 +201,7 @@ func TestQuotaFlood(t *testing.T) {
 			if first == "" {
 				first = res.Approval.PendingID
 			}
-			if ev := audit.last(); ev.Code != tt.code || ev.Principal != tt.who.ID || ev.Executed {
+			if ev := audit.Last(); ev.Code != tt.code || ev.Principal != tt.who.ID || ev.Executed {
 				t.Errorf("row %d call %d: audit event %+v", i, k, ev)
 			}
 			if tt.why != "" && !strings.Contains(te.Reason, tt.why) {
@@ -226,8 +227,8 @@ func TestQuotaFlood(t *testing.T) {
 // of one tool when asked; decided calls leave the list, approved ones stay.
 // Through the gate, a viewer who may not Inspect sees no argument bytes.
 func TestListPages(t *testing.T) {
-	srv := startServer(t, false)
-	s := mustStore(t, newClient(t, srv.addr()), Options{})
+	srv := redistest.StartServer(t, suite, false)
+	s := mustStore(t, newClient(t, srv.Addr()), Options{})
 	ctx := context.Background()
 	start := time.Now()
 	var all, refunds []string

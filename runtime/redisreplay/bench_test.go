@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/redistest"
 )
 
 // BenchmarkDispatch measures one dispatch of a fresh call ID (Claim,
@@ -17,13 +18,13 @@ import (
 // an ID after 100 ms, so that the millions of IDs of a run never fill it
 // (a full store refuses the call).
 func BenchmarkDispatch(b *testing.B) {
-	srv := startServer(b, false)
+	srv := redistest.StartServer(b, suite, false)
 	stores := []struct {
 		name  string
 		store gate.ReplayStore
 	}{
 		{"memory", gate.NewMemoryReplayStore(gate.MemoryReplayConfig{IDsPerScope: 1 << 20, IDs: 1 << 20, MaxAge: 100 * time.Millisecond})},
-		{"redis", mustStore(b, newClient(b, srv.addr()), Options{})},
+		{"redis", mustStore(b, newClient(b, srv.Addr()), Options{})},
 	}
 	var i int // call IDs are never reused, across runs and stores
 	for _, s := range stores {

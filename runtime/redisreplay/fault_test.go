@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/redistest"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -19,10 +20,10 @@ import (
 // alike), audited, and nothing runs; after the restart no call ID that had
 // run runs again, and the IDs refused during the outage run once.
 func TestRedisDownThenRestarted(t *testing.T) {
-	srv := startServer(t, true)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, true)
+	c := newClient(t, srv.Addr())
 	var execs atomic.Int64
-	audit := &events{}
+	audit := &redistest.Events{}
 	reg := newRegistry(t, mustStore(t, c, Options{Timeout: time.Second}), &execs, audit, nil)
 	ctx := context.Background()
 	caller := gate.Caller{Scope: "conv-1"}
@@ -42,7 +43,7 @@ func TestRedisDownThenRestarted(t *testing.T) {
 		}
 	}
 
-	srv.kill()
+	srv.Kill()
 	runsAtKill := execs.Load()
 	for i := range during {
 		for _, id := range []string{fmt.Sprintf("b%d", i), fmt.Sprintf("a%d", i)} {
@@ -50,7 +51,7 @@ func TestRedisDownThenRestarted(t *testing.T) {
 			if te.Code.Category() != toolerr.System {
 				t.Fatalf("%s: category %s", id, te.Code.Category())
 			}
-			if ev := audit.last(); ev.CallID != id || ev.Code != toolerr.ReplayUnavailable || ev.Executed {
+			if ev := audit.Last(); ev.CallID != id || ev.Code != toolerr.ReplayUnavailable || ev.Executed {
 				t.Fatalf("%s: audit event %+v", id, ev)
 			}
 		}
@@ -59,7 +60,7 @@ func TestRedisDownThenRestarted(t *testing.T) {
 		t.Fatalf("%d executions while Redis was down, want 0", n)
 	}
 
-	srv.restart(t, true)
+	srv.Restart(t)
 	waitReachable(t, c)
 	for i := range before {
 		id := fmt.Sprintf("a%d", i)
@@ -91,11 +92,11 @@ func TestRedisDownThenRestarted(t *testing.T) {
 // have been recorded: the call is kept claimed, and a retry of that ID is
 // refused as duplicate_call, never run.
 func TestSlowRedisIsNotWaitedOn(t *testing.T) {
-	srv := startServer(t, false)
-	proxy := startProxy(t, srv.addr())
-	c := newClient(t, proxy.addr())
+	srv := redistest.StartServer(t, suite, false)
+	proxy := redistest.StartProxy(t, srv.Addr())
+	c := newClient(t, proxy.Addr())
 	var execs atomic.Int64
-	audit := &events{}
+	audit := &redistest.Events{}
 	reg := newRegistry(t, mustStore(t, c, Options{Timeout: 50 * time.Millisecond}), &execs, audit, nil)
 	ctx := context.Background()
 	caller := gate.Caller{Scope: "conv-1"}
@@ -116,10 +117,10 @@ func TestSlowRedisIsNotWaitedOn(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			id := fmt.Sprintf("slow-%d", i)
 			runs := execs.Load()
-			proxy.hold(tt.skip)
+			proxy.Hold(tt.skip)
 			res, _ := reg.Dispatch(ctx, caller, shipCall(id))
-			held := proxy.heldReplies()
-			proxy.release()
+			held := proxy.Held()
+			proxy.Release()
 			te := wantRefused(t, res, toolerr.ReplayUnavailable)
 			if !errors.Is(te, context.DeadlineExceeded) {
 				t.Errorf("error %v, want the deadline", te.Err)
@@ -127,7 +128,7 @@ func TestSlowRedisIsNotWaitedOn(t *testing.T) {
 			if held == 0 {
 				t.Error("the call returned before Redis's answer was held: the test did not slow Redis down")
 			}
-			if ev := audit.last(); ev.Code != toolerr.ReplayUnavailable || ev.Executed {
+			if ev := audit.Last(); ev.Code != toolerr.ReplayUnavailable || ev.Executed {
 				t.Errorf("audit event %+v", ev)
 			}
 			if execs.Load() != runs {

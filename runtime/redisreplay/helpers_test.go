@@ -2,7 +2,6 @@ package redisreplay
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -18,24 +17,6 @@ func decodeNoArgs(data []byte) (noArgs, error) {
 		return noArgs{}, &toolerr.Error{Code: toolerr.InvalidArguments, Tool: "ship", Reason: "want {}"}
 	}
 	return noArgs{}, nil
-}
-
-// events records the gate's audit events.
-type events struct {
-	mu  sync.Mutex
-	all []gate.Event
-}
-
-func (e *events) Audit(_ context.Context, ev gate.Event) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.all = append(e.all, ev)
-}
-
-func (e *events) last() gate.Event {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.all[len(e.all)-1]
 }
 
 // newRegistry returns a registry with one tool, "ship", whose executor

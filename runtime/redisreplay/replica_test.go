@@ -17,6 +17,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/redistest"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -127,28 +128,11 @@ type replica struct {
 // the replicas and, independently, in Redis), 63 duplicate_call refusals.
 func TestReplicas(t *testing.T) {
 	const processes, perProcess, rounds = 4, 16, 8
-	srv := startServer(t, false)
-	bin, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := redistest.StartServer(t, suite, false)
 	reps := make([]*replica, processes)
 	for i := range reps {
-		cmd := exec.Command(bin, "-test.run=^$")
-		cmd.Env = append(os.Environ(), replicaAddr+"="+srv.addr(), replicaCalls+"="+strconv.Itoa(perProcess))
-		cmd.Stderr = os.Stderr
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		reps[i] = &replica{cmd: cmd, in: in, out: bufio.NewScanner(out)}
+		cmd, in, out := redistest.StartProcess(t, replicaAddr+"="+srv.Addr(), replicaCalls+"="+strconv.Itoa(perProcess))
+		reps[i] = &replica{cmd: cmd, in: in, out: out}
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	}
 	for i, r := range reps {
@@ -156,7 +140,7 @@ func TestReplicas(t *testing.T) {
 			t.Fatalf("replica %d did not start: %q %v", i, r.out.Text(), r.out.Err())
 		}
 	}
-	c := newClient(t, srv.addr())
+	c := newClient(t, srv.Addr())
 	var dispatches, executions, counted int
 	for round := range rounds {
 		id := fmt.Sprintf("call-%d", round)

@@ -177,13 +177,15 @@ func (s *Store) Release(ctx context.Context, scope, callID string) error {
 	return nil
 }
 
-// fail wraps a command's error: an OOM answer is gate.ErrReplayStoreFull,
-// and an error past the deadline of ctx also wraps ctx's error
+// fail wraps a command's error: an OOM answer (an error reply of Redis's,
+// not of the client or the connection) is gate.ErrReplayStoreFull, and an
+// error past the deadline of ctx also wraps ctx's error
 // (context.DeadlineExceeded for Options.Timeout). The key is not named: it
 // holds the call ID.
 func (s *Store) fail(ctx context.Context, cmd string, err error) error {
+	var reply redis.Error
 	switch {
-	case strings.HasPrefix(err.Error(), "OOM "):
+	case errors.As(err, &reply) && redis.IsOOMError(reply):
 		return fmt.Errorf("redisreplay: %s: %w: %w", cmd, gate.ErrReplayStoreFull, err)
 	case ctx.Err() != nil && !errors.Is(err, ctx.Err()):
 		return fmt.Errorf("redisreplay: %s: %w: %w", cmd, ctx.Err(), err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/redistest"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
 
@@ -76,8 +77,8 @@ func TestNewOptions(t *testing.T) {
 // reports it, Release forgets it; long scopes and IDs work through their
 // hashes.
 func TestStore(t *testing.T) {
-	srv := startServer(t, false)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	c := newClient(t, srv.Addr())
 	s := mustStore(t, c, Options{TTL: time.Hour})
 	ctx := context.Background()
 	long := strings.Repeat("é", 500)
@@ -122,8 +123,8 @@ func TestStore(t *testing.T) {
 
 // TestStoreExpiry: a claim expires after the TTL (Redis's own expiry).
 func TestStoreExpiry(t *testing.T) {
-	srv := startServer(t, false)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	c := newClient(t, srv.Addr())
 	s := mustStore(t, c, Options{TTL: 50 * time.Millisecond})
 	ctx := context.Background()
 	if ok, err := s.Claim(ctx, "s", "c"); err != nil || !ok {
@@ -149,11 +150,11 @@ func TestStoreExpiry(t *testing.T) {
 // replay_unavailable, nothing runs, the refusal is audited, and the error
 // is gate.ErrReplayStoreFull.
 func TestErrorReplyFailsClosed(t *testing.T) {
-	srv := startServer(t, false)
-	c := newClient(t, srv.addr())
+	srv := redistest.StartServer(t, suite, false)
+	c := newClient(t, srv.Addr())
 	ctx := context.Background()
 	var execs atomic.Int64
-	audit := &events{}
+	audit := &redistest.Events{}
 	reg := newRegistry(t, mustStore(t, c, Options{}), &execs, audit, nil)
 	if _, err := reg.Dispatch(ctx, gate.Caller{Scope: "s"}, shipCall("c0")); err != nil || execs.Load() != 1 {
 		t.Fatalf("first call: %v, %d runs", err, execs.Load())
@@ -166,10 +167,33 @@ func TestErrorReplyFailsClosed(t *testing.T) {
 	if te.Code.Category() != toolerr.System || !errors.Is(te, gate.ErrReplayStoreFull) {
 		t.Errorf("error %v (category %s), want system and ErrReplayStoreFull", te.Err, te.Code.Category())
 	}
-	if ev := audit.last(); ev.Code != toolerr.ReplayUnavailable || ev.Category != toolerr.System || ev.Executed || ev.CallID != "c1" {
+	if ev := audit.Last(); ev.Code != toolerr.ReplayUnavailable || ev.Category != toolerr.System || ev.Executed || ev.CallID != "c1" {
 		t.Errorf("audit event %+v", ev)
 	}
 	if execs.Load() != 1 {
 		t.Errorf("%d runs, want 1", execs.Load())
+	}
+}
+
+// TestFailClassifiesReplies: an OOM error reply of Redis's, wrapped or
+// not, is gate.ErrReplayStoreFull; an error of the client or the
+// connection is not, whatever its text.
+func TestFailClassifiesReplies(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		full bool
+	}{
+		{"OOM reply", redistest.ErrorReply("OOM command not allowed when used memory > 'maxmemory'."), true},
+		{"wrapped OOM reply", fmt.Errorf("hook: %w", redistest.ErrorReply("OOM command not allowed")), true},
+		{"other reply", redistest.ErrorReply("ERR unknown command"), false},
+		{"connection error reading OOM", errors.New("OOM as a connection error's text"), false},
+	}
+	s := &Store{}
+	for _, tt := range tests {
+		err := s.fail(context.Background(), "SET NX", tt.err)
+		if full := errors.Is(err, gate.ErrReplayStoreFull); full != tt.full || !errors.Is(err, tt.err) {
+			t.Errorf("%s: %v: full %v, want %v and the error wrapped", tt.name, err, full, tt.full)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package redispending
+package redistest
 
 import (
 	"io"
@@ -7,28 +7,29 @@ import (
 	"testing"
 )
 
-// slowProxy forwards loopback TCP connections to a Redis server. While it
+// Proxy forwards loopback TCP connections to a Redis server. While it
 // holds, it keeps Redis's replies back (past the first skip ones) until
 // released: a Redis as slow as the test wants, without a clock.
-type slowProxy struct {
-	l      net.Listener
-	target string
+type Proxy struct {
+	l net.Listener
 
 	mu      sync.Mutex
 	skip    int           // replies still let through before holding
+	most    int           // replies to hold at most, 0 for every one
 	holding bool          // replies are being held
 	open    chan struct{} // closed when the held replies may go
-	held    int           // replies held so far since hold
-	most    int           // replies to hold at most, 0 for every one
+	held    int           // replies held so far since Hold
 }
 
-func startProxy(t testing.TB, target string) *slowProxy {
+// StartProxy starts a proxy to the Redis at target, closed with its
+// connections when t ends.
+func StartProxy(t testing.TB, target string) *Proxy {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &slowProxy{l: l, target: target, open: make(chan struct{})}
+	p := &Proxy{l: l, open: make(chan struct{})}
 	close(p.open)
 	var wg sync.WaitGroup
 	var conns []net.Conn
@@ -54,7 +55,7 @@ func startProxy(t testing.TB, target string) *slowProxy {
 	}()
 	t.Cleanup(func() {
 		l.Close()
-		p.release()
+		p.Release()
 		cmu.Lock()
 		for _, c := range conns {
 			c.Close()
@@ -65,10 +66,11 @@ func startProxy(t testing.TB, target string) *slowProxy {
 	return p
 }
 
-func (p *slowProxy) addr() string { return p.l.Addr().String() }
+// Addr is the proxy's host:port.
+func (p *Proxy) Addr() string { return p.l.Addr().String() }
 
 // replies copies s's replies to c, each read waiting while held.
-func (p *slowProxy) replies(c, s net.Conn) {
+func (p *Proxy) replies(c, s net.Conn) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := s.Read(buf)
@@ -97,31 +99,28 @@ func (p *slowProxy) replies(c, s net.Conn) {
 	}
 }
 
-// hold lets the next skip replies through and holds every one after.
-func (p *slowProxy) hold(skip int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.holding, p.skip, p.held, p.most, p.open = true, skip, 0, 0, make(chan struct{})
-}
+// Hold lets the next skip replies through and holds every one after.
+func (p *Proxy) Hold(skip int) { p.hold(skip, 0) }
 
-// holdOne lets the next skip replies through, holds the one after and
+// HoldOne lets the next skip replies through, holds the one after and
 // lets every later one through.
-func (p *slowProxy) holdOne(skip int) {
-	p.hold(skip)
+func (p *Proxy) HoldOne(skip int) { p.hold(skip, 1) }
+
+func (p *Proxy) hold(skip, most int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.most = 1
+	p.holding, p.skip, p.held, p.most, p.open = true, skip, 0, most, make(chan struct{})
 }
 
-// heldReplies returns how many replies are held back since hold.
-func (p *slowProxy) heldReplies() int {
+// Held returns how many replies are held back since Hold.
+func (p *Proxy) Held() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.held
 }
 
-// release sends the held replies on and stops holding.
-func (p *slowProxy) release() {
+// Release sends the held replies on and stops holding.
+func (p *Proxy) Release() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.holding {
