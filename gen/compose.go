@@ -13,7 +13,7 @@ import (
 // (typed, or kept raw when the schema gives no type), then checks these on
 // the bytes it has just read: no second pass over the document, one pass
 // over the value's own bytes per branch that must be tried (see
-// runtime/tgimpl/compose.go).
+// runtime/internal/decode/compose.go).
 
 // composedKeyword reports whether k is a keyword a composition holds
 // (schema.Composed).

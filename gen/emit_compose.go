@@ -15,7 +15,7 @@ import (
 // written once per node, however many places use it. Trials and checks
 // pass on the Decoder that read the bytes, so that one decode remembers
 // its nested trials' verdicts and where skipped values end
-// (runtime/tgimpl/trials.go): decoding stays linear in the input however
+// (runtime/internal/decode/trials.go): decoding stays linear in the input however
 // the unions nest.
 
 func checkFunc(n *node) string { return "check" + n.name }
