@@ -107,7 +107,8 @@ func TestComposedTriesOnce(t *testing.T) {
 		for _, f := range files {
 			src = append(src, f.Data...)
 		}
-		calls := regexp.MustCompile(`valid[A-Za-z]+(AnyOf|OneOf)[0-9]+\(d, raw\)`).FindAll(src, -1)
+		// The branches are named by their one required member (branchNames).
+		calls := regexp.MustCompile(`validEitherV(A|B)\(d, raw\)`).FindAll(src, -1)
 		tries := map[string]int{}
 		for _, c := range calls {
 			tries[string(c)]++
@@ -232,5 +233,32 @@ func TestComposeBenchFresh(t *testing.T) {
 		if err != nil || !bytes.Equal(have, f.Data) {
 			t.Errorf("%s is stale: run go generate ./gen/internal/composebench", filepath.Join(dir, f.Name))
 		}
+	}
+}
+
+// TestBranchNames: the branches of an anyOf or oneOf are named by their
+// tag, else by their title, single required member, format or type, and
+// by their index when nothing tells them apart or two would share a name.
+func TestBranchNames(t *testing.T) {
+	tests := []struct {
+		name, kw, items string
+		want            []string
+	}{
+		{"tag", "anyOf", `[{"type":"object","properties":{"kind":{"const":"email"}},"required":["kind"]},{"type":"object","properties":{"kind":{"enum":["phone"]}},"required":["kind"]}]`, []string{"Email", "Phone"}},
+		{"tag not required", "oneOf", `[{"type":"object","properties":{"kind":{"const":"a"}}},{"type":"object","properties":{"kind":{"const":"b"}}}]`, []string{"OneOf0", "OneOf1"}},
+		{"title", "oneOf", `[{"title":"by email"},{"title":"By phone"}]`, []string{"ByEmail", "ByPhone"}},
+		{"required member", "anyOf", `[{"required":["order_id"]},{"required":["sku"]}]`, []string{"OrderID", "SKU"}},
+		{"format and type", "anyOf", `[{"type":"string","format":"email"},{"type":"integer"}]`, []string{"Email", "Integer"}},
+		{"shared name", "anyOf", `[{"type":"string"},{"type":"string"},{"type":"integer"}]`, []string{"AnyOf0", "AnyOf1", "Integer"}},
+		{"index-like title", "oneOf", `[{"title":"one of 1"},{"type":"null"}]`, []string{"OneOf0", "Null"}},
+		{"nothing", "oneOf", `[{},true]`, []string{"OneOf0", "OneOf1"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := gen.BranchNames(tc.kw, tc.items)
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("BranchNames(%s, %s) = %v, want %v", tc.kw, tc.items, got, tc.want)
+			}
+		})
 	}
 }

@@ -29,8 +29,8 @@ func patternPropVar(n *node, i int) string {
 // A struct is checked by its decode method instead (emitDecodeMethod), so
 // that the arguments' root is too; here it is checked only when it is null.
 func (e *emitter) withChecks(n *node, set setter, code []jen.Code) []jen.Code {
-	if t := taggedSite(n); t != nil {
-		return e.decodeTagged(n, set, t)
+	if taggedSite(n) != nil {
+		return e.decodeTagged(n, set)
 	}
 	if !n.comp.checks() || n.kind == kindObject && n.hasStruct && !n.nullable {
 		return code

@@ -22,6 +22,9 @@ type setter struct {
 	// "absent" when the decoder maps null to absent (calls from the OpenAI
 	// strict dialect, whose definitions make such members nullable).
 	nullAbsent bool
+	// target is the variable a present value is stored in as it is, when
+	// set.value(x) is target = x: a union's decodeJSON decodes into it.
+	target *jen.Statement
 }
 
 var discard = setter{
@@ -44,7 +47,7 @@ func (e *emitter) fieldSetter(p *prop) setter {
 	case !p.required:
 		return setter{value: func(x jen.Code) jen.Code { return field.Clone().Op("=").Qual(pkgOpt, "Some").Call(x) }, nullAbsent: e.tm.nullAsAbsent()}
 	}
-	return setter{value: func(x jen.Code) jen.Code { return field.Clone().Op("=").Add(x) }}
+	return setter{value: func(x jen.Code) jen.Code { return field.Clone().Op("=").Add(x) }, target: field}
 }
 
 // elemSetter stores with assign(x), wrapping x for a nullable n.
