@@ -126,3 +126,21 @@ func shapeName(s *jsonval.Value) string {
 	}
 	return ""
 }
+
+// formatFunc names a format as Go names it: date-time → DateTime, uuid →
+// UUID.
+func formatFunc(name string) string {
+	switch name {
+	case "date-time":
+		return "DateTime"
+	case "uuid":
+		return "UUID"
+	case "uri":
+		return "URI"
+	case "ipv4":
+		return "IPv4"
+	case "ipv6":
+		return "IPv6"
+	}
+	return upperFirst(name)
+}

@@ -199,12 +199,8 @@ func (e *emitter) decodeKind(n *node, set setter) []jen.Code {
 		return append(out, set.value(jen.Struct().Values()))
 	case kindBool:
 		return e.decodeBool(n, set)
-	case kindInt:
-		return e.decodeInt(n, set)
-	case kindNumber:
-		return e.decodeNumber(n, set)
-	case kindString:
-		return e.decodeString(n, set)
+	case kindInt, kindNumber, kindString:
+		return e.readRule(n, set)
 	case kindObject:
 		return e.decodeObjectValue(n, set)
 	case kindArray:
@@ -252,7 +248,7 @@ func (e *emitter) beginSensitiveTool(sens bool) jen.Code {
 
 // sensitiveNode reports whether messages about n's value must not echo it.
 func (e *emitter) sensitiveNode(n *node) bool {
-	return n.sens || e.sensitive || e.tm.t.Meta.Sensitive
+	return n.sens || e.tm.t.Meta.Sensitive
 }
 
 // got renders the received value for a message, or "" for sensitive nodes.
@@ -295,16 +291,18 @@ func showValue(v *jsonval.Value) string {
 func (e *emitter) declareUnion(n *node) {
 	name := e.tm.unionFuncs[n]
 	e.claim(name, "the decoder of "+e.where(n))
-	var cases []jen.Code
-	for _, v := range n.variants {
-		cases = append(cases, jen.Case(readKind(tokenKind(v.kind))).Block(e.decodeKind(v, discard)...))
-	}
-	cases = append(cases, jen.Default().Block(d().Dot("TypeMismatch").Call(jen.Lit(typePtr(n)), jen.Lit(typePhrase(n)))))
-	e.doc(fmt.Sprintf("%s reads the value of %s, which may be %s, and returns its bytes.", name, e.where(n), tgimpl.Article(typePhrase(n))))
-	e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Qual(pkgJSON, "RawMessage").Block(
-		jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
-		jen.Switch(dr().Dot("Peek").Call()).Block(cases...),
-		jen.Return(d().Dot("Capture").Call(jen.Id("start"))),
-	)
-	e.f.Line()
+	e.collectScalars(n, func() {
+		var cases []jen.Code
+		for _, v := range n.variants {
+			cases = append(cases, jen.Case(readKind(tokenKind(v.kind))).Block(e.decodeKind(v, discard)...))
+		}
+		cases = append(cases, jen.Default().Block(d().Dot("TypeMismatch").Call(jen.Lit(typePtr(n)), jen.Lit(typePhrase(n)))))
+		e.doc(fmt.Sprintf("%s reads the value of %s, which may be %s, and returns its bytes.", name, e.where(n), tgimpl.Article(typePhrase(n))))
+		e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Qual(pkgJSON, "RawMessage").Block(
+			jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
+			jen.Switch(dr().Dot("Peek").Call()).Block(cases...),
+			jen.Return(d().Dot("Capture").Call(jen.Id("start"))),
+		)
+		e.f.Line()
+	})
 }

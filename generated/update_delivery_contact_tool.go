@@ -119,12 +119,9 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 			seen = d.Mark(seen, 1<<2)
 			switch d.R.Peek() {
 			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 280 {
-					d.MaxLength("/properties/instructions/anyOf/0/maxLength", 280, length)
+				if x, ok := d.ReadString(updateDeliveryContactInstructionsRule); ok {
+					v.Instructions = tgopt.Value(x)
 				}
-				v.Instructions = tgopt.Value(d.Value(s))
 			case tgjsonread.Null:
 				d.R.Null()
 				v.Instructions = tgopt.NullOf[string]()
@@ -143,7 +140,8 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	updateDeliveryContactOrderIDRule = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+	updateDeliveryContactOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+	updateDeliveryContactInstructionsRule = tgimpl.NewString("/properties/instructions/anyOf/0", tgimpl.MaxLength(280))
 )
 
 func (v *UpdateDeliveryContactArgs) appendJSON(b []byte) []byte {
@@ -281,14 +279,7 @@ func (v *UpdateDeliveryContactContactEmail) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if s, ok := d.ReadStringBytes(updateDeliveryContactContactEmailKindRule); ok {
-				switch string(s) {
-				case "email":
-					v.Kind = UpdateDeliveryContactContactEmailKindEmail
-				default:
-					d.Const("/properties/contact/anyOf/0/properties/kind/const", "email", d.Quote(s))
-				}
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, updateDeliveryContactContactEmailKindRule)
 		case "email":
 			seen = d.Mark(seen, 1<<1)
 			tgimpl.RequiredString(d, &v.Email, updateDeliveryContactContactEmailEmailRule)
@@ -304,7 +295,7 @@ func (v *UpdateDeliveryContactContactEmail) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	updateDeliveryContactContactEmailKindRule  = tgimpl.NewString("/properties/contact/anyOf/0/properties/kind")
+	updateDeliveryContactContactEmailKindRule  = tgimpl.NewString("/properties/contact/anyOf/0/properties/kind", tgimpl.Const("email"))
 	updateDeliveryContactContactEmailEmailRule = tgimpl.NewString("/properties/contact/anyOf/0/properties/email", tgimpl.MaxLength(254), tgimpl.Format("email"))
 )
 
@@ -355,14 +346,7 @@ func (v *UpdateDeliveryContactContactPhone) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if s, ok := d.ReadStringBytes(updateDeliveryContactContactPhoneKindRule); ok {
-				switch string(s) {
-				case "phone":
-					v.Kind = UpdateDeliveryContactContactPhoneKindPhone
-				default:
-					d.Const("/properties/contact/anyOf/1/properties/kind/const", "phone", d.Quote(s))
-				}
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, updateDeliveryContactContactPhoneKindRule)
 		case "phone":
 			seen = d.Mark(seen, 1<<1)
 			tgimpl.RequiredString(d, &v.Phone, updateDeliveryContactContactPhonePhoneRule)
@@ -378,7 +362,7 @@ func (v *UpdateDeliveryContactContactPhone) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	updateDeliveryContactContactPhoneKindRule  = tgimpl.NewString("/properties/contact/anyOf/1/properties/kind")
+	updateDeliveryContactContactPhoneKindRule  = tgimpl.NewString("/properties/contact/anyOf/1/properties/kind", tgimpl.Const("phone"))
 	updateDeliveryContactContactPhonePhoneRule = tgimpl.NewString("/properties/contact/anyOf/1/properties/phone", tgimpl.Pattern(`^\+[1-9][0-9]{6,14}$`))
 )
 

@@ -257,14 +257,7 @@ func (v *PetOneofPetCat) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if s, ok := d.ReadStringBytes(petOneofPetCatKindRule); ok {
-				switch string(s) {
-				case "cat":
-					v.Kind = PetOneofPetCatKindCat
-				default:
-					d.Const("/properties/pet/oneOf/0/properties/kind/const", "cat", d.Quote(s))
-				}
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, petOneofPetCatKindRule)
 		case "name":
 			seen = d.Mark(seen, 1<<1)
 			tgimpl.RequiredString(d, &v.Name, petOneofPetCatNameRule)
@@ -290,7 +283,7 @@ func (v *PetOneofPetCat) decodeIn(d *tgimpl.Decoder, closedAt string) {
 }
 
 var (
-	petOneofPetCatKindRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/kind")
+	petOneofPetCatKindRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/kind", tgimpl.Const("cat"))
 	petOneofPetCatNameRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/name", tgimpl.MaxLength(40))
 	petOneofPetCatAgeRule  = tgimpl.NewInt("/properties/pet/oneOf/0/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 )
@@ -351,14 +344,7 @@ func (v *PetOneofPetDog) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if s, ok := d.ReadStringBytes(petOneofPetDogKindRule); ok {
-				switch string(s) {
-				case "dog":
-					v.Kind = PetOneofPetDogKindDog
-				default:
-					d.Const("/properties/pet/oneOf/1/properties/kind/const", "dog", d.Quote(s))
-				}
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, petOneofPetDogKindRule)
 		case "name":
 			seen = d.Mark(seen, 1<<1)
 			tgimpl.RequiredString(d, &v.Name, petOneofPetDogNameRule)
@@ -384,7 +370,7 @@ func (v *PetOneofPetDog) decodeIn(d *tgimpl.Decoder, closedAt string) {
 }
 
 var (
-	petOneofPetDogKindRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/kind")
+	petOneofPetDogKindRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/kind", tgimpl.Const("dog"))
 	petOneofPetDogNameRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/name", tgimpl.MaxLength(40))
 	petOneofPetDogAgeRule  = tgimpl.NewInt("/properties/pet/oneOf/1/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 )
@@ -445,14 +431,7 @@ func (v *PetOneofPetBird) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if s, ok := d.ReadStringBytes(petOneofPetBirdKindRule); ok {
-				switch string(s) {
-				case "bird":
-					v.Kind = PetOneofPetBirdKindBird
-				default:
-					d.Const("/properties/pet/oneOf/2/properties/kind/const", "bird", d.Quote(s))
-				}
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, petOneofPetBirdKindRule)
 		case "name":
 			seen = d.Mark(seen, 1<<1)
 			tgimpl.RequiredString(d, &v.Name, petOneofPetBirdNameRule)
@@ -478,7 +457,7 @@ func (v *PetOneofPetBird) decodeIn(d *tgimpl.Decoder, closedAt string) {
 }
 
 var (
-	petOneofPetBirdKindRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/kind")
+	petOneofPetBirdKindRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/kind", tgimpl.Const("bird"))
 	petOneofPetBirdNameRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/name", tgimpl.MaxLength(40))
 	petOneofPetBirdAgeRule      = tgimpl.NewInt("/properties/pet/oneOf/2/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 	petOneofPetBirdWingspanRule = tgimpl.NewNumber("/properties/pet/oneOf/2/properties/wingspan", tgimpl.ExclusiveMinimum("0"))

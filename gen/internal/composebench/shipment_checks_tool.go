@@ -578,13 +578,9 @@ func decodeShipmentChecksParcelIf(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/properties/parcel/if/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(shipmentChecksParcelIfNumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(shipmentChecksParcelIfStringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -606,6 +602,11 @@ func decodeShipmentChecksParcelIf(d *tgimpl.Decoder) json.RawMessage {
 	}
 	return d.Capture(start)
 }
+
+var (
+	shipmentChecksParcelIfNumberRule = tgimpl.NewNumber("/properties/parcel/if")
+	shipmentChecksParcelIfStringRule = tgimpl.NewString("/properties/parcel/if")
+)
 
 // ShipmentChecksParcelIfObject is the object at shipment_checks (schema
 // /properties/parcel/if).
@@ -693,13 +694,9 @@ func decodeShipmentChecksParcelThen(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/properties/parcel/then/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(shipmentChecksParcelThenNumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(shipmentChecksParcelThenStringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -721,6 +718,11 @@ func decodeShipmentChecksParcelThen(d *tgimpl.Decoder) json.RawMessage {
 	}
 	return d.Capture(start)
 }
+
+var (
+	shipmentChecksParcelThenNumberRule = tgimpl.NewNumber("/properties/parcel/then")
+	shipmentChecksParcelThenStringRule = tgimpl.NewString("/properties/parcel/then")
+)
 
 // ShipmentChecksParcelThenObject is the object at shipment_checks (schema
 // /properties/parcel/then).
@@ -800,13 +802,9 @@ func decodeShipmentChecksParcelDependency0(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/properties/parcel/dependentSchemas/insurance/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(shipmentChecksParcelDependency0NumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(shipmentChecksParcelDependency0StringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -828,6 +826,11 @@ func decodeShipmentChecksParcelDependency0(d *tgimpl.Decoder) json.RawMessage {
 	}
 	return d.Capture(start)
 }
+
+var (
+	shipmentChecksParcelDependency0NumberRule = tgimpl.NewNumber("/properties/parcel/dependentSchemas/insurance")
+	shipmentChecksParcelDependency0StringRule = tgimpl.NewString("/properties/parcel/dependentSchemas/insurance")
+)
 
 // ShipmentChecksParcelDependency0Object is the object at shipment_checks
 // (schema /properties/parcel/dependentSchemas/insurance).
