@@ -18,9 +18,10 @@ import (
 // the schema, and two siblings never share one.
 
 // branchNames returns the name suffixes of the branches items of the
-// keyword kw ("anyOf" or "oneOf").
-func branchNames(kw string, items []*jsonval.Value) []string {
-	names := tagNames(items)
+// keyword kw ("anyOf" or "oneOf"), and for each branch named by its index
+// though it has a name, a note that says why.
+func branchNames(kw string, items []*jsonval.Value) (names, notes []string) {
+	names = tagNames(items)
 	if names == nil {
 		names = make([]string, len(items))
 		for i, it := range items {
@@ -32,12 +33,16 @@ func branchNames(kw string, items []*jsonval.Value) []string {
 	for _, n := range names {
 		count[n]++
 	}
+	notes = make([]string, len(names))
 	for i, n := range names {
+		if count[n] > 1 && n != "" {
+			notes[i] = fmt.Sprintf("It is named by its index: %s would name more than one branch of the %s.", n, kw)
+		}
 		if n == "" || count[n] > 1 || !isGoIdentifier(n) || strings.HasPrefix(n, prefix) {
 			names[i] = fmt.Sprintf("%s%d", prefix, i)
 		}
 	}
-	return names
+	return names, notes
 }
 
 // tagNames names each branch after the value of its tag: the first member

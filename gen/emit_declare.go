@@ -87,6 +87,9 @@ func (e *emitter) declareStruct(n *node) {
 	} else {
 		doc = n.goName + " is " + lowerFirst(doc)
 	}
+	if n.indexNote != "" {
+		doc += "\n\n" + n.indexNote
+	}
 	e.doc(doc)
 	// The struct's fields and methods share one set of names.
 	seenField := reservedFields(n)

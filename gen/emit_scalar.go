@@ -52,10 +52,10 @@ func (e *emitter) readScalar(n *node, set setter) []jen.Code {
 		at := map[kind]string{kindObject: "AtObject", kindArray: "AtArray"}[n.kind]
 		return []jen.Code{jen.If(d().Dot(at).Call(jen.Lit(typePtr(n)))).Block(e.decodeKind(n, set)...)}
 	}
-	if method, _ := e.scalarCall(n); method == "" {
-		return nil
+	if n.kind == kindBool && n.enum == nil || ruleKind(n) {
+		return e.readRule(n, set)
 	}
-	return e.readRule(n, set)
+	return nil
 }
 
 // readRule reads the boolean, integer, number or string n with one call

@@ -13,7 +13,7 @@ func MetaCompile(s *jsonval.Value, draft7 bool) error {
 }
 
 // BranchNames is branchNames on the JSON array items.
-func BranchNames(kw, items string) []string {
+func BranchNames(kw, items string) (names, notes []string) {
 	v, err := jsonval.Parse([]byte(items))
 	if err != nil {
 		panic(err)
