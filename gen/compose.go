@@ -179,10 +179,20 @@ func (b *builder) fillComposition(n *node, ptr string, s *jsonval.Value, name st
 			b.fail(ptr+"/"+kw, kw, "%s must be a non-empty array of schemas", kw)
 			return nil
 		}
+		names, notes := make([]string, len(v.Items)), make([]string, len(v.Items))
+		for i := range v.Items {
+			names[i] = fmt.Sprintf("%s%d", suffix, i)
+		}
+		if kw != "allOf" {
+			names, notes = branchNames(kw, v.Items)
+		}
 		out := make([]branch, len(v.Items))
 		for i, it := range v.Items {
 			sp := fmt.Sprintf("%s/%s/%d", ptr, kw, i)
-			out[i] = branch{n: b.build(sp, it, fmt.Sprintf("%s%s%d", base, suffix, i)), sp: sp}
+			out[i] = branch{n: b.build(sp, it, base+names[i]), sp: sp}
+			if out[i].n.name == base+names[i] {
+				out[i].n.indexNote = notes[i]
+			}
 		}
 		return out
 	}

@@ -107,7 +107,8 @@ func TestComposedTriesOnce(t *testing.T) {
 		for _, f := range files {
 			src = append(src, f.Data...)
 		}
-		calls := regexp.MustCompile(`valid[A-Za-z]+(AnyOf|OneOf)[0-9]+\(d, raw\)`).FindAll(src, -1)
+		// The branches are named by their one required member (branchNames).
+		calls := regexp.MustCompile(`validEitherV(A|B)\(d, raw\)`).FindAll(src, -1)
 		tries := map[string]int{}
 		for _, c := range calls {
 			tries[string(c)]++
@@ -232,5 +233,41 @@ func TestComposeBenchFresh(t *testing.T) {
 		if err != nil || !bytes.Equal(have, f.Data) {
 			t.Errorf("%s is stale: run go generate ./gen/internal/composebench", filepath.Join(dir, f.Name))
 		}
+	}
+}
+
+// TestBranchNames: the branches of an anyOf or oneOf are named by their
+// tag, else by their title, single required member, format or type, and
+// by their index when nothing tells them apart or two would share a name,
+// with a note for the type's doc in that case.
+func TestBranchNames(t *testing.T) {
+	shared := "It is named by its index: String would name more than one branch of the anyOf."
+	objects := "It is named by its index: Object would name more than one branch of the oneOf."
+	tests := []struct {
+		name, kw, items string
+		want, notes     []string // notes nil: none
+	}{
+		{"tag", "anyOf", `[{"type":"object","properties":{"kind":{"const":"email"}},"required":["kind"]},{"type":"object","properties":{"kind":{"enum":["phone"]}},"required":["kind"]}]`, []string{"Email", "Phone"}, nil},
+		{"tag not required", "oneOf", `[{"type":"object","properties":{"kind":{"const":"a"}}},{"type":"object","properties":{"kind":{"const":"b"}}}]`, []string{"OneOf0", "OneOf1"}, []string{objects, objects}},
+		{"title", "oneOf", `[{"title":"by email"},{"title":"By phone"}]`, []string{"ByEmail", "ByPhone"}, nil},
+		{"required member", "anyOf", `[{"required":["order_id"]},{"required":["sku"]}]`, []string{"OrderID", "SKU"}, nil},
+		{"format and type", "anyOf", `[{"type":"string","format":"email"},{"type":"integer"}]`, []string{"Email", "Integer"}, nil},
+		{"shared name", "anyOf", `[{"type":"string"},{"type":"string"},{"type":"integer"}]`, []string{"AnyOf0", "AnyOf1", "Integer"}, []string{shared, shared, ""}},
+		{"index-like title", "oneOf", `[{"title":"one of 1"},{"type":"null"}]`, []string{"OneOf0", "Null"}, nil},
+		{"nothing", "oneOf", `[{},true]`, []string{"OneOf0", "OneOf1"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, notes := gen.BranchNames(tc.kw, tc.items)
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("BranchNames(%s, %s) = %v, want %v", tc.kw, tc.items, got, tc.want)
+			}
+			if tc.notes == nil {
+				tc.notes = make([]string, len(tc.want))
+			}
+			if fmt.Sprintf("%q", notes) != fmt.Sprintf("%q", tc.notes) {
+				t.Errorf("BranchNames(%s, %s) notes %q, want %q", tc.kw, tc.items, notes, tc.notes)
+			}
+		})
 	}
 }

@@ -26,9 +26,6 @@ type emitter struct {
 	claims []claimed  // the same, in order, for the check across tools
 	errs   ErrorList
 	depth  int
-	// sensitive is set while the value of a member marked sensitive where
-	// it is used (beside a $ref, say) is emitted: messages do not echo it.
-	sensitive bool
 	// done marks the named nodes whose declarations have been emitted.
 	done map[*node]bool
 	// trials marks the nodes whose trial function has been emitted (emit_compose.go).
@@ -47,10 +44,6 @@ type emitter struct {
 	// whose Scalar has been declared.
 	scalars  *[]*node
 	ruleDone map[*node]bool
-	// patterns are the nodes whose pattern variable the pasted code uses,
-	// in order of first use; patternDone marks their names (emit_declare.go).
-	patterns    []*node
-	patternDone map[string]bool
 }
 
 func d() *jen.Statement  { return jen.Id("d") }

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -29,8 +30,8 @@ func patternPropVar(n *node, i int) string {
 // A struct is checked by its decode method instead (emitDecodeMethod), so
 // that the arguments' root is too; here it is checked only when it is null.
 func (e *emitter) withChecks(n *node, set setter, code []jen.Code) []jen.Code {
-	if t := taggedSite(n); t != nil {
-		return e.decodeTagged(n, set, t)
+	if taggedSite(n) != nil {
+		return e.decodeTagged(n, set)
 	}
 	if !n.comp.checks() || n.kind == kindObject && n.hasStruct && !n.nullable {
 		return code
@@ -297,7 +298,7 @@ func (e *emitter) trialName(n *node) string {
 		e.claim(name, "the trial of "+e.where(n))
 		e.doc(fmt.Sprintf("%s reports whether raw, a JSON value already read, satisfies %s.", name, e.where(n)))
 		e.f.Func().Id(name).Params(jen.Id("_").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte()).Bool().Block(
-			jen.Return(jen.Qual(pkgTgimpl, "StringTrial").Call(jen.Id("raw"), jen.Id(e.tm.ruleVars[str]), jen.Lit(others))),
+			jen.Return(jen.Qual(pkgTgimpl, "StringTrial").Call(jen.Id("raw"), jen.Id(e.tm.ruleVars[e.ruleOwner(str)]), jen.Lit(others))),
 		)
 		e.f.Line()
 		e.declareRule(str)
@@ -306,16 +307,18 @@ func (e *emitter) trialName(n *node) string {
 	e.declare(n)
 	e.claim(name, "the trial of "+e.where(n))
 	e.doc(fmt.Sprintf("%s reports whether raw, a JSON value that p read, satisfies %s. Inside another trial, its verdict on a value is remembered (tgimpl.Decoder.Tried).", name, e.where(n)))
-	body := []jen.Code{
-		jen.If(jen.List(jen.Id("ok"), jen.Id("known")).Op(":=").Id("p").Dot("Tried").Call(jen.Lit(name), jen.Id("raw")), jen.Id("known")).Block(jen.Return(jen.Id("ok"))),
-		jen.Var().Id("dec").Qual(pkgTgimpl, "Decoder"),
-		jen.Id("d").Op(":=").Op("&").Id("dec"),
-		d().Dot("TrialOf").Call(jen.Id("p"), jen.Id("raw")),
-	}
-	body = append(body, e.decodeValue(n, discard)...)
-	body = append(body, jen.Return(jen.Id("p").Dot("Remember").Call(jen.Lit(name), jen.Id("raw"), d())))
-	e.f.Func().Id(name).Params(jen.Id("p").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte()).Bool().Block(body...)
-	e.f.Line()
+	e.collectScalars(func() {
+		body := []jen.Code{
+			jen.If(jen.List(jen.Id("ok"), jen.Id("known")).Op(":=").Id("p").Dot("Tried").Call(jen.Lit(name), jen.Id("raw")), jen.Id("known")).Block(jen.Return(jen.Id("ok"))),
+			jen.Var().Id("dec").Qual(pkgTgimpl, "Decoder"),
+			jen.Id("d").Op(":=").Op("&").Id("dec"),
+			d().Dot("TrialOf").Call(jen.Id("p"), jen.Id("raw")),
+		}
+		body = append(body, e.decodeValue(n, discard)...)
+		body = append(body, jen.Return(jen.Id("p").Dot("Remember").Call(jen.Lit(name), jen.Id("raw"), d())))
+		e.f.Func().Id(name).Params(jen.Id("p").Op("*").Qual(pkgTgimpl, "Decoder"), jen.Id("raw").Index().Byte()).Bool().Block(body...)
+		e.f.Line()
+	})
 	return name
 }
 
@@ -337,8 +340,10 @@ func (e *emitter) reportName(n *node) string {
 	e.declare(n)
 	e.claim(name, "the report of "+e.where(n))
 	e.doc(fmt.Sprintf("%s decodes a value already read as %s does, recording its violations in d.", name, e.where(n)))
-	e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.decodeValue(n, discard)...)
-	e.f.Line()
+	e.collectScalars(func() {
+		e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.decodeValue(n, discard)...)
+		e.f.Line()
+	})
 	return name
 }
 
@@ -348,11 +353,11 @@ func (e *emitter) reportName(n *node) string {
 // branch, tried with a Decoder.
 func stringTrial(n *node) (str *node, others, ok bool) {
 	switch {
-	case n.kind == kindString && hasScalarRule(n) && n.enum == nil:
+	case n.kind == kindString && plain(n) && n.enum == nil:
 		return n, false, true
 	case n.kind == kindUnion && n.onlyStrings && !n.nullable && !n.comp.checks() && taggedSite(n) == nil:
 		for _, v := range n.variants {
-			if v.kind == kindString && hasScalarRule(v) && v.enum == nil {
+			if v.kind == kindString && plain(v) && v.enum == nil {
 				return v, true, true
 			}
 		}
@@ -566,3 +571,6 @@ func (e *emitter) tries(branches []branch, mask string) (pre []jen.Code, tries [
 	}
 	return []jen.Code{jen.Id(mask).Op(":=").Qual(pkgTgimpl, "Candidates").Call(args...)}, tries
 }
+
+// intLit is an untyped integer constant.
+func intLit(v int64) jen.Code { return jen.Id(strconv.FormatInt(v, 10)) }

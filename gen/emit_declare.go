@@ -53,30 +53,6 @@ func (e *emitter) declare(n *node) {
 	}
 }
 
-// patternVar names the compiled pattern of n for the code decodeString
-// pastes, to be declared at the end of the file (declarePatterns); a
-// string read with a tgimpl.Scalar has its pattern compiled there instead.
-func (e *emitter) patternVar(n *node) *jen.Statement {
-	name := e.tm.patternVars[n]
-	if !e.patternDone[name] {
-		e.patternDone[name] = true
-		e.patterns = append(e.patterns, n)
-	}
-	return jen.Id(name)
-}
-
-// declarePatterns declares the pattern variables used, in order of first
-// use.
-func (e *emitter) declarePatterns() {
-	for _, n := range e.patterns {
-		name := e.tm.patternVars[n]
-		e.claim(name, "the pattern of "+e.where(n))
-		e.doc(fmt.Sprintf("%s is the pattern of %s.", name, e.where(n)))
-		e.f.Var().Id(name).Op("=").Qual(pkgTgimpl, "MustPattern").Call(goString(n.goPattern))
-		e.f.Line()
-	}
-}
-
 func (e *emitter) declareEnum(n *node) {
 	e.claim(n.goName, "the enum type of "+e.where(n))
 	doc := fmt.Sprintf("%s is one of the values %s allows.", n.goName, e.where(n))
@@ -113,6 +89,9 @@ func (e *emitter) declareStruct(n *node) {
 		doc = fmt.Sprintf("%s is the object at %s.", n.goName, e.where(n))
 	} else {
 		doc = n.goName + " is " + lowerFirst(doc)
+	}
+	if n.indexNote != "" {
+		doc += "\n\n" + n.indexNote
 	}
 	e.doc(doc)
 	// The struct's fields and methods share one set of names.

@@ -22,6 +22,9 @@ type setter struct {
 	// "absent" when the decoder maps null to absent (calls from the OpenAI
 	// strict dialect, whose definitions make such members nullable).
 	nullAbsent bool
+	// target is the variable a present value is stored in as it is, when
+	// set.value(x) is target = x: a union's decodeJSON decodes into it.
+	target *jen.Statement
 }
 
 var discard = setter{
@@ -44,7 +47,7 @@ func (e *emitter) fieldSetter(p *prop) setter {
 	case !p.required:
 		return setter{value: func(x jen.Code) jen.Code { return field.Clone().Op("=").Qual(pkgOpt, "Some").Call(x) }, nullAbsent: e.tm.nullAsAbsent()}
 	}
-	return setter{value: func(x jen.Code) jen.Code { return field.Clone().Op("=").Add(x) }}
+	return setter{value: func(x jen.Code) jen.Code { return field.Clone().Op("=").Add(x) }, target: field}
 }
 
 // elemSetter stores with assign(x), wrapping x for a nullable n.
@@ -196,12 +199,8 @@ func (e *emitter) decodeKind(n *node, set setter) []jen.Code {
 		return append(out, set.value(jen.Struct().Values()))
 	case kindBool:
 		return e.decodeBool(n, set)
-	case kindInt:
-		return e.decodeInt(n, set)
-	case kindNumber:
-		return e.decodeNumber(n, set)
-	case kindString:
-		return e.decodeString(n, set)
+	case kindInt, kindNumber, kindString:
+		return e.readRule(n, set)
 	case kindObject:
 		return e.decodeObjectValue(n, set)
 	case kindArray:
@@ -249,7 +248,7 @@ func (e *emitter) beginSensitiveTool(sens bool) jen.Code {
 
 // sensitiveNode reports whether messages about n's value must not echo it.
 func (e *emitter) sensitiveNode(n *node) bool {
-	return n.sens || e.sensitive || e.tm.t.Meta.Sensitive
+	return n.sens || e.tm.t.Meta.Sensitive
 }
 
 // got renders the received value for a message, or "" for sensitive nodes.
@@ -292,16 +291,18 @@ func showValue(v *jsonval.Value) string {
 func (e *emitter) declareUnion(n *node) {
 	name := e.tm.unionFuncs[n]
 	e.claim(name, "the decoder of "+e.where(n))
-	var cases []jen.Code
-	for _, v := range n.variants {
-		cases = append(cases, jen.Case(readKind(tokenKind(v.kind))).Block(e.decodeKind(v, discard)...))
-	}
-	cases = append(cases, jen.Default().Block(d().Dot("TypeMismatch").Call(jen.Lit(typePtr(n)), jen.Lit(typePhrase(n)))))
-	e.doc(fmt.Sprintf("%s reads the value of %s, which may be %s, and returns its bytes.", name, e.where(n), tgimpl.Article(typePhrase(n))))
-	e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Qual(pkgJSON, "RawMessage").Block(
-		jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
-		jen.Switch(dr().Dot("Peek").Call()).Block(cases...),
-		jen.Return(d().Dot("Capture").Call(jen.Id("start"))),
-	)
-	e.f.Line()
+	e.collectScalars(func() {
+		var cases []jen.Code
+		for _, v := range n.variants {
+			cases = append(cases, jen.Case(readKind(tokenKind(v.kind))).Block(e.decodeKind(v, discard)...))
+		}
+		cases = append(cases, jen.Default().Block(d().Dot("TypeMismatch").Call(jen.Lit(typePtr(n)), jen.Lit(typePhrase(n)))))
+		e.doc(fmt.Sprintf("%s reads the value of %s, which may be %s, and returns its bytes.", name, e.where(n), tgimpl.Article(typePhrase(n))))
+		e.f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Qual(pkgJSON, "RawMessage").Block(
+			jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
+			jen.Switch(dr().Dot("Peek").Call()).Block(cases...),
+			jen.Return(d().Dot("Capture").Call(jen.Id("start"))),
+		)
+		e.f.Line()
+	})
 }

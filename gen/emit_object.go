@@ -83,28 +83,28 @@ func (e *emitter) memberLoop(n *node, m *jen.Statement) []jen.Code {
 		word, mask := bit(p.bit)
 		// A duplicate is recorded (Mark) and fails the reader, so its value
 		// is not read. A null that means absent is taken here for a member
-		// read with one call (readScalar); the pasted code takes it itself.
+		// read with one call (readScalar); decodeValue's code takes it itself.
+		// A member marked sensitive whose schema is not is read in a
+		// sensitive scope, so that no message repeats its value.
 		body := []jen.Code{word.Clone().Op("=").Add(d().Dot("Mark").Call(word.Clone(), mask))}
-		outer := e.sensitive
-		e.sensitive = outer || p.sens
+		var value []jen.Code
 		if call := e.memberRead(p); call != nil {
-			e.sensitive = outer
-			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(append(body, call)...))
-			continue
+			value = []jen.Code{call}
+		} else {
+			set := e.fieldSetter(p)
+			read := set
+			read.nullAbsent = false
+			value = e.readScalar(p.node, read)
+			switch {
+			case value != nil && set.nullAbsent:
+				body = append(body, jen.If(d().Dot("AbsentNull").Call()).Block(jen.Break()))
+			case value == nil:
+				value = e.decodeValue(p.node, set)
+			}
 		}
-		set := e.fieldSetter(p)
-		read := set
-		read.nullAbsent = false
-		value := e.readScalar(p.node, read)
-		switch {
-		case value != nil && set.nullAbsent:
-			body = append(body, jen.If(d().Dot("AbsentNull").Call()).Block(jen.Break()))
-		case value == nil && p.sens && !p.node.sens:
-			value = sensitiveScope(p.node, e.decodeValue(p.node, set))
-		case value == nil:
-			value = e.decodeValue(p.node, set)
+		if p.sens && !p.node.sens {
+			value = append(append([]jen.Code{d().Dot("BeginSensitive").Call()}, value...), d().Dot("EndSensitive").Call())
 		}
-		e.sensitive = outer
 		body = append(body, value...)
 		cases = append(cases, jen.Case(jen.Lit(p.name)).Block(body...))
 	}
@@ -194,7 +194,7 @@ func (e *emitter) emitDecodeMethod(n *node) {
 	recv := jen.Id("v").Op("*").Id(n.goName)
 	dec := jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")
 	if !e.closable[n] {
-		e.collectScalars(n, func() {
+		e.collectScalars(func() {
 			e.f.Func().Params(recv).Id("decode").Params(dec).Block(e.structChecks(n, e.memberLoop(n, nil))...)
 			e.f.Line()
 		})
@@ -205,7 +205,7 @@ func (e *emitter) emitDecodeMethod(n *node) {
 	e.doc("decodeIn reads v from d, which is at an object. closedAt, when not empty, is the unevaluatedProperties of a composition that closes it: a member the struct does not declare then breaks that keyword.")
 	loop := *n
 	loop.addl = addlClosedAt
-	e.collectScalars(n, func() {
+	e.collectScalars(func() {
 		e.f.Func().Params(recv).Id("decodeIn").Params(dec, jen.Id("closedAt").String()).Block(e.structChecks(n, e.memberLoop(&loop, nil))...)
 		e.f.Line()
 	})

@@ -7,97 +7,98 @@ import (
 	"github.com/toolgate/toolgate/runtime/jsonval"
 )
 
-// ---- scalar members read with one call ----
+// ---- scalars, read with their rule ----
 
-// A struct's decode method reads a boolean, integer, number or string
-// member with one call of the runtime (ReadBool, ReadInt, ReadNumber,
-// ReadString, ReadEnum), which checks the type and every keyword of the
-// schema; the keywords are a package variable, a tgimpl.Scalar made from
-// the schema once (declared after the decode method). An object or array
-// is read after one call that checks its type (AtObject, AtArray).
-// Everything else — a nullable or composed value, an integer or number
-// enum, a value whose messages must hide it where the schema does not say
-// so — is decoded by the code decodeValue pastes.
+// Every integer, number and string is read with one call of the runtime
+// (ReadInt, ReadNumber, ReadString, ReadEnum), which checks its type and
+// every keyword of its schema, enum and const included: the keywords are a
+// package variable, a tgimpl.Scalar made from the schema once (declared
+// after the decode method that first reads it), so that a keyword has one
+// check, in the runtime, and generated code names its rule rather than
+// pasting its checks. A boolean is read with ReadBool unless it has an
+// enum, an object or array after one call that checks its type (AtObject,
+// AtArray). A struct's decode method reads such a member straight into its
+// field (tgimpl.RequiredString, tgimpl.OptionalInt, ...); a nullable or
+// composed value is read with the same calls once its token is known.
 
-// hasScalarRule reports whether n is read with a tgimpl.Scalar: an
-// integer or number without enum, or a string, that is neither nullable nor
-// composed.
-func hasScalarRule(n *node) bool {
-	switch {
-	case n.nullable || n.nullOf != nil || n.comp.checks() || taggedSite(n) != nil:
-		return false
-	case n.kind == kindString:
-		return true
-	case n.kind == kindInt, n.kind == kindNumber:
-		return n.enum == nil
-	}
-	return false
+// ruleKind reports whether n is read with a tgimpl.Scalar: an integer,
+// number or string.
+func ruleKind(n *node) bool {
+	return n.kind == kindString || n.kind == kindInt || n.kind == kindNumber
 }
 
-// readScalar returns the code that reads n with one runtime call into set
-// (for an object or array: that checks its type before it is read),
-// or nil when n is not read that way here: outside a struct's decode
-// method, for a value only checked, for a member that takes null as
-// absent (memberLoop checks that first) or for a value that is sensitive
-// only where it is used.
+// plain reports whether n is read as its type alone: not nullable,
+// composed or a tagged union.
+func plain(n *node) bool {
+	return !n.nullable && n.nullOf == nil && !n.comp.checks() && taggedSite(n) == nil
+}
+
+// readScalar returns the code that reads the plain n with one runtime call
+// into set (for an object or array: that checks its type before it is
+// read), or nil when n is not read that way: for a value only checked, for
+// a member that takes null as absent (memberLoop checks that first) or for
+// a value that is not plain.
 func (e *emitter) readScalar(n *node, set setter) []jen.Code {
-	if e.scalars == nil || set.discard || set.nullAbsent || e.sensitive && !e.ruleSensitive(n) {
+	if set.discard || set.nullAbsent {
 		return nil
 	}
-	plain := !n.nullable && !n.comp.checks() && taggedSite(n) == nil
-	if scalarItems(n) && !n.sens && !e.sensitive {
+	if scalarItems(n) && !n.sens {
 		return e.readScalarArray(n, set)
 	}
-	if (n.kind == kindObject || n.kind == kindArray) && plain && !n.sens && !e.sensitive {
+	if !plain(n) {
+		return nil
+	}
+	if (n.kind == kindObject || n.kind == kindArray) && !n.sens {
 		at := map[kind]string{kindObject: "AtObject", kindArray: "AtArray"}[n.kind]
 		return []jen.Code{jen.If(d().Dot(at).Call(jen.Lit(typePtr(n)))).Block(e.decodeKind(n, set)...)}
 	}
+	if n.kind == kindBool && n.enum == nil || ruleKind(n) {
+		return e.readRule(n, set)
+	}
+	return nil
+}
+
+// readRule reads the boolean, integer, number or string n with one call
+// into set: after the reader's Peek, for a nullable or composed n, or as
+// the whole read of a plain one.
+func (e *emitter) readRule(n *node, set setter) []jen.Code {
 	method, arg := e.scalarCall(n)
-	switch {
-	case method == "":
-		return nil
-	case method == "ReadStringBytes":
-		return []jen.Code{jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(d().Dot(method).Call(arg)), jen.Id("ok")).Block(e.stringEnum(n, set))}
+	call := d().Dot(method).Call(arg)
+	if set.discard {
+		return []jen.Code{call}
 	}
 	x := jen.Id("x")
 	if method == "ReadEnum" && n.goName != "" {
 		x = jen.Id(n.goName).Call(jen.Id("x"))
 	}
-	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(d().Dot(method).Call(arg)), jen.Id("ok")).Block(set.value(x))}
+	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(call), jen.Id("ok")).Block(set.value(x))}
 }
 
 // scalarCall names the Decoder method that reads the boolean, integer,
 // number or string n with one call (ReadBool, ReadInt, ReadNumber,
-// ReadEnum, ReadString, or ReadStringBytes for an enum the caller checks)
-// and its argument: the type keyword's pointer for a boolean, otherwise
-// the rule, declared after the decode method. method is "" when n is not
-// read so.
+// ReadEnum, ReadString) and its argument: the type keyword's pointer for a
+// boolean, otherwise the rule. method is "" when n is not read so.
 func (e *emitter) scalarCall(n *node) (method string, arg jen.Code) {
-	if plainBool(n) {
-		return "ReadBool", jen.Lit(typePtr(n))
-	}
-	if !hasScalarRule(n) {
-		return "", nil
-	}
-	rule := e.rule(n)
 	switch {
+	case n.kind == kindBool && n.enum == nil:
+		return "ReadBool", jen.Lit(typePtr(n))
+	case !ruleKind(n):
+		return "", nil
 	case n.kind == kindInt:
-		return "ReadInt", rule
+		return "ReadInt", e.rule(n)
 	case n.kind == kindNumber:
-		return "ReadNumber", rule
-	case ruleEnum(n):
-		return "ReadEnum", rule
+		return "ReadNumber", e.rule(n)
 	case n.enum != nil:
-		return "ReadStringBytes", rule
+		return "ReadEnum", e.rule(n)
 	}
-	return "ReadString", rule
+	return "ReadString", e.rule(n)
 }
 
 // memberRead returns the one call that reads the scalar member p into its
 // field (tgimpl.RequiredString, tgimpl.OptionalEnum, ...), a null that
 // means absent included, or nil when p is not read so.
 func (e *emitter) memberRead(p *prop) jen.Code {
-	if e.scalars == nil || p.node.nullable || e.sensitive && !e.ruleSensitive(p.node) {
+	if !plain(p.node) {
 		return nil
 	}
 	helper := "Required"
@@ -106,7 +107,7 @@ func (e *emitter) memberRead(p *prop) jen.Code {
 	}
 	field := jen.Op("&").Id("v").Dot(p.goName)
 	if scalarItems(p.node) {
-		if p.node.sens || e.sensitive {
+		if p.node.sens {
 			return nil
 		}
 		rule := e.rule(p.node)
@@ -114,7 +115,7 @@ func (e *emitter) memberRead(p *prop) jen.Code {
 		return jen.Qual(pkgTgimpl, helper+strings.TrimPrefix(method, "Read")+"s").Call(d(), field, rule, arg)
 	}
 	method, arg := e.scalarCall(p.node)
-	if method == "" || method == "ReadStringBytes" {
+	if method == "" {
 		return nil
 	}
 	return jen.Qual(pkgTgimpl, helper+strings.TrimPrefix(method, "Read")).Call(d(), field, arg)
@@ -129,13 +130,7 @@ func scalarItems(n *node) bool {
 		return false
 	}
 	it := n.items
-	switch {
-	case it.kind == kindBool:
-		return plainBool(it)
-	case it.kind == kindString && it.enum != nil:
-		return hasScalarRule(it) && ruleEnum(it)
-	}
-	return hasScalarRule(it)
+	return plain(it) && (it.kind == kindBool && it.enum == nil || ruleKind(it))
 }
 
 // readScalarArray reads the array n, of which scalarItems holds, into set.
@@ -149,9 +144,9 @@ func (e *emitter) readScalarArray(n *node, set setter) []jen.Code {
 	return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(fn.Call(d(), rule, arg)), jen.Id("ok")).Block(set.value(jen.Id("x")))}
 }
 
-// ruleEnum reports whether the string n's enum is checked by its rule
-// (ReadEnum): an enum keyword, not empty, of strings only. Any other enum
-// or const is a switch on the bytes (stringEnum).
+// ruleEnum reports whether the string n's enum is an enum keyword, not
+// empty, of strings only: tgimpl.Enum, which lists the values as messages
+// do. Any other enum or const is tgimpl.EnumOf, with its phrase.
 func ruleEnum(n *node) bool {
 	if n.enum == nil || n.enumKw != "enum" || len(n.enum) == 0 || len(n.enumAll) != len(n.enum) {
 		return false
@@ -164,18 +159,15 @@ func ruleEnum(n *node) bool {
 	return true
 }
 
-// ruleSensitive reports whether the messages of n's rule hide its value:
-// n, or the whole tool, is sensitive.
-func (e *emitter) ruleSensitive(n *node) bool { return n.sens || e.tm.t.Meta.Sensitive }
-
-// collectScalars emits the code of body (a decode method) and then the
-// package variables of the scalar rules it uses that no earlier method
-// declared, in one block named after the struct.
-func (e *emitter) collectScalars(n *node, body func()) {
+// collectScalars emits the code of body (a decode method or another
+// function that reads values) and then, in one block, the package
+// variables of the rules it uses that no earlier function declared.
+func (e *emitter) collectScalars(body func()) {
 	var used []*node
+	outer := e.scalars
 	e.scalars = &used
 	body()
-	e.scalars = nil
+	e.scalars = outer
 	if len(used) == 0 {
 		return
 	}
@@ -192,6 +184,7 @@ func (e *emitter) collectScalars(n *node, body func()) {
 // declareRule declares the package variable holding n's rule, unless a
 // decode method has (collectScalars).
 func (e *emitter) declareRule(n *node) {
+	n = e.ruleOwner(n)
 	if e.ruleDone[n] {
 		return
 	}
@@ -237,6 +230,10 @@ func (e *emitter) scalarRule(n *node) jen.Code {
 				vals = append(vals, jen.Lit(v.Str))
 			}
 			args = append(args, jen.Qual(pkgTgimpl, "Enum").Call(vals...))
+		} else if n.enumKw == "const" && n.enum[0].Kind == jsonval.String {
+			args = append(args, jen.Qual(pkgTgimpl, "Const").Call(jen.Lit(n.enum[0].Str)))
+		} else if n.enum != nil {
+			args = append(args, enumOf(n))
 		}
 	default:
 		bound := func(kw string, b *jsonval.Value) {
@@ -249,26 +246,60 @@ func (e *emitter) scalarRule(n *node) jen.Code {
 		bound("maximum", n.maximum)
 		bound("exclusiveMaximum", n.exMax)
 		bound("multipleOf", n.multipleOf)
+		if n.enum != nil {
+			args = append(args, enumOf(n))
+		}
 	}
-	if e.ruleSensitive(n) {
+	if e.sensitiveNode(n) {
 		args = append(args, jen.Qual(pkgTgimpl, "Sensitive"))
 	}
 	ctor := map[kind]string{kindInt: "NewInt", kindNumber: "NewNumber", kindString: "NewString"}[n.kind]
 	return jen.Qual(pkgTgimpl, ctor).Call(args...)
 }
 
-// plainBool reports whether n is a boolean read with Decoder.ReadBool: not
-// nullable, composed, tagged or an enum.
-func plainBool(n *node) bool {
-	return n.kind == kindBool && !n.nullable && !n.comp.checks() && taggedSite(n) == nil && n.enum == nil
+// enumOf is the tgimpl.EnumOf of the enum or const of n: the values of
+// n's type (an integer's in int64's range) and the phrase messages list
+// them with.
+func enumOf(n *node) jen.Code {
+	phrase := enumPhrase(n.enumAll)
+	if n.enumKw == "const" {
+		phrase = showValue(n.enum[0])
+	}
+	args := []jen.Code{jen.Lit(n.enumKw), jen.Lit(phrase)}
+	for _, v := range n.enum {
+		switch {
+		case n.kind == kindString && v.Kind == jsonval.String:
+			args = append(args, jen.Lit(v.Str))
+		case n.kind == kindNumber && v.Kind == jsonval.Number:
+			args = append(args, jen.Lit(v.Str))
+		case n.kind == kindInt && v.Kind == jsonval.Number:
+			if iv, ok := integerValue(v.Str); ok && iv.IsInt64() {
+				args = append(args, jen.Lit(iv.String()))
+			}
+		}
+	}
+	return jen.Qual(pkgTgimpl, "EnumOf").Call(args...)
 }
 
 // rule is the rule variable of n, declared after the decode method that
-// first uses it.
+// first uses it, or before the code that uses it outside one.
 func (e *emitter) rule(n *node) jen.Code {
-	if !e.ruleDone[n] {
+	n = e.ruleOwner(n)
+	switch {
+	case e.scalars == nil:
+		e.declareRule(n)
+	case !e.ruleDone[n]:
 		e.ruleDone[n] = true
 		*e.scalars = append(*e.scalars, n)
 	}
 	return jen.Id(e.tm.ruleVars[n])
+}
+
+// ruleOwner is the node whose rule n reads: the node a nullable copy
+// makes nullable when they share one (assignNames), else n.
+func (e *emitter) ruleOwner(n *node) *node {
+	if t := n.nullOf; t != nil && e.tm.ruleVars[t] == e.tm.ruleVars[n] {
+		return t
+	}
+	return n
 }

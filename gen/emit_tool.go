@@ -23,7 +23,7 @@ type claimed struct{ name, what string }
 // emitTool renders one tool's file with its own emitter.
 func emitTool(tm *toolModel, opts Options) emitted {
 	f := newFile(opts.Package)
-	e := &emitter{f: f, tm: tm, ns: newNamespace(), done: map[*node]bool{}, ruleDone: map[*node]bool{}, patternDone: map[string]bool{}, closable: tm.closable}
+	e := &emitter{f: f, tm: tm, ns: newNamespace(), done: map[*node]bool{}, ruleDone: map[*node]bool{}, closable: tm.closable}
 	t := tm.t
 	g := tm.goName
 	src := filepath.ToSlash(sourcePath(opts.OutDir, t.File))
@@ -54,7 +54,6 @@ func emitTool(tm *toolModel, opts Options) emitted {
 	}
 	e.declare(tm.root)
 	e.emitResult()
-	e.declarePatterns()
 	if len(e.errs) > 0 {
 		return emitted{claims: e.claims, err: e.errs}
 	}
@@ -203,5 +202,5 @@ func (e *emitter) emitValidate() {
 // most of, and nothing after the emitter reads them. The result's model
 // stays (the package file reads its name).
 func (tm *toolModel) letGoNodes() {
-	tm.root, tm.ruleVars, tm.patternVars, tm.unionFuncs = nil, nil, nil, nil
+	tm.root, tm.ruleVars, tm.unionFuncs = nil, nil, nil
 }

@@ -11,3 +11,12 @@ func MetaCompile(s *jsonval.Value, draft7 bool) error {
 	_, err := compileAt("toolgate:///metacheck.json", s, draft7)
 	return err
 }
+
+// BranchNames is branchNames on the JSON array items.
+func BranchNames(kw, items string) (names, notes []string) {
+	v, err := jsonval.Parse([]byte(items))
+	if err != nil {
+		panic(err)
+	}
+	return branchNames(kw, v.Items)
+}

@@ -105,11 +105,9 @@ type toolModel struct {
 	leftOut []Notice
 	// warnings are what the tool is accepted with (warnings.go).
 	warnings []Warning
-	// patternVars and unionFuncs name the unexported helpers of nodes
-	// (assignNames).
-	patternVars map[*node]string
-	unionFuncs  map[*node]string
-	root        *node
+	// unionFuncs name the unexported helpers of nodes (assignNames).
+	unionFuncs map[*node]string
+	root       *node
 	// argsType is root's Go name, which the package file reads while the
 	// tools are emitted and their roots let go (letGoNodes).
 	argsType string
@@ -121,7 +119,7 @@ type toolModel struct {
 	fileName     string
 
 	// ruleVars names the tgimpl.Scalar of each node that has one
-	// (hasScalarRule).
+	// (ruleKind, scalarItems).
 	ruleVars map[*node]string
 
 	// foreign marks the shared types another tool declares, and closable

@@ -91,7 +91,11 @@ type node struct {
 	hasStruct bool   // decoded into a struct (else a map or raw)
 	freeForm  bool   // declares no members: a map of raw values (freeform.go)
 	merged    bool   // holds the members of its oneOf or anyOf (alternatives.go)
-	untyped   bool   // merged without a type: another value breaks the union
+	// indexNote says why a branch of an anyOf or oneOf is named by its
+	// index though it has a name of its own (branchNames); its type's doc
+	// says so.
+	indexNote string
+	untyped   bool // merged without a type: another value breaks the union
 	// keepMatched: the members patternProperties covers are kept in the
 	// struct's AdditionalProperties (undeclared.go).
 	keepMatched bool

@@ -158,7 +158,7 @@ func assignNames(models []*toolModel, opts Options) {
 	uniqueNodeNames(models)
 	owners := map[string]*node{}
 	for _, tm := range models {
-		tm.patternVars, tm.unionFuncs, tm.ruleVars = map[*node]string{}, map[*node]string{}, map[*node]string{}
+		tm.unionFuncs, tm.ruleVars = map[*node]string{}, map[*node]string{}
 		for _, root := range tm.roots() {
 			walkNodes(root, func(n *node) {
 				if n.nullOf != nil {
@@ -184,23 +184,29 @@ func assignNames(models []*toolModel, opts Options) {
 				if n.kind == kindString && n.goName != "" && !shared {
 					n.enumConsts = enumConstNames(n.goName, n.enum, taken)
 				}
-				if n.pattern != "" {
-					tm.patternVars[n] = pickName(lowerIdent(n.name)+"Pattern", "", taken)
-				}
 				if n.kind == kindUnion {
 					tm.unionFuncs[n] = pickName("decode"+n.name, "", taken)
 				}
-				if hasScalarRule(n) || scalarItems(n) {
+				if ruleKind(n) || scalarItems(n) {
 					tm.ruleVars[n] = pickName(lowerIdent(n.name)+"Rule", "", taken)
 				}
 			})
-			// A nullable copy (anyOf [T, null]) has T's Go type: its names.
+			// A nullable copy (anyOf [T, null]) has T's Go type: its names,
+			// and T's rule when its messages are T's (no enum lists null,
+			// and it hides its value where T does).
 			walkNodes(root, func(n *node) {
-				if t := n.nullOf; t != nil {
-					n.goName, n.enumConsts = t.goName, t.enumConsts
-					if v, ok := tm.patternVars[t]; ok {
-						tm.patternVars[n] = v
-					}
+				t := n.nullOf
+				if t == nil {
+					return
+				}
+				n.goName, n.enumConsts = t.goName, t.enumConsts
+				if !ruleKind(n) {
+					return
+				}
+				if v, ok := tm.ruleVars[t]; ok && t.enum == nil && n.sens == t.sens {
+					tm.ruleVars[n] = v
+				} else {
+					tm.ruleVars[n] = pickName(lowerIdent(n.name)+"Rule", "", taken)
 				}
 			})
 		}

@@ -116,9 +116,24 @@ func disjointTypes(branches []branch) bool {
 	return true
 }
 
-// decodeTagged reads a tagged union's value: look ahead for its tag, then
-// decode it as the branch the tag names.
-func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
+// decodeTagged reads a tagged union's value into set with the union
+// type's decodeJSON method.
+func (e *emitter) decodeTagged(n *node, set setter) []jen.Code {
+	if set.target != nil {
+		return []jen.Code{set.target.Clone().Dot("decodeJSON").Call(d())}
+	}
+	u := jen.Id("u")
+	code := []jen.Code{jen.Var().Add(u).Id(unionType(n)), u.Clone().Dot("decodeJSON").Call(d())}
+	if !set.discard {
+		code = append(code, set.value(u.Clone()))
+	}
+	return []jen.Code{jen.Block(code...)}
+}
+
+// unionBody is the body of a tagged union's decodeJSON method: look ahead
+// for its tag, then decode the value as the branch the tag names, into *u.
+func (e *emitter) unionBody(n *node, t *taggedUnion) []jen.Code {
+	set := setter{value: func(x jen.Code) jen.Code { return jen.Op("*").Id("u").Op("=").Add(x) }}
 	if t.byType {
 		return e.decodeByType(n, set, t)
 	}
@@ -135,10 +150,10 @@ func (e *emitter) decodeTagged(n *node, set setter, t *taggedUnion) []jen.Code {
 		))
 	}
 	cases = append(cases, jen.Default().Block(dr().Dot("Skip").Call(), jen.If(dr().Dot("Err").Call().Op("==").Nil()).Block(noBranch(n.ptr, t.kw))))
-	return []jen.Code{jen.Block(
+	return []jen.Code{
 		jen.Id("start").Op(":=").Add(dr().Dot("Offset").Call()),
 		jen.Switch(jen.Qual(pkgTgimpl, "Tag").Call(args...)).Block(cases...),
-	)}
+	}
 }
 
 // branchVar declares o, the struct a branch decodes into: a pointer when
@@ -284,12 +299,16 @@ func (e *emitter) declareUnionType(n *node, t *taggedUnion) {
 	e.f.Func().Params(jen.Id("u").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("u").Dot("appendJSON").Call(jen.Nil()), jen.Nil()))
 	e.f.Line()
-	store := setter{value: func(x jen.Code) jen.Code { return jen.Id("decoded").Op("=").Add(x) }}
+	e.collectScalars(func() {
+		e.doc(fmt.Sprintf("decodeJSON reads the value of %s into u, checking every rule of the branch it is.", e.where(n)))
+		e.f.Func().Params(jen.Id("u").Op("*").Id(name)).Id("decodeJSON").Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.unionBody(n, t)...)
+		e.f.Line()
+	})
 	body := []jen.Code{
 		jen.Var().Id("decoded").Id(name),
 		jen.Var().Id("d").Qual(pkgTgimpl, "Decoder"),
 		jen.Id("d").Dot("Reset").Call(jen.Id(e.tm.goName+"ToolName"), jen.Id("data")),
-		jen.Func().Params(jen.Id("d").Op("*").Qual(pkgTgimpl, "Decoder")).Block(e.decodeTagged(n, store, t)...).Call(jen.Op("&").Id("d")),
+		jen.Id("decoded").Dot("decodeJSON").Call(jen.Op("&").Id("d")),
 		jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Op("*").Id("u").Op("=").Id("decoded"),
 		jen.Return(jen.Nil()),

@@ -120,12 +120,9 @@ func (v *ScheduleOrderDispatchArgs) decode(d *tgimpl.Decoder) {
 			seen = d.Mark(seen, 1<<4)
 			switch d.R.Peek() {
 			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 280 {
-					d.MaxLength("/properties/note/maxLength", 280, length)
+				if x, ok := d.ReadString(scheduleOrderDispatchNoteRule); ok {
+					v.Note = tgopt.Value(x)
 				}
-				v.Note = tgopt.Value(d.Value(s))
 			case tgjsonread.Null:
 				d.R.Null()
 				v.Note = tgopt.NullOf[string]()
@@ -148,6 +145,7 @@ var (
 	scheduleOrderDispatchDispatchDateRule = tgimpl.NewString("/properties/dispatch_date", tgimpl.Format("date"))
 	scheduleOrderDispatchAmountPenceRule  = tgimpl.NewInt("/properties/amount_pence", tgimpl.Minimum("0"), tgimpl.Maximum("50000"))
 	scheduleOrderDispatchCurrencyRule     = tgimpl.NewString("/properties/currency", tgimpl.Enum("GBP", "EUR"))
+	scheduleOrderDispatchNoteRule         = tgimpl.NewString("/properties/note", tgimpl.MaxLength(280))
 )
 
 func (v *ScheduleOrderDispatchArgs) appendJSON(b []byte) []byte {

@@ -114,40 +114,14 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 			tgimpl.RequiredString(d, &v.OrderID, updateDeliveryContactOrderIDRule)
 		case "contact":
 			seen = d.Mark(seen, 1<<1)
-			{
-				start := d.R.Offset()
-				switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"email\"", "\"phone\"") {
-				case 0:
-					var o UpdateDeliveryContactContactAnyOf0
-					o.decode(d)
-					v.Contact = UpdateDeliveryContactContact{
-						b0:     o,
-						branch: 1,
-					}
-				case 1:
-					var o UpdateDeliveryContactContactAnyOf1
-					o.decode(d)
-					v.Contact = UpdateDeliveryContactContact{
-						b1:     o,
-						branch: 2,
-					}
-				default:
-					d.R.Skip()
-					if d.R.Err() == nil {
-						d.AnyOf("/properties/contact/anyOf")
-					}
-				}
-			}
+			v.Contact.decodeJSON(d)
 		case "instructions":
 			seen = d.Mark(seen, 1<<2)
 			switch d.R.Peek() {
 			case tgjsonread.String:
-				s := d.R.String()
-				length := tgimpl.RuneCount(s)
-				if length > 280 {
-					d.MaxLength("/properties/instructions/anyOf/0/maxLength", 280, length)
+				if x, ok := d.ReadString(updateDeliveryContactInstructionsRule); ok {
+					v.Instructions = tgopt.Value(x)
 				}
-				v.Instructions = tgopt.Value(d.Value(s))
 			case tgjsonread.Null:
 				d.R.Null()
 				v.Instructions = tgopt.NullOf[string]()
@@ -166,7 +140,8 @@ func (v *UpdateDeliveryContactArgs) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	updateDeliveryContactOrderIDRule = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+	updateDeliveryContactOrderIDRule      = tgimpl.NewString("/properties/order_id", tgimpl.Pattern(`^[A-Z][A-Z0-9-]{2,31}$`))
+	updateDeliveryContactInstructionsRule = tgimpl.NewString("/properties/instructions/anyOf/0", tgimpl.MaxLength(280))
 )
 
 func (v *UpdateDeliveryContactArgs) appendJSON(b []byte) []byte {
@@ -202,19 +177,19 @@ func (v UpdateDeliveryContactArgs) MarshalJSON() ([]byte, error) {
 //	}
 type UpdateDeliveryContactContact struct {
 	branch int // 1 + the index of the branch held; 0: none
-	b0     UpdateDeliveryContactContactAnyOf0
-	b1     UpdateDeliveryContactContactAnyOf1
+	b0     UpdateDeliveryContactContactEmail
+	b1     UpdateDeliveryContactContactPhone
 }
 
 // Email returns the branch whose kind is "email", and whether the value is
 // that branch.
-func (u UpdateDeliveryContactContact) Email() (UpdateDeliveryContactContactAnyOf0, bool) {
+func (u UpdateDeliveryContactContact) Email() (UpdateDeliveryContactContactEmail, bool) {
 	return u.b0, u.branch == 1
 }
 
 // Phone returns the branch whose kind is "phone", and whether the value is
 // that branch.
-func (u UpdateDeliveryContactContact) Phone() (UpdateDeliveryContactContactAnyOf1, bool) {
+func (u UpdateDeliveryContactContact) Phone() (UpdateDeliveryContactContactPhone, bool) {
 	return u.b1, u.branch == 2
 }
 
@@ -236,38 +211,40 @@ func (u UpdateDeliveryContactContact) MarshalJSON() ([]byte, error) {
 	return u.appendJSON(nil), nil
 }
 
+// decodeJSON reads the value of update_delivery_contact (schema
+// /properties/contact) into u, checking every rule of the branch it is.
+func (u *UpdateDeliveryContactContact) decodeJSON(d *tgimpl.Decoder) {
+	start := d.R.Offset()
+	switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"email\"", "\"phone\"") {
+	case 0:
+		var o UpdateDeliveryContactContactEmail
+		o.decode(d)
+		*u = UpdateDeliveryContactContact{
+			b0:     o,
+			branch: 1,
+		}
+	case 1:
+		var o UpdateDeliveryContactContactPhone
+		o.decode(d)
+		*u = UpdateDeliveryContactContact{
+			b1:     o,
+			branch: 2,
+		}
+	default:
+		d.R.Skip()
+		if d.R.Err() == nil {
+			d.AnyOf("/properties/contact/anyOf")
+		}
+	}
+}
+
 // UnmarshalJSON decodes u with the strict, single-pass checks of the
 // update_delivery_contact decoder.
 func (u *UpdateDeliveryContactContact) UnmarshalJSON(data []byte) error {
 	var decoded UpdateDeliveryContactContact
 	var d tgimpl.Decoder
 	d.Reset(UpdateDeliveryContactToolName, data)
-	func(d *tgimpl.Decoder) {
-		{
-			start := d.R.Offset()
-			switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"email\"", "\"phone\"") {
-			case 0:
-				var o UpdateDeliveryContactContactAnyOf0
-				o.decode(d)
-				decoded = UpdateDeliveryContactContact{
-					b0:     o,
-					branch: 1,
-				}
-			case 1:
-				var o UpdateDeliveryContactContactAnyOf1
-				o.decode(d)
-				decoded = UpdateDeliveryContactContact{
-					b1:     o,
-					branch: 2,
-				}
-			default:
-				d.R.Skip()
-				if d.R.Err() == nil {
-					d.AnyOf("/properties/contact/anyOf")
-				}
-			}
-		}
-	}(&d)
+	decoded.decodeJSON(&d)
 	if err := d.Finish(); err != nil {
 		return err
 	}
@@ -275,21 +252,21 @@ func (u *UpdateDeliveryContactContact) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// UpdateDeliveryContactContactAnyOf0 is a contact by email.
-type UpdateDeliveryContactContactAnyOf0 struct {
+// UpdateDeliveryContactContactEmail is a contact by email.
+type UpdateDeliveryContactContactEmail struct {
 	// Kind is always email for this branch.
-	Kind UpdateDeliveryContactContactAnyOf0Kind `json:"kind"`
+	Kind UpdateDeliveryContactContactEmailKind `json:"kind"`
 	// Email is the address the carrier writes to.
 	Email string `json:"email"`
 }
 
 // UnmarshalJSON decodes v as strictly as the update_delivery_contact decoder
 // does.
-func (v *UpdateDeliveryContactContactAnyOf0) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(UpdateDeliveryContactToolName, data, v, (*UpdateDeliveryContactContactAnyOf0).decode)
+func (v *UpdateDeliveryContactContactEmail) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(UpdateDeliveryContactToolName, data, v, (*UpdateDeliveryContactContactEmail).decode)
 }
 
-func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
+func (v *UpdateDeliveryContactContactEmail) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -302,17 +279,10 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if s, ok := d.ReadStringBytes(updateDeliveryContactContactAnyOf0KindRule); ok {
-				switch string(s) {
-				case "email":
-					v.Kind = UpdateDeliveryContactContactAnyOf0KindEmail
-				default:
-					d.Const("/properties/contact/anyOf/0/properties/kind/const", "email", d.Quote(s))
-				}
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, updateDeliveryContactContactEmailKindRule)
 		case "email":
 			seen = d.Mark(seen, 1<<1)
-			tgimpl.RequiredString(d, &v.Email, updateDeliveryContactContactAnyOf0EmailRule)
+			tgimpl.RequiredString(d, &v.Email, updateDeliveryContactContactEmailEmailRule)
 		default:
 			d.Additional("/properties/contact/anyOf/0/additionalProperties", mark, name, "kind, email")
 		}
@@ -325,11 +295,11 @@ func (v *UpdateDeliveryContactContactAnyOf0) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	updateDeliveryContactContactAnyOf0KindRule  = tgimpl.NewString("/properties/contact/anyOf/0/properties/kind")
-	updateDeliveryContactContactAnyOf0EmailRule = tgimpl.NewString("/properties/contact/anyOf/0/properties/email", tgimpl.MaxLength(254), tgimpl.Format("email"))
+	updateDeliveryContactContactEmailKindRule  = tgimpl.NewString("/properties/contact/anyOf/0/properties/kind", tgimpl.Const("email"))
+	updateDeliveryContactContactEmailEmailRule = tgimpl.NewString("/properties/contact/anyOf/0/properties/email", tgimpl.MaxLength(254), tgimpl.Format("email"))
 )
 
-func (v *UpdateDeliveryContactContactAnyOf0) appendJSON(b []byte) []byte {
+func (v *UpdateDeliveryContactContactEmail) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
@@ -338,32 +308,32 @@ func (v *UpdateDeliveryContactContactAnyOf0) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v UpdateDeliveryContactContactAnyOf0) MarshalJSON() ([]byte, error) {
+func (v UpdateDeliveryContactContactEmail) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// UpdateDeliveryContactContactAnyOf0Kind is always email for this branch.
-type UpdateDeliveryContactContactAnyOf0Kind string
+// UpdateDeliveryContactContactEmailKind is always email for this branch.
+type UpdateDeliveryContactContactEmailKind string
 
 const (
-	UpdateDeliveryContactContactAnyOf0KindEmail UpdateDeliveryContactContactAnyOf0Kind = "email"
+	UpdateDeliveryContactContactEmailKindEmail UpdateDeliveryContactContactEmailKind = "email"
 )
 
-// UpdateDeliveryContactContactAnyOf1 is a contact by phone.
-type UpdateDeliveryContactContactAnyOf1 struct {
+// UpdateDeliveryContactContactPhone is a contact by phone.
+type UpdateDeliveryContactContactPhone struct {
 	// Kind is always phone for this branch.
-	Kind UpdateDeliveryContactContactAnyOf1Kind `json:"kind"`
+	Kind UpdateDeliveryContactContactPhoneKind `json:"kind"`
 	// Phone is the number the carrier calls, in E.164 form such as +447700900123.
 	Phone string `json:"phone"`
 }
 
 // UnmarshalJSON decodes v as strictly as the update_delivery_contact decoder
 // does.
-func (v *UpdateDeliveryContactContactAnyOf1) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(UpdateDeliveryContactToolName, data, v, (*UpdateDeliveryContactContactAnyOf1).decode)
+func (v *UpdateDeliveryContactContactPhone) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(UpdateDeliveryContactToolName, data, v, (*UpdateDeliveryContactContactPhone).decode)
 }
 
-func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
+func (v *UpdateDeliveryContactContactPhone) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -376,17 +346,10 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if s, ok := d.ReadStringBytes(updateDeliveryContactContactAnyOf1KindRule); ok {
-				switch string(s) {
-				case "phone":
-					v.Kind = UpdateDeliveryContactContactAnyOf1KindPhone
-				default:
-					d.Const("/properties/contact/anyOf/1/properties/kind/const", "phone", d.Quote(s))
-				}
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, updateDeliveryContactContactPhoneKindRule)
 		case "phone":
 			seen = d.Mark(seen, 1<<1)
-			tgimpl.RequiredString(d, &v.Phone, updateDeliveryContactContactAnyOf1PhoneRule)
+			tgimpl.RequiredString(d, &v.Phone, updateDeliveryContactContactPhonePhoneRule)
 		default:
 			d.Additional("/properties/contact/anyOf/1/additionalProperties", mark, name, "kind, phone")
 		}
@@ -399,11 +362,11 @@ func (v *UpdateDeliveryContactContactAnyOf1) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	updateDeliveryContactContactAnyOf1KindRule  = tgimpl.NewString("/properties/contact/anyOf/1/properties/kind")
-	updateDeliveryContactContactAnyOf1PhoneRule = tgimpl.NewString("/properties/contact/anyOf/1/properties/phone", tgimpl.Pattern(`^\+[1-9][0-9]{6,14}$`))
+	updateDeliveryContactContactPhoneKindRule  = tgimpl.NewString("/properties/contact/anyOf/1/properties/kind", tgimpl.Const("phone"))
+	updateDeliveryContactContactPhonePhoneRule = tgimpl.NewString("/properties/contact/anyOf/1/properties/phone", tgimpl.Pattern(`^\+[1-9][0-9]{6,14}$`))
 )
 
-func (v *UpdateDeliveryContactContactAnyOf1) appendJSON(b []byte) []byte {
+func (v *UpdateDeliveryContactContactPhone) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
@@ -412,13 +375,13 @@ func (v *UpdateDeliveryContactContactAnyOf1) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v UpdateDeliveryContactContactAnyOf1) MarshalJSON() ([]byte, error) {
+func (v UpdateDeliveryContactContactPhone) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// UpdateDeliveryContactContactAnyOf1Kind is always phone for this branch.
-type UpdateDeliveryContactContactAnyOf1Kind string
+// UpdateDeliveryContactContactPhoneKind is always phone for this branch.
+type UpdateDeliveryContactContactPhoneKind string
 
 const (
-	UpdateDeliveryContactContactAnyOf1KindPhone UpdateDeliveryContactContactAnyOf1Kind = "phone"
+	UpdateDeliveryContactContactPhoneKindPhone UpdateDeliveryContactContactPhoneKind = "phone"
 )

@@ -7,16 +7,6 @@ import (
 	"github.com/toolgate/toolgate/runtime/jsonread"
 )
 
-// IntLimit is decode.IntLimit.
-func IntLimit(text string, exclusive, lower bool) (limit int64, ok bool) {
-	return decode.IntLimit(text, exclusive, lower)
-}
-
-// FloatLimit is decode.FloatLimit.
-func FloatLimit(text string, exclusive, lower bool) (limit float64, ok bool) {
-	return decode.FloatLimit(text, exclusive, lower)
-}
-
 // StringTrial is decode.StringTrial.
 func StringTrial(raw []byte, r *Scalar, others bool) bool { return decode.StringTrial(raw, r, others) }
 
@@ -52,23 +42,14 @@ func Tag(ahead []byte, name string, values ...string) int { return decode.Tag(ah
 // Decoder is decode.Decoder.
 type Decoder = decode.Decoder
 
-// RuneCount is decode.RuneCount.
-func RuneCount(s []byte) int { return decode.RuneCount(s) }
-
 // Article is decode.Article.
 func Article(s string) string { return decode.Article(s) }
 
 // Own is decode.Own.
 func Own[T any](items []T) []T { return decode.Own[T](items) }
 
-// View is decode.View.
-func View(s []byte) string { return decode.View(s) }
-
 // Equal is decode.Equal.
 func Equal(a, b []byte) bool { return decode.Equal(a, b) }
-
-// NumberIn is decode.NumberIn.
-func NumberIn(raw []byte, vals ...string) bool { return decode.NumberIn(raw, vals...) }
 
 // RawIn is decode.RawIn.
 func RawIn(raw []byte, vals ...string) bool { return decode.RawIn(raw, vals...) }

@@ -87,3 +87,9 @@ func MultipleOf(text string) Keyword { return decode.MultipleOf(text) }
 
 // Sensitive is decode.Sensitive.
 func Sensitive(s *Scalar) { decode.Sensitive(s) }
+
+// EnumOf is decode.EnumOf.
+func EnumOf(kw, phrase string, values ...string) Keyword { return decode.EnumOf(kw, phrase, values...) }
+
+// Const is decode.Const.
+func Const(value string) Keyword { return decode.Const(value) }

@@ -147,19 +147,19 @@ func (v BlocksAnyofArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// BlocksAnyofBlockAnyOf0 is the object at blocks_anyof (schema
+// BlocksAnyofBlockPara is the object at blocks_anyof (schema
 // /$defs/block/anyOf/0).
-type BlocksAnyofBlockAnyOf0 struct {
+type BlocksAnyofBlockPara struct {
 	Para     string                              `json:"para"`
 	Children tgopt.Optional[[]*BlocksAnyofBlock] `json:"children"`
 }
 
 // UnmarshalJSON decodes v as strictly as the blocks_anyof decoder does.
-func (v *BlocksAnyofBlockAnyOf0) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(BlocksAnyofToolName, data, v, (*BlocksAnyofBlockAnyOf0).decode)
+func (v *BlocksAnyofBlockPara) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(BlocksAnyofToolName, data, v, (*BlocksAnyofBlockPara).decode)
 }
 
-func (v *BlocksAnyofBlockAnyOf0) decode(d *tgimpl.Decoder) {
+func (v *BlocksAnyofBlockPara) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -172,7 +172,7 @@ func (v *BlocksAnyofBlockAnyOf0) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "para":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.RequiredString(d, &v.Para, blocksAnyofBlockAnyOf0ParaRule)
+			tgimpl.RequiredString(d, &v.Para, blocksAnyofBlockParaParaRule)
 		case "children":
 			seen = d.Mark(seen, 1<<1)
 			if d.AtArray("/$defs/block/anyOf/0/properties/children/type") {
@@ -214,10 +214,10 @@ func (v *BlocksAnyofBlockAnyOf0) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	blocksAnyofBlockAnyOf0ParaRule = tgimpl.NewString("/$defs/block/anyOf/0/properties/para")
+	blocksAnyofBlockParaParaRule = tgimpl.NewString("/$defs/block/anyOf/0/properties/para")
 )
 
-func (v *BlocksAnyofBlockAnyOf0) appendJSON(b []byte) []byte {
+func (v *BlocksAnyofBlockPara) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "para", v.Para)
@@ -236,15 +236,15 @@ func (v *BlocksAnyofBlockAnyOf0) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v BlocksAnyofBlockAnyOf0) MarshalJSON() ([]byte, error) {
+func (v BlocksAnyofBlockPara) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// validBlocksAnyofBlockAnyOf0 reports whether raw, a JSON value that p read,
+// validBlocksAnyofBlockPara reports whether raw, a JSON value that p read,
 // satisfies blocks_anyof (schema /$defs/block/anyOf/0). Inside another trial,
 // its verdict on a value is remembered (tgimpl.Decoder.Tried).
-func validBlocksAnyofBlockAnyOf0(p *tgimpl.Decoder, raw []byte) bool {
-	if ok, known := p.Tried("validBlocksAnyofBlockAnyOf0", raw); known {
+func validBlocksAnyofBlockPara(p *tgimpl.Decoder, raw []byte) bool {
+	if ok, known := p.Tried("validBlocksAnyofBlockPara", raw); known {
 		return ok
 	}
 	var dec tgimpl.Decoder
@@ -252,28 +252,28 @@ func validBlocksAnyofBlockAnyOf0(p *tgimpl.Decoder, raw []byte) bool {
 	d.TrialOf(p, raw)
 	switch d.R.Peek() {
 	case tgjsonread.Object:
-		o := new(BlocksAnyofBlockAnyOf0)
+		o := new(BlocksAnyofBlockPara)
 		o.decode(d)
 		_ = o
 	default:
 		d.TypeMismatch("/$defs/block/anyOf/0/type", "object")
 	}
-	return p.Remember("validBlocksAnyofBlockAnyOf0", raw, d)
+	return p.Remember("validBlocksAnyofBlockPara", raw, d)
 }
 
-// BlocksAnyofBlockAnyOf1 is the object at blocks_anyof (schema
+// BlocksAnyofBlockList is the object at blocks_anyof (schema
 // /$defs/block/anyOf/1).
-type BlocksAnyofBlockAnyOf1 struct {
+type BlocksAnyofBlockList struct {
 	List     string                              `json:"list"`
 	Children tgopt.Optional[[]*BlocksAnyofBlock] `json:"children"`
 }
 
 // UnmarshalJSON decodes v as strictly as the blocks_anyof decoder does.
-func (v *BlocksAnyofBlockAnyOf1) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(BlocksAnyofToolName, data, v, (*BlocksAnyofBlockAnyOf1).decode)
+func (v *BlocksAnyofBlockList) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(BlocksAnyofToolName, data, v, (*BlocksAnyofBlockList).decode)
 }
 
-func (v *BlocksAnyofBlockAnyOf1) decode(d *tgimpl.Decoder) {
+func (v *BlocksAnyofBlockList) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -286,7 +286,7 @@ func (v *BlocksAnyofBlockAnyOf1) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "list":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.RequiredString(d, &v.List, blocksAnyofBlockAnyOf1ListRule)
+			tgimpl.RequiredString(d, &v.List, blocksAnyofBlockListListRule)
 		case "children":
 			seen = d.Mark(seen, 1<<1)
 			if d.AtArray("/$defs/block/anyOf/1/properties/children/type") {
@@ -328,10 +328,10 @@ func (v *BlocksAnyofBlockAnyOf1) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	blocksAnyofBlockAnyOf1ListRule = tgimpl.NewString("/$defs/block/anyOf/1/properties/list")
+	blocksAnyofBlockListListRule = tgimpl.NewString("/$defs/block/anyOf/1/properties/list")
 )
 
-func (v *BlocksAnyofBlockAnyOf1) appendJSON(b []byte) []byte {
+func (v *BlocksAnyofBlockList) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "list", v.List)
@@ -350,15 +350,15 @@ func (v *BlocksAnyofBlockAnyOf1) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v BlocksAnyofBlockAnyOf1) MarshalJSON() ([]byte, error) {
+func (v BlocksAnyofBlockList) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// validBlocksAnyofBlockAnyOf1 reports whether raw, a JSON value that p read,
+// validBlocksAnyofBlockList reports whether raw, a JSON value that p read,
 // satisfies blocks_anyof (schema /$defs/block/anyOf/1). Inside another trial,
 // its verdict on a value is remembered (tgimpl.Decoder.Tried).
-func validBlocksAnyofBlockAnyOf1(p *tgimpl.Decoder, raw []byte) bool {
-	if ok, known := p.Tried("validBlocksAnyofBlockAnyOf1", raw); known {
+func validBlocksAnyofBlockList(p *tgimpl.Decoder, raw []byte) bool {
+	if ok, known := p.Tried("validBlocksAnyofBlockList", raw); known {
 		return ok
 	}
 	var dec tgimpl.Decoder
@@ -366,26 +366,26 @@ func validBlocksAnyofBlockAnyOf1(p *tgimpl.Decoder, raw []byte) bool {
 	d.TrialOf(p, raw)
 	switch d.R.Peek() {
 	case tgjsonread.Object:
-		o := new(BlocksAnyofBlockAnyOf1)
+		o := new(BlocksAnyofBlockList)
 		o.decode(d)
 		_ = o
 	default:
 		d.TypeMismatch("/$defs/block/anyOf/1/type", "object")
 	}
-	return p.Remember("validBlocksAnyofBlockAnyOf1", raw, d)
+	return p.Remember("validBlocksAnyofBlockList", raw, d)
 }
 
-// seenBlocksAnyofBlockAnyOf0 notes in s the members and items of raw, a value
-// d read, that blocks_anyof (schema /$defs/block/anyOf/0) evaluates, for
+// seenBlocksAnyofBlockPara notes in s the members and items of raw, a value d
+// read, that blocks_anyof (schema /$defs/block/anyOf/0) evaluates, for
 // unevaluatedProperties and unevaluatedItems.
-func seenBlocksAnyofBlockAnyOf0(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
+func seenBlocksAnyofBlockPara(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 	s.Names("para", "children")
 }
 
-// seenBlocksAnyofBlockAnyOf1 notes in s the members and items of raw, a value
-// d read, that blocks_anyof (schema /$defs/block/anyOf/1) evaluates, for
+// seenBlocksAnyofBlockList notes in s the members and items of raw, a value d
+// read, that blocks_anyof (schema /$defs/block/anyOf/1) evaluates, for
 // unevaluatedProperties and unevaluatedItems.
-func seenBlocksAnyofBlockAnyOf1(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
+func seenBlocksAnyofBlockList(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 	s.Names("list", "children")
 }
 
@@ -393,18 +393,18 @@ func seenBlocksAnyofBlockAnyOf1(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 // /$defs/block) that apply to the whole value on raw, the bytes just read.
 func checkBlocksAnyofBlock(d *tgimpl.Decoder, raw []byte) {
 	d.Checking(raw)
-	anyOf0 := validBlocksAnyofBlockAnyOf0(d, raw)
-	anyOf1 := validBlocksAnyofBlockAnyOf1(d, raw)
+	anyOf0 := validBlocksAnyofBlockPara(d, raw)
+	anyOf1 := validBlocksAnyofBlockList(d, raw)
 	if !(anyOf0 || anyOf1) {
 		d.AnyOf("/$defs/block/anyOf")
 	}
 	if tgimpl.KindOf(raw) == tgjsonread.Object {
 		s := &tgimpl.Seen{}
 		if anyOf0 {
-			seenBlocksAnyofBlockAnyOf0(d, raw, s)
+			seenBlocksAnyofBlockPara(d, raw, s)
 		}
 		if anyOf1 {
-			seenBlocksAnyofBlockAnyOf1(d, raw, s)
+			seenBlocksAnyofBlockList(d, raw, s)
 		}
 		for name := range d.UnevaluatedMembers(s, raw) {
 			d.Unevaluated("/$defs/block/unevaluatedProperties", name)
@@ -440,13 +440,13 @@ func (v *BlocksAnyofBlock) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "para":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.OptionalString(d, &v.Para, blocksAnyofBlockAnyOf0ParaRule)
+			tgimpl.OptionalString(d, &v.Para, blocksAnyofBlockParaParaRule)
 		case "children":
 			seen = d.Mark(seen, 1<<1)
 			v.Children = tgopt.Some(d.Raw())
 		case "list":
 			seen = d.Mark(seen, 1<<2)
-			tgimpl.OptionalString(d, &v.List, blocksAnyofBlockAnyOf1ListRule)
+			tgimpl.OptionalString(d, &v.List, blocksAnyofBlockListListRule)
 		default:
 			if d.Extra(mark, name) {
 				d.R.Skip()

@@ -266,13 +266,9 @@ func decodeBlocksMixedBlockNot(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/$defs/block/not/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(blocksMixedBlockNotNumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(blocksMixedBlockNotStringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -294,6 +290,11 @@ func decodeBlocksMixedBlockNot(d *tgimpl.Decoder) json.RawMessage {
 	}
 	return d.Capture(start)
 }
+
+var (
+	blocksMixedBlockNotNumberRule = tgimpl.NewNumber("/$defs/block/not")
+	blocksMixedBlockNotStringRule = tgimpl.NewString("/$defs/block/not")
+)
 
 // BlocksMixedBlockNotObject is the object at blocks_mixed (schema
 // /$defs/block/not).
@@ -379,13 +380,9 @@ func decodeBlocksMixedBlockIf(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/$defs/block/if/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(blocksMixedBlockIfNumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(blocksMixedBlockIfStringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -407,6 +404,11 @@ func decodeBlocksMixedBlockIf(d *tgimpl.Decoder) json.RawMessage {
 	}
 	return d.Capture(start)
 }
+
+var (
+	blocksMixedBlockIfNumberRule = tgimpl.NewNumber("/$defs/block/if")
+	blocksMixedBlockIfStringRule = tgimpl.NewString("/$defs/block/if")
+)
 
 // BlocksMixedBlockIfObject is the object at blocks_mixed (schema
 // /$defs/block/if).
@@ -471,13 +473,9 @@ func decodeBlocksMixedBlockIfObjectChildren(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/$defs/block/if/properties/children/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(blocksMixedBlockIfObjectChildrenNumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(blocksMixedBlockIfObjectChildrenStringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -521,6 +519,11 @@ func decodeBlocksMixedBlockIfObjectChildren(d *tgimpl.Decoder) json.RawMessage {
 	return d.Capture(start)
 }
 
+var (
+	blocksMixedBlockIfObjectChildrenNumberRule = tgimpl.NewNumber("/$defs/block/if/properties/children")
+	blocksMixedBlockIfObjectChildrenStringRule = tgimpl.NewString("/$defs/block/if/properties/children")
+)
+
 // validBlocksMixedBlockIf reports whether raw, a JSON value that p read,
 // satisfies blocks_mixed (schema /$defs/block/if). Inside another trial, its
 // verdict on a value is remembered (tgimpl.Decoder.Tried).
@@ -548,13 +551,9 @@ func decodeBlocksMixedBlockThen(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/$defs/block/then/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(blocksMixedBlockThenNumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(blocksMixedBlockThenStringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -576,6 +575,11 @@ func decodeBlocksMixedBlockThen(d *tgimpl.Decoder) json.RawMessage {
 	}
 	return d.Capture(start)
 }
+
+var (
+	blocksMixedBlockThenNumberRule = tgimpl.NewNumber("/$defs/block/then")
+	blocksMixedBlockThenStringRule = tgimpl.NewString("/$defs/block/then")
+)
 
 // BlocksMixedBlockThenObject is the object at blocks_mixed (schema
 // /$defs/block/then).
@@ -700,13 +704,9 @@ func decodeBlocksMixedBlockDependency0(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/$defs/block/dependentSchemas/children/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(blocksMixedBlockDependency0NumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(blocksMixedBlockDependency0StringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -728,6 +728,11 @@ func decodeBlocksMixedBlockDependency0(d *tgimpl.Decoder) json.RawMessage {
 	}
 	return d.Capture(start)
 }
+
+var (
+	blocksMixedBlockDependency0NumberRule = tgimpl.NewNumber("/$defs/block/dependentSchemas/children")
+	blocksMixedBlockDependency0StringRule = tgimpl.NewString("/$defs/block/dependentSchemas/children")
+)
 
 // BlocksMixedBlockDependency0Object is the object at blocks_mixed (schema
 // /$defs/block/dependentSchemas/children).
@@ -793,13 +798,9 @@ func decodeBlocksMixedBlockDependency0ObjectChildren(d *tgimpl.Decoder) json.Raw
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/$defs/block/dependentSchemas/children/properties/children/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(blocksMixedBlockDependency0ObjectChildrenNumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(blocksMixedBlockDependency0ObjectChildrenStringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -842,6 +843,11 @@ func decodeBlocksMixedBlockDependency0ObjectChildren(d *tgimpl.Decoder) json.Raw
 	}
 	return d.Capture(start)
 }
+
+var (
+	blocksMixedBlockDependency0ObjectChildrenNumberRule = tgimpl.NewNumber("/$defs/block/dependentSchemas/children/properties/children")
+	blocksMixedBlockDependency0ObjectChildrenStringRule = tgimpl.NewString("/$defs/block/dependentSchemas/children/properties/children")
+)
 
 // validBlocksMixedBlockDependency0 reports whether raw, a JSON value that p
 // read, satisfies blocks_mixed (schema

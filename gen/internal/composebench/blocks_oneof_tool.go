@@ -149,19 +149,19 @@ func (v BlocksOneofArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// BlocksOneofBlockOneOf0 is the object at blocks_oneof (schema
+// BlocksOneofBlockPara is the object at blocks_oneof (schema
 // /$defs/block/oneOf/0).
-type BlocksOneofBlockOneOf0 struct {
+type BlocksOneofBlockPara struct {
 	Para     string                              `json:"para"`
 	Children tgopt.Optional[[]*BlocksOneofBlock] `json:"children"`
 }
 
 // UnmarshalJSON decodes v as strictly as the blocks_oneof decoder does.
-func (v *BlocksOneofBlockOneOf0) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(BlocksOneofToolName, data, v, (*BlocksOneofBlockOneOf0).decode)
+func (v *BlocksOneofBlockPara) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(BlocksOneofToolName, data, v, (*BlocksOneofBlockPara).decode)
 }
 
-func (v *BlocksOneofBlockOneOf0) decode(d *tgimpl.Decoder) {
+func (v *BlocksOneofBlockPara) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -174,7 +174,7 @@ func (v *BlocksOneofBlockOneOf0) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "para":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.RequiredString(d, &v.Para, blocksOneofBlockOneOf0ParaRule)
+			tgimpl.RequiredString(d, &v.Para, blocksOneofBlockParaParaRule)
 		case "children":
 			seen = d.Mark(seen, 1<<1)
 			if d.AtArray("/$defs/block/oneOf/0/properties/children/type") {
@@ -216,10 +216,10 @@ func (v *BlocksOneofBlockOneOf0) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	blocksOneofBlockOneOf0ParaRule = tgimpl.NewString("/$defs/block/oneOf/0/properties/para")
+	blocksOneofBlockParaParaRule = tgimpl.NewString("/$defs/block/oneOf/0/properties/para")
 )
 
-func (v *BlocksOneofBlockOneOf0) appendJSON(b []byte) []byte {
+func (v *BlocksOneofBlockPara) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "para", v.Para)
@@ -238,15 +238,15 @@ func (v *BlocksOneofBlockOneOf0) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v BlocksOneofBlockOneOf0) MarshalJSON() ([]byte, error) {
+func (v BlocksOneofBlockPara) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// validBlocksOneofBlockOneOf0 reports whether raw, a JSON value that p read,
+// validBlocksOneofBlockPara reports whether raw, a JSON value that p read,
 // satisfies blocks_oneof (schema /$defs/block/oneOf/0). Inside another trial,
 // its verdict on a value is remembered (tgimpl.Decoder.Tried).
-func validBlocksOneofBlockOneOf0(p *tgimpl.Decoder, raw []byte) bool {
-	if ok, known := p.Tried("validBlocksOneofBlockOneOf0", raw); known {
+func validBlocksOneofBlockPara(p *tgimpl.Decoder, raw []byte) bool {
+	if ok, known := p.Tried("validBlocksOneofBlockPara", raw); known {
 		return ok
 	}
 	var dec tgimpl.Decoder
@@ -254,28 +254,28 @@ func validBlocksOneofBlockOneOf0(p *tgimpl.Decoder, raw []byte) bool {
 	d.TrialOf(p, raw)
 	switch d.R.Peek() {
 	case tgjsonread.Object:
-		o := new(BlocksOneofBlockOneOf0)
+		o := new(BlocksOneofBlockPara)
 		o.decode(d)
 		_ = o
 	default:
 		d.TypeMismatch("/$defs/block/oneOf/0/type", "object")
 	}
-	return p.Remember("validBlocksOneofBlockOneOf0", raw, d)
+	return p.Remember("validBlocksOneofBlockPara", raw, d)
 }
 
-// BlocksOneofBlockOneOf1 is the object at blocks_oneof (schema
+// BlocksOneofBlockList is the object at blocks_oneof (schema
 // /$defs/block/oneOf/1).
-type BlocksOneofBlockOneOf1 struct {
+type BlocksOneofBlockList struct {
 	List     string                              `json:"list"`
 	Children tgopt.Optional[[]*BlocksOneofBlock] `json:"children"`
 }
 
 // UnmarshalJSON decodes v as strictly as the blocks_oneof decoder does.
-func (v *BlocksOneofBlockOneOf1) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(BlocksOneofToolName, data, v, (*BlocksOneofBlockOneOf1).decode)
+func (v *BlocksOneofBlockList) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(BlocksOneofToolName, data, v, (*BlocksOneofBlockList).decode)
 }
 
-func (v *BlocksOneofBlockOneOf1) decode(d *tgimpl.Decoder) {
+func (v *BlocksOneofBlockList) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -288,7 +288,7 @@ func (v *BlocksOneofBlockOneOf1) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "list":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.RequiredString(d, &v.List, blocksOneofBlockOneOf1ListRule)
+			tgimpl.RequiredString(d, &v.List, blocksOneofBlockListListRule)
 		case "children":
 			seen = d.Mark(seen, 1<<1)
 			if d.AtArray("/$defs/block/oneOf/1/properties/children/type") {
@@ -330,10 +330,10 @@ func (v *BlocksOneofBlockOneOf1) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	blocksOneofBlockOneOf1ListRule = tgimpl.NewString("/$defs/block/oneOf/1/properties/list")
+	blocksOneofBlockListListRule = tgimpl.NewString("/$defs/block/oneOf/1/properties/list")
 )
 
-func (v *BlocksOneofBlockOneOf1) appendJSON(b []byte) []byte {
+func (v *BlocksOneofBlockList) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "list", v.List)
@@ -352,15 +352,15 @@ func (v *BlocksOneofBlockOneOf1) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v BlocksOneofBlockOneOf1) MarshalJSON() ([]byte, error) {
+func (v BlocksOneofBlockList) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// validBlocksOneofBlockOneOf1 reports whether raw, a JSON value that p read,
+// validBlocksOneofBlockList reports whether raw, a JSON value that p read,
 // satisfies blocks_oneof (schema /$defs/block/oneOf/1). Inside another trial,
 // its verdict on a value is remembered (tgimpl.Decoder.Tried).
-func validBlocksOneofBlockOneOf1(p *tgimpl.Decoder, raw []byte) bool {
-	if ok, known := p.Tried("validBlocksOneofBlockOneOf1", raw); known {
+func validBlocksOneofBlockList(p *tgimpl.Decoder, raw []byte) bool {
+	if ok, known := p.Tried("validBlocksOneofBlockList", raw); known {
 		return ok
 	}
 	var dec tgimpl.Decoder
@@ -368,26 +368,26 @@ func validBlocksOneofBlockOneOf1(p *tgimpl.Decoder, raw []byte) bool {
 	d.TrialOf(p, raw)
 	switch d.R.Peek() {
 	case tgjsonread.Object:
-		o := new(BlocksOneofBlockOneOf1)
+		o := new(BlocksOneofBlockList)
 		o.decode(d)
 		_ = o
 	default:
 		d.TypeMismatch("/$defs/block/oneOf/1/type", "object")
 	}
-	return p.Remember("validBlocksOneofBlockOneOf1", raw, d)
+	return p.Remember("validBlocksOneofBlockList", raw, d)
 }
 
-// seenBlocksOneofBlockOneOf0 notes in s the members and items of raw, a value
-// d read, that blocks_oneof (schema /$defs/block/oneOf/0) evaluates, for
+// seenBlocksOneofBlockPara notes in s the members and items of raw, a value d
+// read, that blocks_oneof (schema /$defs/block/oneOf/0) evaluates, for
 // unevaluatedProperties and unevaluatedItems.
-func seenBlocksOneofBlockOneOf0(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
+func seenBlocksOneofBlockPara(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 	s.Names("para", "children")
 }
 
-// seenBlocksOneofBlockOneOf1 notes in s the members and items of raw, a value
-// d read, that blocks_oneof (schema /$defs/block/oneOf/1) evaluates, for
+// seenBlocksOneofBlockList notes in s the members and items of raw, a value d
+// read, that blocks_oneof (schema /$defs/block/oneOf/1) evaluates, for
 // unevaluatedProperties and unevaluatedItems.
-func seenBlocksOneofBlockOneOf1(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
+func seenBlocksOneofBlockList(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 	s.Names("list", "children")
 }
 
@@ -395,18 +395,18 @@ func seenBlocksOneofBlockOneOf1(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 // /$defs/block) that apply to the whole value on raw, the bytes just read.
 func checkBlocksOneofBlock(d *tgimpl.Decoder, raw []byte) {
 	d.Checking(raw)
-	oneOf0 := validBlocksOneofBlockOneOf0(d, raw)
-	oneOf1 := validBlocksOneofBlockOneOf1(d, raw)
+	oneOf0 := validBlocksOneofBlockPara(d, raw)
+	oneOf1 := validBlocksOneofBlockList(d, raw)
 	if first, second := tgimpl.FirstTwo(oneOf0, oneOf1); first < 0 || second >= 0 {
 		d.OneOf("/$defs/block/oneOf", first, second)
 	}
 	if tgimpl.KindOf(raw) == tgjsonread.Object {
 		s := &tgimpl.Seen{}
 		if oneOf0 {
-			seenBlocksOneofBlockOneOf0(d, raw, s)
+			seenBlocksOneofBlockPara(d, raw, s)
 		}
 		if oneOf1 {
-			seenBlocksOneofBlockOneOf1(d, raw, s)
+			seenBlocksOneofBlockList(d, raw, s)
 		}
 		for name := range d.UnevaluatedMembers(s, raw) {
 			d.Unevaluated("/$defs/block/unevaluatedProperties", name)
@@ -442,13 +442,13 @@ func (v *BlocksOneofBlock) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "para":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.OptionalString(d, &v.Para, blocksOneofBlockOneOf0ParaRule)
+			tgimpl.OptionalString(d, &v.Para, blocksOneofBlockParaParaRule)
 		case "children":
 			seen = d.Mark(seen, 1<<1)
 			v.Children = tgopt.Some(d.Raw())
 		case "list":
 			seen = d.Mark(seen, 1<<2)
-			tgimpl.OptionalString(d, &v.List, blocksOneofBlockOneOf1ListRule)
+			tgimpl.OptionalString(d, &v.List, blocksOneofBlockListListRule)
 		default:
 			if d.Extra(mark, name) {
 				d.R.Skip()

@@ -97,37 +97,7 @@ func (v *PetOneofArgs) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "pet":
 			seen = d.Mark(seen, 1<<0)
-			{
-				start := d.R.Offset()
-				switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"cat\"", "\"dog\"", "\"bird\"") {
-				case 0:
-					var o PetOneofPetOneOf0
-					o.decodeIn(d, "/properties/pet/unevaluatedProperties")
-					v.Pet = PetOneofPet{
-						b0:     o,
-						branch: 1,
-					}
-				case 1:
-					var o PetOneofPetOneOf1
-					o.decodeIn(d, "/properties/pet/unevaluatedProperties")
-					v.Pet = PetOneofPet{
-						b1:     o,
-						branch: 2,
-					}
-				case 2:
-					var o PetOneofPetOneOf2
-					o.decodeIn(d, "/properties/pet/unevaluatedProperties")
-					v.Pet = PetOneofPet{
-						b2:     o,
-						branch: 3,
-					}
-				default:
-					d.R.Skip()
-					if d.R.Err() == nil {
-						d.OneOf("/properties/pet/oneOf", -1, -1)
-					}
-				}
-			}
+			v.Pet.decodeJSON(d)
 		default:
 			d.Additional("/additionalProperties", mark, name, "pet")
 		}
@@ -162,26 +132,26 @@ func (v PetOneofArgs) MarshalJSON() ([]byte, error) {
 //	}
 type PetOneofPet struct {
 	branch int // 1 + the index of the branch held; 0: none
-	b0     PetOneofPetOneOf0
-	b1     PetOneofPetOneOf1
-	b2     PetOneofPetOneOf2
+	b0     PetOneofPetCat
+	b1     PetOneofPetDog
+	b2     PetOneofPetBird
 }
 
 // Cat returns the branch whose kind is "cat", and whether the value is that
 // branch.
-func (u PetOneofPet) Cat() (PetOneofPetOneOf0, bool) {
+func (u PetOneofPet) Cat() (PetOneofPetCat, bool) {
 	return u.b0, u.branch == 1
 }
 
 // Dog returns the branch whose kind is "dog", and whether the value is that
 // branch.
-func (u PetOneofPet) Dog() (PetOneofPetOneOf1, bool) {
+func (u PetOneofPet) Dog() (PetOneofPetDog, bool) {
 	return u.b1, u.branch == 2
 }
 
 // Bird returns the branch whose kind is "bird", and whether the value is that
 // branch.
-func (u PetOneofPet) Bird() (PetOneofPetOneOf2, bool) {
+func (u PetOneofPet) Bird() (PetOneofPetBird, bool) {
 	return u.b2, u.branch == 3
 }
 
@@ -206,45 +176,47 @@ func (u PetOneofPet) MarshalJSON() ([]byte, error) {
 	return u.appendJSON(nil), nil
 }
 
+// decodeJSON reads the value of pet_oneof (schema /properties/pet) into u,
+// checking every rule of the branch it is.
+func (u *PetOneofPet) decodeJSON(d *tgimpl.Decoder) {
+	start := d.R.Offset()
+	switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"cat\"", "\"dog\"", "\"bird\"") {
+	case 0:
+		var o PetOneofPetCat
+		o.decodeIn(d, "/properties/pet/unevaluatedProperties")
+		*u = PetOneofPet{
+			b0:     o,
+			branch: 1,
+		}
+	case 1:
+		var o PetOneofPetDog
+		o.decodeIn(d, "/properties/pet/unevaluatedProperties")
+		*u = PetOneofPet{
+			b1:     o,
+			branch: 2,
+		}
+	case 2:
+		var o PetOneofPetBird
+		o.decodeIn(d, "/properties/pet/unevaluatedProperties")
+		*u = PetOneofPet{
+			b2:     o,
+			branch: 3,
+		}
+	default:
+		d.R.Skip()
+		if d.R.Err() == nil {
+			d.OneOf("/properties/pet/oneOf", -1, -1)
+		}
+	}
+}
+
 // UnmarshalJSON decodes u with the strict, single-pass checks of the pet_oneof
 // decoder.
 func (u *PetOneofPet) UnmarshalJSON(data []byte) error {
 	var decoded PetOneofPet
 	var d tgimpl.Decoder
 	d.Reset(PetOneofToolName, data)
-	func(d *tgimpl.Decoder) {
-		{
-			start := d.R.Offset()
-			switch tgimpl.Tag(d.R.Data()[start:], "kind", "\"cat\"", "\"dog\"", "\"bird\"") {
-			case 0:
-				var o PetOneofPetOneOf0
-				o.decodeIn(d, "/properties/pet/unevaluatedProperties")
-				decoded = PetOneofPet{
-					b0:     o,
-					branch: 1,
-				}
-			case 1:
-				var o PetOneofPetOneOf1
-				o.decodeIn(d, "/properties/pet/unevaluatedProperties")
-				decoded = PetOneofPet{
-					b1:     o,
-					branch: 2,
-				}
-			case 2:
-				var o PetOneofPetOneOf2
-				o.decodeIn(d, "/properties/pet/unevaluatedProperties")
-				decoded = PetOneofPet{
-					b2:     o,
-					branch: 3,
-				}
-			default:
-				d.R.Skip()
-				if d.R.Err() == nil {
-					d.OneOf("/properties/pet/oneOf", -1, -1)
-				}
-			}
-		}
-	}(&d)
+	decoded.decodeJSON(&d)
 	if err := d.Finish(); err != nil {
 		return err
 	}
@@ -252,28 +224,27 @@ func (u *PetOneofPet) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// PetOneofPetOneOf0 is the object at pet_oneof (schema
-// /properties/pet/oneOf/0).
-type PetOneofPetOneOf0 struct {
-	Kind   PetOneofPetOneOf0Kind `json:"kind"`
+// PetOneofPetCat is the object at pet_oneof (schema /properties/pet/oneOf/0).
+type PetOneofPetCat struct {
+	Kind   PetOneofPetCatKind    `json:"kind"`
 	Name   string                `json:"name"`
 	Age    tgopt.Optional[int64] `json:"age"`
 	Indoor tgopt.Optional[bool]  `json:"indoor"`
 }
 
 // UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
-func (v *PetOneofPetOneOf0) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf0).decode)
+func (v *PetOneofPetCat) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetCat).decode)
 }
 
-func (v *PetOneofPetOneOf0) decode(d *tgimpl.Decoder) {
+func (v *PetOneofPetCat) decode(d *tgimpl.Decoder) {
 	v.decodeIn(d, "")
 }
 
 // decodeIn reads v from d, which is at an object. closedAt, when not empty, is
 // the unevaluatedProperties of a composition that closes it: a member the
 // struct does not declare then breaks that keyword.
-func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
+func (v *PetOneofPetCat) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -286,20 +257,13 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if s, ok := d.ReadStringBytes(petOneofPetOneOf0KindRule); ok {
-				switch string(s) {
-				case "cat":
-					v.Kind = PetOneofPetOneOf0KindCat
-				default:
-					d.Const("/properties/pet/oneOf/0/properties/kind/const", "cat", d.Quote(s))
-				}
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, petOneofPetCatKindRule)
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			tgimpl.RequiredString(d, &v.Name, petOneofPetOneOf0NameRule)
+			tgimpl.RequiredString(d, &v.Name, petOneofPetCatNameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			tgimpl.OptionalInt(d, &v.Age, petOneofPetOneOf0AgeRule)
+			tgimpl.OptionalInt(d, &v.Age, petOneofPetCatAgeRule)
 		case "indoor":
 			seen = d.Mark(seen, 1<<3)
 			tgimpl.OptionalBool(d, &v.Indoor, "/properties/pet/oneOf/0/properties/indoor/type")
@@ -319,12 +283,12 @@ func (v *PetOneofPetOneOf0) decodeIn(d *tgimpl.Decoder, closedAt string) {
 }
 
 var (
-	petOneofPetOneOf0KindRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/kind")
-	petOneofPetOneOf0NameRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/name", tgimpl.MaxLength(40))
-	petOneofPetOneOf0AgeRule  = tgimpl.NewInt("/properties/pet/oneOf/0/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+	petOneofPetCatKindRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/kind", tgimpl.Const("cat"))
+	petOneofPetCatNameRule = tgimpl.NewString("/properties/pet/oneOf/0/properties/name", tgimpl.MaxLength(40))
+	petOneofPetCatAgeRule  = tgimpl.NewInt("/properties/pet/oneOf/0/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 )
 
-func (v *PetOneofPetOneOf0) appendJSON(b []byte) []byte {
+func (v *PetOneofPetCat) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
@@ -335,40 +299,39 @@ func (v *PetOneofPetOneOf0) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v PetOneofPetOneOf0) MarshalJSON() ([]byte, error) {
+func (v PetOneofPetCat) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// PetOneofPetOneOf0Kind is one of the values pet_oneof (schema
+// PetOneofPetCatKind is one of the values pet_oneof (schema
 // /properties/pet/oneOf/0/properties/kind) allows.
-type PetOneofPetOneOf0Kind string
+type PetOneofPetCatKind string
 
 const (
-	PetOneofPetOneOf0KindCat PetOneofPetOneOf0Kind = "cat"
+	PetOneofPetCatKindCat PetOneofPetCatKind = "cat"
 )
 
-// PetOneofPetOneOf1 is the object at pet_oneof (schema
-// /properties/pet/oneOf/1).
-type PetOneofPetOneOf1 struct {
-	Kind  PetOneofPetOneOf1Kind `json:"kind"`
+// PetOneofPetDog is the object at pet_oneof (schema /properties/pet/oneOf/1).
+type PetOneofPetDog struct {
+	Kind  PetOneofPetDogKind    `json:"kind"`
 	Name  string                `json:"name"`
 	Age   tgopt.Optional[int64] `json:"age"`
 	Leash tgopt.Optional[bool]  `json:"leash"`
 }
 
 // UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
-func (v *PetOneofPetOneOf1) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf1).decode)
+func (v *PetOneofPetDog) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetDog).decode)
 }
 
-func (v *PetOneofPetOneOf1) decode(d *tgimpl.Decoder) {
+func (v *PetOneofPetDog) decode(d *tgimpl.Decoder) {
 	v.decodeIn(d, "")
 }
 
 // decodeIn reads v from d, which is at an object. closedAt, when not empty, is
 // the unevaluatedProperties of a composition that closes it: a member the
 // struct does not declare then breaks that keyword.
-func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
+func (v *PetOneofPetDog) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -381,20 +344,13 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if s, ok := d.ReadStringBytes(petOneofPetOneOf1KindRule); ok {
-				switch string(s) {
-				case "dog":
-					v.Kind = PetOneofPetOneOf1KindDog
-				default:
-					d.Const("/properties/pet/oneOf/1/properties/kind/const", "dog", d.Quote(s))
-				}
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, petOneofPetDogKindRule)
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			tgimpl.RequiredString(d, &v.Name, petOneofPetOneOf1NameRule)
+			tgimpl.RequiredString(d, &v.Name, petOneofPetDogNameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			tgimpl.OptionalInt(d, &v.Age, petOneofPetOneOf1AgeRule)
+			tgimpl.OptionalInt(d, &v.Age, petOneofPetDogAgeRule)
 		case "leash":
 			seen = d.Mark(seen, 1<<3)
 			tgimpl.OptionalBool(d, &v.Leash, "/properties/pet/oneOf/1/properties/leash/type")
@@ -414,12 +370,12 @@ func (v *PetOneofPetOneOf1) decodeIn(d *tgimpl.Decoder, closedAt string) {
 }
 
 var (
-	petOneofPetOneOf1KindRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/kind")
-	petOneofPetOneOf1NameRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/name", tgimpl.MaxLength(40))
-	petOneofPetOneOf1AgeRule  = tgimpl.NewInt("/properties/pet/oneOf/1/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+	petOneofPetDogKindRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/kind", tgimpl.Const("dog"))
+	petOneofPetDogNameRule = tgimpl.NewString("/properties/pet/oneOf/1/properties/name", tgimpl.MaxLength(40))
+	petOneofPetDogAgeRule  = tgimpl.NewInt("/properties/pet/oneOf/1/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
 )
 
-func (v *PetOneofPetOneOf1) appendJSON(b []byte) []byte {
+func (v *PetOneofPetDog) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
@@ -430,40 +386,39 @@ func (v *PetOneofPetOneOf1) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v PetOneofPetOneOf1) MarshalJSON() ([]byte, error) {
+func (v PetOneofPetDog) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// PetOneofPetOneOf1Kind is one of the values pet_oneof (schema
+// PetOneofPetDogKind is one of the values pet_oneof (schema
 // /properties/pet/oneOf/1/properties/kind) allows.
-type PetOneofPetOneOf1Kind string
+type PetOneofPetDogKind string
 
 const (
-	PetOneofPetOneOf1KindDog PetOneofPetOneOf1Kind = "dog"
+	PetOneofPetDogKindDog PetOneofPetDogKind = "dog"
 )
 
-// PetOneofPetOneOf2 is the object at pet_oneof (schema
-// /properties/pet/oneOf/2).
-type PetOneofPetOneOf2 struct {
-	Kind     PetOneofPetOneOf2Kind   `json:"kind"`
+// PetOneofPetBird is the object at pet_oneof (schema /properties/pet/oneOf/2).
+type PetOneofPetBird struct {
+	Kind     PetOneofPetBirdKind     `json:"kind"`
 	Name     string                  `json:"name"`
 	Age      tgopt.Optional[int64]   `json:"age"`
 	Wingspan tgopt.Optional[float64] `json:"wingspan"`
 }
 
 // UnmarshalJSON decodes v as strictly as the pet_oneof decoder does.
-func (v *PetOneofPetOneOf2) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetOneOf2).decode)
+func (v *PetOneofPetBird) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(PetOneofToolName, data, v, (*PetOneofPetBird).decode)
 }
 
-func (v *PetOneofPetOneOf2) decode(d *tgimpl.Decoder) {
+func (v *PetOneofPetBird) decode(d *tgimpl.Decoder) {
 	v.decodeIn(d, "")
 }
 
 // decodeIn reads v from d, which is at an object. closedAt, when not empty, is
 // the unevaluatedProperties of a composition that closes it: a member the
 // struct does not declare then breaks that keyword.
-func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
+func (v *PetOneofPetBird) decodeIn(d *tgimpl.Decoder, closedAt string) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -476,23 +431,16 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 		switch string(name) {
 		case "kind":
 			seen = d.Mark(seen, 1<<0)
-			if s, ok := d.ReadStringBytes(petOneofPetOneOf2KindRule); ok {
-				switch string(s) {
-				case "bird":
-					v.Kind = PetOneofPetOneOf2KindBird
-				default:
-					d.Const("/properties/pet/oneOf/2/properties/kind/const", "bird", d.Quote(s))
-				}
-			}
+			tgimpl.RequiredEnum(d, &v.Kind, petOneofPetBirdKindRule)
 		case "name":
 			seen = d.Mark(seen, 1<<1)
-			tgimpl.RequiredString(d, &v.Name, petOneofPetOneOf2NameRule)
+			tgimpl.RequiredString(d, &v.Name, petOneofPetBirdNameRule)
 		case "age":
 			seen = d.Mark(seen, 1<<2)
-			tgimpl.OptionalInt(d, &v.Age, petOneofPetOneOf2AgeRule)
+			tgimpl.OptionalInt(d, &v.Age, petOneofPetBirdAgeRule)
 		case "wingspan":
 			seen = d.Mark(seen, 1<<3)
-			tgimpl.OptionalNumber(d, &v.Wingspan, petOneofPetOneOf2WingspanRule)
+			tgimpl.OptionalNumber(d, &v.Wingspan, petOneofPetBirdWingspanRule)
 		default:
 			if closedAt != "" {
 				d.Additional(closedAt, mark, name, "kind, name, age, wingspan")
@@ -509,13 +457,13 @@ func (v *PetOneofPetOneOf2) decodeIn(d *tgimpl.Decoder, closedAt string) {
 }
 
 var (
-	petOneofPetOneOf2KindRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/kind")
-	petOneofPetOneOf2NameRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/name", tgimpl.MaxLength(40))
-	petOneofPetOneOf2AgeRule      = tgimpl.NewInt("/properties/pet/oneOf/2/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
-	petOneofPetOneOf2WingspanRule = tgimpl.NewNumber("/properties/pet/oneOf/2/properties/wingspan", tgimpl.ExclusiveMinimum("0"))
+	petOneofPetBirdKindRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/kind", tgimpl.Const("bird"))
+	petOneofPetBirdNameRule     = tgimpl.NewString("/properties/pet/oneOf/2/properties/name", tgimpl.MaxLength(40))
+	petOneofPetBirdAgeRule      = tgimpl.NewInt("/properties/pet/oneOf/2/properties/age", tgimpl.Minimum("0"), tgimpl.Maximum("40"))
+	petOneofPetBirdWingspanRule = tgimpl.NewNumber("/properties/pet/oneOf/2/properties/wingspan", tgimpl.ExclusiveMinimum("0"))
 )
 
-func (v *PetOneofPetOneOf2) appendJSON(b []byte) []byte {
+func (v *PetOneofPetBird) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "kind", string(v.Kind))
@@ -526,14 +474,14 @@ func (v *PetOneofPetOneOf2) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v PetOneofPetOneOf2) MarshalJSON() ([]byte, error) {
+func (v PetOneofPetBird) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// PetOneofPetOneOf2Kind is one of the values pet_oneof (schema
+// PetOneofPetBirdKind is one of the values pet_oneof (schema
 // /properties/pet/oneOf/2/properties/kind) allows.
-type PetOneofPetOneOf2Kind string
+type PetOneofPetBirdKind string
 
 const (
-	PetOneofPetOneOf2KindBird PetOneofPetOneOf2Kind = "bird"
+	PetOneofPetBirdKindBird PetOneofPetBirdKind = "bird"
 )

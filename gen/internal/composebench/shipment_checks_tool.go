@@ -164,20 +164,20 @@ func (v ShipmentChecksArgs) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// ShipmentChecksDestinationAnyOf0 is the object at shipment_checks (schema
+// ShipmentChecksDestinationObject is the object at shipment_checks (schema
 // /properties/destination/anyOf/0).
-type ShipmentChecksDestinationAnyOf0 struct {
+type ShipmentChecksDestinationObject struct {
 	Street string                                                `json:"street"`
 	City   string                                                `json:"city"`
-	Access tgopt.Optional[ShipmentChecksDestinationAnyOf0Access] `json:"access"`
+	Access tgopt.Optional[ShipmentChecksDestinationObjectAccess] `json:"access"`
 }
 
 // UnmarshalJSON decodes v as strictly as the shipment_checks decoder does.
-func (v *ShipmentChecksDestinationAnyOf0) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(ShipmentChecksToolName, data, v, (*ShipmentChecksDestinationAnyOf0).decode)
+func (v *ShipmentChecksDestinationObject) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(ShipmentChecksToolName, data, v, (*ShipmentChecksDestinationObject).decode)
 }
 
-func (v *ShipmentChecksDestinationAnyOf0) decode(d *tgimpl.Decoder) {
+func (v *ShipmentChecksDestinationObject) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -190,14 +190,14 @@ func (v *ShipmentChecksDestinationAnyOf0) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "street":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.RequiredString(d, &v.Street, shipmentChecksDestinationAnyOf0StreetRule)
+			tgimpl.RequiredString(d, &v.Street, shipmentChecksDestinationObjectStreetRule)
 		case "city":
 			seen = d.Mark(seen, 1<<1)
-			tgimpl.RequiredString(d, &v.City, shipmentChecksDestinationAnyOf0CityRule)
+			tgimpl.RequiredString(d, &v.City, shipmentChecksDestinationObjectCityRule)
 		case "access":
 			seen = d.Mark(seen, 1<<2)
 			if d.AtObject("/properties/destination/anyOf/0/properties/access/type") {
-				var o ShipmentChecksDestinationAnyOf0Access
+				var o ShipmentChecksDestinationObjectAccess
 				o.decode(d)
 				v.Access = tgopt.Some(o)
 			}
@@ -215,11 +215,11 @@ func (v *ShipmentChecksDestinationAnyOf0) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	shipmentChecksDestinationAnyOf0StreetRule = tgimpl.NewString("/properties/destination/anyOf/0/properties/street")
-	shipmentChecksDestinationAnyOf0CityRule   = tgimpl.NewString("/properties/destination/anyOf/0/properties/city")
+	shipmentChecksDestinationObjectStreetRule = tgimpl.NewString("/properties/destination/anyOf/0/properties/street")
+	shipmentChecksDestinationObjectCityRule   = tgimpl.NewString("/properties/destination/anyOf/0/properties/city")
 )
 
-func (v *ShipmentChecksDestinationAnyOf0) appendJSON(b []byte) []byte {
+func (v *ShipmentChecksDestinationObject) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "street", v.Street)
@@ -232,23 +232,23 @@ func (v *ShipmentChecksDestinationAnyOf0) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v ShipmentChecksDestinationAnyOf0) MarshalJSON() ([]byte, error) {
+func (v ShipmentChecksDestinationObject) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// ShipmentChecksDestinationAnyOf0Access is the object at shipment_checks
+// ShipmentChecksDestinationObjectAccess is the object at shipment_checks
 // (schema /properties/destination/anyOf/0/properties/access).
-type ShipmentChecksDestinationAnyOf0Access struct {
+type ShipmentChecksDestinationObjectAccess struct {
 	Code tgopt.Optional[string] `json:"code"`
 	Lift tgopt.Optional[bool]   `json:"lift"`
 }
 
 // UnmarshalJSON decodes v as strictly as the shipment_checks decoder does.
-func (v *ShipmentChecksDestinationAnyOf0Access) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(ShipmentChecksToolName, data, v, (*ShipmentChecksDestinationAnyOf0Access).decode)
+func (v *ShipmentChecksDestinationObjectAccess) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(ShipmentChecksToolName, data, v, (*ShipmentChecksDestinationObjectAccess).decode)
 }
 
-func (v *ShipmentChecksDestinationAnyOf0Access) decode(d *tgimpl.Decoder) {
+func (v *ShipmentChecksDestinationObjectAccess) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -261,7 +261,7 @@ func (v *ShipmentChecksDestinationAnyOf0Access) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "code":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.OptionalString(d, &v.Code, shipmentChecksDestinationAnyOf0AccessCodeRule)
+			tgimpl.OptionalString(d, &v.Code, shipmentChecksDestinationObjectAccessCodeRule)
 		case "lift":
 			seen = d.Mark(seen, 1<<1)
 			tgimpl.OptionalBool(d, &v.Lift, "/properties/destination/anyOf/0/properties/access/properties/lift/type")
@@ -274,10 +274,10 @@ func (v *ShipmentChecksDestinationAnyOf0Access) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	shipmentChecksDestinationAnyOf0AccessCodeRule = tgimpl.NewString("/properties/destination/anyOf/0/properties/access/properties/code")
+	shipmentChecksDestinationObjectAccessCodeRule = tgimpl.NewString("/properties/destination/anyOf/0/properties/access/properties/code")
 )
 
-func (v *ShipmentChecksDestinationAnyOf0Access) appendJSON(b []byte) []byte {
+func (v *ShipmentChecksDestinationObjectAccess) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.OptionalStringMember(b, start, "code", v.Code)
@@ -286,16 +286,16 @@ func (v *ShipmentChecksDestinationAnyOf0Access) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v ShipmentChecksDestinationAnyOf0Access) MarshalJSON() ([]byte, error) {
+func (v ShipmentChecksDestinationObjectAccess) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// validShipmentChecksDestinationAnyOf0 reports whether raw, a JSON value that
+// validShipmentChecksDestinationObject reports whether raw, a JSON value that
 // p read, satisfies shipment_checks (schema /properties/destination/anyOf/0).
 // Inside another trial, its verdict on a value is remembered
 // (tgimpl.Decoder.Tried).
-func validShipmentChecksDestinationAnyOf0(p *tgimpl.Decoder, raw []byte) bool {
-	if ok, known := p.Tried("validShipmentChecksDestinationAnyOf0", raw); known {
+func validShipmentChecksDestinationObject(p *tgimpl.Decoder, raw []byte) bool {
+	if ok, known := p.Tried("validShipmentChecksDestinationObject", raw); known {
 		return ok
 	}
 	var dec tgimpl.Decoder
@@ -303,28 +303,28 @@ func validShipmentChecksDestinationAnyOf0(p *tgimpl.Decoder, raw []byte) bool {
 	d.TrialOf(p, raw)
 	switch d.R.Peek() {
 	case tgjsonread.Object:
-		var o ShipmentChecksDestinationAnyOf0
+		var o ShipmentChecksDestinationObject
 		o.decode(d)
 		_ = o
 	default:
 		d.TypeMismatch("/properties/destination/anyOf/0/type", "object")
 	}
-	return p.Remember("validShipmentChecksDestinationAnyOf0", raw, d)
+	return p.Remember("validShipmentChecksDestinationObject", raw, d)
 }
 
-// ShipmentChecksDestinationAnyOf1 is the object at shipment_checks (schema
+// ShipmentChecksDestinationLocker is the object at shipment_checks (schema
 // /properties/destination/anyOf/1).
-type ShipmentChecksDestinationAnyOf1 struct {
+type ShipmentChecksDestinationLocker struct {
 	Locker string                                                `json:"locker"`
-	Access tgopt.Optional[ShipmentChecksDestinationAnyOf1Access] `json:"access"`
+	Access tgopt.Optional[ShipmentChecksDestinationLockerAccess] `json:"access"`
 }
 
 // UnmarshalJSON decodes v as strictly as the shipment_checks decoder does.
-func (v *ShipmentChecksDestinationAnyOf1) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(ShipmentChecksToolName, data, v, (*ShipmentChecksDestinationAnyOf1).decode)
+func (v *ShipmentChecksDestinationLocker) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(ShipmentChecksToolName, data, v, (*ShipmentChecksDestinationLocker).decode)
 }
 
-func (v *ShipmentChecksDestinationAnyOf1) decode(d *tgimpl.Decoder) {
+func (v *ShipmentChecksDestinationLocker) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -337,11 +337,11 @@ func (v *ShipmentChecksDestinationAnyOf1) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "locker":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.RequiredString(d, &v.Locker, shipmentChecksDestinationAnyOf1LockerRule)
+			tgimpl.RequiredString(d, &v.Locker, shipmentChecksDestinationLockerLockerRule)
 		case "access":
 			seen = d.Mark(seen, 1<<1)
 			if d.AtObject("/properties/destination/anyOf/1/properties/access/type") {
-				var o ShipmentChecksDestinationAnyOf1Access
+				var o ShipmentChecksDestinationLockerAccess
 				o.decode(d)
 				v.Access = tgopt.Some(o)
 			}
@@ -359,10 +359,10 @@ func (v *ShipmentChecksDestinationAnyOf1) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	shipmentChecksDestinationAnyOf1LockerRule = tgimpl.NewString("/properties/destination/anyOf/1/properties/locker")
+	shipmentChecksDestinationLockerLockerRule = tgimpl.NewString("/properties/destination/anyOf/1/properties/locker")
 )
 
-func (v *ShipmentChecksDestinationAnyOf1) appendJSON(b []byte) []byte {
+func (v *ShipmentChecksDestinationLocker) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.StringMember(b, start, "locker", v.Locker)
@@ -374,23 +374,23 @@ func (v *ShipmentChecksDestinationAnyOf1) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v ShipmentChecksDestinationAnyOf1) MarshalJSON() ([]byte, error) {
+func (v ShipmentChecksDestinationLocker) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// ShipmentChecksDestinationAnyOf1Access is the object at shipment_checks
+// ShipmentChecksDestinationLockerAccess is the object at shipment_checks
 // (schema /properties/destination/anyOf/1/properties/access).
-type ShipmentChecksDestinationAnyOf1Access struct {
+type ShipmentChecksDestinationLockerAccess struct {
 	Code tgopt.Optional[string] `json:"code"`
 	Lift tgopt.Optional[bool]   `json:"lift"`
 }
 
 // UnmarshalJSON decodes v as strictly as the shipment_checks decoder does.
-func (v *ShipmentChecksDestinationAnyOf1Access) UnmarshalJSON(data []byte) error {
-	return tgimpl.DecodeObject(ShipmentChecksToolName, data, v, (*ShipmentChecksDestinationAnyOf1Access).decode)
+func (v *ShipmentChecksDestinationLockerAccess) UnmarshalJSON(data []byte) error {
+	return tgimpl.DecodeObject(ShipmentChecksToolName, data, v, (*ShipmentChecksDestinationLockerAccess).decode)
 }
 
-func (v *ShipmentChecksDestinationAnyOf1Access) decode(d *tgimpl.Decoder) {
+func (v *ShipmentChecksDestinationLockerAccess) decode(d *tgimpl.Decoder) {
 	mark := d.ObjectNames()
 	var seen uint64
 	d.R.ObjectStart()
@@ -403,7 +403,7 @@ func (v *ShipmentChecksDestinationAnyOf1Access) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "code":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.OptionalString(d, &v.Code, shipmentChecksDestinationAnyOf1AccessCodeRule)
+			tgimpl.OptionalString(d, &v.Code, shipmentChecksDestinationLockerAccessCodeRule)
 		case "lift":
 			seen = d.Mark(seen, 1<<1)
 			tgimpl.OptionalBool(d, &v.Lift, "/properties/destination/anyOf/1/properties/access/properties/lift/type")
@@ -416,10 +416,10 @@ func (v *ShipmentChecksDestinationAnyOf1Access) decode(d *tgimpl.Decoder) {
 }
 
 var (
-	shipmentChecksDestinationAnyOf1AccessCodeRule = tgimpl.NewString("/properties/destination/anyOf/1/properties/access/properties/code")
+	shipmentChecksDestinationLockerAccessCodeRule = tgimpl.NewString("/properties/destination/anyOf/1/properties/access/properties/code")
 )
 
-func (v *ShipmentChecksDestinationAnyOf1Access) appendJSON(b []byte) []byte {
+func (v *ShipmentChecksDestinationLockerAccess) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '{')
 	b = tgimpl.OptionalStringMember(b, start, "code", v.Code)
@@ -428,16 +428,16 @@ func (v *ShipmentChecksDestinationAnyOf1Access) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON writes v as JSON: missing stays missing and null stays null.
-func (v ShipmentChecksDestinationAnyOf1Access) MarshalJSON() ([]byte, error) {
+func (v ShipmentChecksDestinationLockerAccess) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(nil), nil
 }
 
-// validShipmentChecksDestinationAnyOf1 reports whether raw, a JSON value that
+// validShipmentChecksDestinationLocker reports whether raw, a JSON value that
 // p read, satisfies shipment_checks (schema /properties/destination/anyOf/1).
 // Inside another trial, its verdict on a value is remembered
 // (tgimpl.Decoder.Tried).
-func validShipmentChecksDestinationAnyOf1(p *tgimpl.Decoder, raw []byte) bool {
-	if ok, known := p.Tried("validShipmentChecksDestinationAnyOf1", raw); known {
+func validShipmentChecksDestinationLocker(p *tgimpl.Decoder, raw []byte) bool {
+	if ok, known := p.Tried("validShipmentChecksDestinationLocker", raw); known {
 		return ok
 	}
 	var dec tgimpl.Decoder
@@ -445,28 +445,28 @@ func validShipmentChecksDestinationAnyOf1(p *tgimpl.Decoder, raw []byte) bool {
 	d.TrialOf(p, raw)
 	switch d.R.Peek() {
 	case tgjsonread.Object:
-		var o ShipmentChecksDestinationAnyOf1
+		var o ShipmentChecksDestinationLocker
 		o.decode(d)
 		_ = o
 	default:
 		d.TypeMismatch("/properties/destination/anyOf/1/type", "object")
 	}
-	return p.Remember("validShipmentChecksDestinationAnyOf1", raw, d)
+	return p.Remember("validShipmentChecksDestinationLocker", raw, d)
 }
 
-// seenShipmentChecksDestinationAnyOf0 notes in s the members and items of raw,
+// seenShipmentChecksDestinationObject notes in s the members and items of raw,
 // a value d read, that shipment_checks (schema
 // /properties/destination/anyOf/0) evaluates, for unevaluatedProperties and
 // unevaluatedItems.
-func seenShipmentChecksDestinationAnyOf0(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
+func seenShipmentChecksDestinationObject(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 	s.Names("street", "city", "access")
 }
 
-// seenShipmentChecksDestinationAnyOf1 notes in s the members and items of raw,
+// seenShipmentChecksDestinationLocker notes in s the members and items of raw,
 // a value d read, that shipment_checks (schema
 // /properties/destination/anyOf/1) evaluates, for unevaluatedProperties and
 // unevaluatedItems.
-func seenShipmentChecksDestinationAnyOf1(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
+func seenShipmentChecksDestinationLocker(d *tgimpl.Decoder, raw []byte, s *tgimpl.Seen) {
 	s.Names("locker", "access")
 }
 
@@ -475,18 +475,18 @@ func seenShipmentChecksDestinationAnyOf1(d *tgimpl.Decoder, raw []byte, s *tgimp
 // bytes just read.
 func checkShipmentChecksDestination(d *tgimpl.Decoder, raw []byte) {
 	d.Checking(raw)
-	anyOf0 := validShipmentChecksDestinationAnyOf0(d, raw)
-	anyOf1 := validShipmentChecksDestinationAnyOf1(d, raw)
+	anyOf0 := validShipmentChecksDestinationObject(d, raw)
+	anyOf1 := validShipmentChecksDestinationLocker(d, raw)
 	if !(anyOf0 || anyOf1) {
 		d.AnyOf("/properties/destination/anyOf")
 	}
 	if tgimpl.KindOf(raw) == tgjsonread.Object {
 		s := &tgimpl.Seen{}
 		if anyOf0 {
-			seenShipmentChecksDestinationAnyOf0(d, raw, s)
+			seenShipmentChecksDestinationObject(d, raw, s)
 		}
 		if anyOf1 {
-			seenShipmentChecksDestinationAnyOf1(d, raw, s)
+			seenShipmentChecksDestinationLocker(d, raw, s)
 		}
 		for name := range d.UnevaluatedMembers(s, raw) {
 			d.Unevaluated("/properties/destination/unevaluatedProperties", name)
@@ -524,16 +524,16 @@ func (v *ShipmentChecksDestination) decode(d *tgimpl.Decoder) {
 		switch string(name) {
 		case "street":
 			seen = d.Mark(seen, 1<<0)
-			tgimpl.OptionalString(d, &v.Street, shipmentChecksDestinationAnyOf0StreetRule)
+			tgimpl.OptionalString(d, &v.Street, shipmentChecksDestinationObjectStreetRule)
 		case "city":
 			seen = d.Mark(seen, 1<<1)
-			tgimpl.OptionalString(d, &v.City, shipmentChecksDestinationAnyOf0CityRule)
+			tgimpl.OptionalString(d, &v.City, shipmentChecksDestinationObjectCityRule)
 		case "access":
 			seen = d.Mark(seen, 1<<2)
 			v.Access = tgopt.Some(d.Raw())
 		case "locker":
 			seen = d.Mark(seen, 1<<3)
-			tgimpl.OptionalString(d, &v.Locker, shipmentChecksDestinationAnyOf1LockerRule)
+			tgimpl.OptionalString(d, &v.Locker, shipmentChecksDestinationLockerLockerRule)
 		default:
 			if d.Extra(mark, name) {
 				d.R.Skip()
@@ -578,13 +578,9 @@ func decodeShipmentChecksParcelIf(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/properties/parcel/if/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(shipmentChecksParcelIfNumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(shipmentChecksParcelIfStringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -606,6 +602,11 @@ func decodeShipmentChecksParcelIf(d *tgimpl.Decoder) json.RawMessage {
 	}
 	return d.Capture(start)
 }
+
+var (
+	shipmentChecksParcelIfNumberRule = tgimpl.NewNumber("/properties/parcel/if")
+	shipmentChecksParcelIfStringRule = tgimpl.NewString("/properties/parcel/if")
+)
 
 // ShipmentChecksParcelIfObject is the object at shipment_checks (schema
 // /properties/parcel/if).
@@ -693,13 +694,9 @@ func decodeShipmentChecksParcelThen(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/properties/parcel/then/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(shipmentChecksParcelThenNumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(shipmentChecksParcelThenStringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -721,6 +718,11 @@ func decodeShipmentChecksParcelThen(d *tgimpl.Decoder) json.RawMessage {
 	}
 	return d.Capture(start)
 }
+
+var (
+	shipmentChecksParcelThenNumberRule = tgimpl.NewNumber("/properties/parcel/then")
+	shipmentChecksParcelThenStringRule = tgimpl.NewString("/properties/parcel/then")
+)
 
 // ShipmentChecksParcelThenObject is the object at shipment_checks (schema
 // /properties/parcel/then).
@@ -800,13 +802,9 @@ func decodeShipmentChecksParcelDependency0(d *tgimpl.Decoder) json.RawMessage {
 		x := d.R.Bool()
 		_ = x
 	case tgjsonread.Number:
-		raw := d.R.Number()
-		if x, ok := d.ParseFloat(raw, "/properties/parcel/dependentSchemas/insurance/type", false); ok {
-			_ = x
-		}
+		d.ReadNumber(shipmentChecksParcelDependency0NumberRule)
 	case tgjsonread.String:
-		s := d.R.String()
-		_ = s
+		d.ReadString(shipmentChecksParcelDependency0StringRule)
 	case tgjsonread.Array:
 		var buf1 [8]json.RawMessage
 		items1 := buf1[:0]
@@ -828,6 +826,11 @@ func decodeShipmentChecksParcelDependency0(d *tgimpl.Decoder) json.RawMessage {
 	}
 	return d.Capture(start)
 }
+
+var (
+	shipmentChecksParcelDependency0NumberRule = tgimpl.NewNumber("/properties/parcel/dependentSchemas/insurance")
+	shipmentChecksParcelDependency0StringRule = tgimpl.NewString("/properties/parcel/dependentSchemas/insurance")
+)
 
 // ShipmentChecksParcelDependency0Object is the object at shipment_checks
 // (schema /properties/parcel/dependentSchemas/insurance).

@@ -3,6 +3,8 @@ package decode
 import (
 	"math"
 	"math/big"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/runtime/format"
@@ -11,13 +13,13 @@ import (
 	"github.com/toolgate/toolgate/runtime/jsonnum"
 )
 
-// A Scalar holds the rules of one integer, number or string schema, for
-// the generated decoder to read a member with one call (ReadInt,
-// ReadNumber, ReadString) instead of a page of checks pasted per member.
-// The JSON pointer of each keyword and the exact limits of each bound are
-// derived once, when the package variable holding the Scalar is made, so a
-// read costs what the pasted checks cost and a violation reports exactly
-// what they reported.
+// A Scalar holds the rules of one integer, number or string schema, enum
+// and const included: the generated decoder reads every such value with
+// one call (ReadInt, ReadNumber, ReadString, ReadEnum), so that each
+// keyword has one check, here. The JSON pointer of each keyword and the
+// exact limits of each bound are derived once, when the package variable
+// holding the Scalar is made, so a read costs about what checks written
+// out per value would, and a violation reports exactly what they would.
 type Scalar struct {
 	ptr       string // the schema's JSON pointer
 	typePtr   string // ptr + "/type"
@@ -38,6 +40,10 @@ type Scalar struct {
 	enumIndex            map[string]int // the same, indexed when there are many
 	enumPhrase           string         // the values as messages list them
 	enumPtr              string
+	enumConst            bool     // the enum is a const keyword
+	hasEnum              bool     // an integer or number has an enum or const
+	intEnum              []int64  // the values of an integer's enum
+	numEnum              []string // the values of a number's enum, as JSON text
 
 	bounds      []bound
 	lo, hi      int64  // an integer in [lo, hi] keeps every bound with an int64 limit
@@ -135,23 +141,61 @@ func Format(name string) Keyword {
 // Enum is the enum keyword of a string schema whose values are all
 // strings (ReadEnum).
 func Enum(values ...string) Keyword {
+	shown := make([]string, len(values))
+	for i, v := range values {
+		shown[i] = violation.Show(v)
+	}
+	phrase := shown[len(shown)-1]
+	if len(shown) > 1 {
+		phrase = strings.Join(shown[:len(shown)-1], ", ") + " or " + phrase
+	}
+	return EnumOf("enum", phrase, values...)
+}
+
+// Const is the const keyword of a string schema whose value is the string
+// value.
+func Const(value string) Keyword { return EnumOf("const", violation.Show(value), value) }
+
+// EnumOf is the enum keyword (kw "enum") or the const keyword (kw
+// "const") of any integer, number or string schema: phrase is its values
+// as messages list them, values those of the schema's type (strings as
+// they are, numbers as JSON text, integers in int64's range in decimal).
+// A value of another type is listed in phrase but never matched.
+func EnumOf(kw, phrase string, values ...string) Keyword {
 	return func(s *Scalar) {
-		s.enum, s.enumPtr = values, s.ptr+"/enum"
-		shown := make([]string, len(values))
-		for i, v := range values {
-			shown[i] = violation.Show(v)
-		}
-		s.enumPhrase = shown[len(shown)-1]
-		if len(shown) > 1 {
-			s.enumPhrase = strings.Join(shown[:len(shown)-1], ", ") + " or " + s.enumPhrase
-		}
-		if len(values) > linearEnum {
-			s.enumIndex = make(map[string]int, len(values))
-			for i, v := range values {
-				s.enumIndex[v] = i
+		s.enumPtr, s.enumPhrase, s.enumConst = s.ptr+"/"+kw, phrase, kw == "const"
+		switch {
+		case s.integer:
+			s.hasEnum = true
+			for _, v := range values {
+				x, err := strconv.ParseInt(v, 10, 64)
+				if err != nil {
+					panic("tgimpl: the integer enum value " + v + " is not an int64")
+				}
+				s.intEnum = append(s.intEnum, x)
+			}
+		case s.want == "number":
+			s.hasEnum, s.numEnum = true, values
+		default:
+			s.enum = values
+			if len(values) > linearEnum {
+				s.enumIndex = make(map[string]int, len(values))
+				for i, v := range values {
+					s.enumIndex[v] = i
+				}
 			}
 		}
 	}
+}
+
+// enumViolation records a value outside the enum or const of r; got is
+// the value as messages show it.
+func (d *Decoder) enumViolation(r *Scalar, got string) {
+	if r.enumConst {
+		d.Const(r.enumPtr, r.enumPhrase, got)
+		return
+	}
+	d.Enum(r.enumPtr, r.enumPhrase, got)
 }
 
 // linearEnum is how many enum values are compared one by one; more are
@@ -218,20 +262,6 @@ func (d *Decoder) ReadString(r *Scalar) (x string, ok bool) {
 	return d.String(s), true
 }
 
-// ReadStringBytes is ReadString for a value that is compared rather than
-// kept (an enum or const that ReadEnum does not check): s is a view of the
-// string, valid until the next read, to be kept with Value.
-func (d *Decoder) ReadStringBytes(r *Scalar) (s []byte, ok bool) {
-	if s, ok = d.R.TryString(); !ok {
-		d.TypeMismatch(r.typePtr, r.want)
-		return nil, false
-	}
-	if r.checked {
-		d.checkString(r, s)
-	}
-	return s, true
-}
-
 // checkString checks s against the keywords of r but enum.
 func (d *Decoder) checkString(r *Scalar, s []byte) {
 	if n, counted := r.runes(s); counted {
@@ -294,12 +324,13 @@ func (d *Decoder) ReadEnum(r *Scalar) (x string, ok bool) {
 			}
 		}
 	}
-	d.Enum(r.enumPtr, r.enumPhrase, r.quote(d, s))
+	d.enumViolation(r, r.quote(d, s))
 	return "", false
 }
 
 // ReadInt reads an integer and checks it against r. ok is false when the
-// value is not an integer that int64 holds (a violation, recorded).
+// value is not an integer that int64 holds, or is outside r's enum (a
+// violation, recorded).
 func (d *Decoder) ReadInt(r *Scalar) (x int64, ok bool) {
 	raw, ok := d.R.TryNumber()
 	if !ok {
@@ -319,6 +350,10 @@ func (d *Decoder) ReadInt(r *Scalar) (x int64, ok bool) {
 	// only the others, or multipleOf, need a look.
 	if x < r.lo || x > r.hi || r.exactChecks {
 		d.checkInt(r, x, raw)
+	}
+	if r.hasEnum && !slices.Contains(r.intEnum, x) {
+		d.enumViolation(r, r.text(d, raw))
+		return 0, false
 	}
 	return x, true
 }
@@ -369,8 +404,8 @@ func (d *Decoder) hugeInt(r *Scalar, raw []byte) {
 }
 
 // ReadNumber reads a number and checks it against r, exactly on its text,
-// then converts it to float64: ok is false when the value is not a number
-// or is beyond float64's range (a violation, recorded). A float64 that
+// then converts it to float64: ok is false when the value is not a number,
+// is outside r's enum or is beyond float64's range (a violation, recorded). A float64 that
 // breaks a bound the text keeps is a violation too (FloatBound).
 func (d *Decoder) ReadNumber(r *Scalar) (x float64, ok bool) {
 	raw, ok := d.R.TryNumber()
@@ -386,6 +421,10 @@ func (d *Decoder) ReadNumber(r *Scalar) (x float64, ok bool) {
 	if r.multiple != "" && !jsonnum.IsMultipleOf(raw, []byte(r.multiple)) {
 		d.MultipleOf(r.multiplePtr, r.multiple, r.text(d, raw))
 	}
+	inEnum := !r.hasEnum || NumberIn(raw, r.numEnum...)
+	if !inEnum {
+		d.enumViolation(r, r.text(d, raw))
+	}
 	if x, ok = d.ParseFloat(raw, r.typePtr, r.sensitive); !ok {
 		return 0, false
 	}
@@ -394,6 +433,9 @@ func (d *Decoder) ReadNumber(r *Scalar) (x float64, ok bool) {
 		if b.hasFloat && b.floatBreaks(x) && !b.breaks(raw) {
 			d.FloatBound(b.kw, b.ptr, b.text, r.text(d, raw), x)
 		}
+	}
+	if !inEnum {
+		return 0, false
 	}
 	return x, true
 }

@@ -21,8 +21,9 @@ func summary(vs []toolerr.Violation) string {
 }
 
 // TestScalarReads: each read checks the type and every keyword of its
-// Scalar, in the order the pasted checks had, with their pointers and
-// messages, and returns the value only when the type holds it.
+// Scalar, enum and const included, in one fixed order (a number's enum
+// before its float64 range), with their pointers and messages,
+// and returns the value only when the type holds it.
 func TestScalarReads(t *testing.T) {
 	str := NewString("/properties/s", MinLength(2), MaxLength(3), TranslatedPattern("^\\d+$", "^[0-9]+$"), Format("uuid"))
 	hidden := NewString("/properties/h", Pattern("^[0-9]+$"), Sensitive)
@@ -37,19 +38,21 @@ func TestScalarReads(t *testing.T) {
 		values = append(values, string(rune('a'+i)))
 	}
 	many := NewString("/properties/e", MaxLength(1), Enum(values...))
+	intEnum := NewInt("/properties/i", Maximum("5"), EnumOf("enum", "1, 2, 9 or \"x\"", "1", "2", "9"))
+	numEnum := NewNumber("/properties/n", EnumOf("enum", "0.5 or 1e400", "0.5", "1e400"))
+	numConst := NewNumber("/properties/n", EnumOf("const", "\"x\""))
+	kind := NewString("/properties/k", Const("email"))
 	readE := func(r *Scalar) func(d *Decoder) (any, bool) {
 		return func(d *Decoder) (any, bool) { return d.ReadEnum(r) }
 	}
 	runReads(t, []readCase{
-		{"string kept", `{"s":"12"}`, readS(str), "12", true, "format /properties/s/format: s must be a valid UUID; received 12"},
-		{"string every rule", `{"s":"abcd"}`, readS(str), "abcd", true, "maxLength /properties/s/maxLength: s must be at most 3 characters long; received 4 characters\npattern /properties/s/pattern: s must match the pattern ^\\d+$; received abcd\nformat /properties/s/format: s must be a valid UUID; received abcd"},
-		{"string too short", `{"s":"é"}`, readS(NewString("/properties/s", MinLength(2))), "é", true, "minLength /properties/s/minLength: s must be at least 2 characters long; received 1 character"},
-		{"string type", `{"s":12}`, readS(str), "", false, "type /properties/s/type: s must be a string; received a number"},
+		{"string too short", `{"s":"é"}`, readV(NewString("/properties/s", MinLength(2))), "", true, "minLength /properties/s/minLength: s must be at least 2 characters long; received 1 character"},
+		{"string type", `{"s":12}`, readV(str), "", false, "type /properties/s/type: s must be a string; received a number"},
 		{"string value", `{"s":"é"}`, readV(NewString("/properties/s", MaxLength(1))), "é", true, ""},
 		{"string value refused", `{"s":"12"}`, readV(str), "", true, "format /properties/s/format: s must be a valid UUID; received 12"},
 		{"string value type", `{"s":true}`, readV(str), "", false, "type /properties/s/type: s must be a string; received a boolean"},
 		{"string value every rule", `{"s":"abcd"}`, readV(str), "", true, "maxLength /properties/s/maxLength: s must be at most 3 characters long; received 4 characters\npattern /properties/s/pattern: s must match the pattern ^\\d+$; received abcd\nformat /properties/s/format: s must be a valid UUID; received abcd"},
-		{"string sensitive", `{"h":"secret"}`, readS(hidden), "secret", true, "pattern /properties/h/pattern: h must match the pattern ^[0-9]+$"},
+		{"string sensitive", `{"h":"secret"}`, readV(hidden), "", true, "pattern /properties/h/pattern: h must match the pattern ^[0-9]+$"},
 		{"int ok", `{"i":6}`, readI(integer), int64(6), true, ""},
 		{"int below limit", `{"i":1}`, readI(integer), int64(1), true, "minimum /properties/i/minimum: i must be at least 1.5; received 1\nmultipleOf /properties/i/multipleOf: i must be a multiple of 3; received 1"},
 		{"int at exclusive", `{"i":10}`, readI(integer), int64(10), true, "exclusiveMaximum /properties/i/exclusiveMaximum: i must be less than 10; received 10\nmultipleOf /properties/i/multipleOf: i must be a multiple of 3; received 10"},
@@ -67,6 +70,16 @@ func TestScalarReads(t *testing.T) {
 		{"number beyond float64", `{"n":1e400}`, readN(NewNumber("/properties/n")), 0.0, false, "type /properties/n/type: n must be a number within the 64-bit floating-point range; received 1e400"},
 		{"number sensitive", `{"x":2}`, readN(secret), 2.0, true, "maximum /properties/x/maximum: x must be at most 1"},
 		{"number type", `{"n":"1"}`, readN(number), 0.0, false, "type /properties/n/type: n must be a number; received a string"},
+		{"int enum", `{"i":2}`, readI(intEnum), int64(2), true, ""},
+		{"int enum breaks a bound", `{"i":9}`, readI(intEnum), int64(9), true, "maximum /properties/i/maximum: i must be at most 5; received 9"},
+		{"int outside enum", `{"i":3}`, readI(intEnum), int64(0), false, "enum /properties/i/enum: i must be one of 1, 2, 9 or \"x\"; received 3"},
+		{"int outside enum beyond int64", `{"i":1e30}`, readI(intEnum), int64(0), false, "maximum /properties/i/maximum: i must be at most 5; received 1e30"},
+		{"number enum", `{"n":5e-1}`, readN(numEnum), 0.5, true, ""},
+		{"number enum beyond float64", `{"n":1e400}`, readN(numEnum), 0.0, false, "type /properties/n/type: n must be a number within the 64-bit floating-point range; received 1e400"},
+		{"number outside enum beyond float64", `{"n":1e401}`, readN(numEnum), 0.0, false, "enum /properties/n/enum: n must be one of 0.5 or 1e400; received 1e401\ntype /properties/n/type: n must be a number within the 64-bit floating-point range; received 1e401"},
+		{"number const of another type", `{"n":1}`, readN(numConst), 0.0, false, "const /properties/n/const: n must be \"x\"; received 1"},
+		{"string const", `{"k":"email"}`, readE(kind), "email", true, ""},
+		{"string other than const", `{"k":"phone"}`, readE(kind), "", false, "const /properties/k/const: k must be email; received phone"},
 		{"enum", `{"e":"b c"}`, readE(few), "b c", true, ""},
 		{"enum escaped", `{"e":"d\\\"e"}`, readE(few), "", false, "enum /properties/e/enum: e must be one of a, \"b c\" or \"d\\\"e\"; received \"d\\\\\\\"e\""},
 		{"enum quoted value", `{"e":"d\"e"}`, readE(few), "d\"e", true, ""},
@@ -102,13 +115,6 @@ func runReads(t *testing.T, tests []readCase) {
 				t.Errorf("violations:\n%s\nwant:\n%s", s, tt.violations)
 			}
 		})
-	}
-}
-
-func readS(r *Scalar) func(d *Decoder) (any, bool) {
-	return func(d *Decoder) (any, bool) {
-		s, ok := d.ReadStringBytes(r)
-		return string(s), ok
 	}
 }
 
@@ -289,7 +295,7 @@ func TestLengthBounds(t *testing.T) {
 				if n > hi {
 					want = append(want, fmt.Sprintf("maxLength /properties/s/maxLength: s must be at most %d %s long; received %d %s", hi, characters(hi), n, characters(n)))
 				}
-				vs := violations(t, `{"s":"`+s+`"}`, func(d *Decoder) { d.ReadStringBytes(r) })
+				vs := violations(t, `{"s":"`+s+`"}`, func(d *Decoder) { d.ReadString(r) })
 				if got := summary(vs); got != strings.Join(want, "\n") {
 					t.Errorf("%q in [%d, %d]: %s, want %s", s, lo, hi, got, strings.Join(want, "\n"))
 				}

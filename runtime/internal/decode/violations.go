@@ -269,9 +269,10 @@ func (d *Decoder) recording() bool {
 // allocation of its own. A short plain word of the input is returned as a
 // view of the input, which the violation then copies; anything else is
 // written into the decoder's arena. It returns "" once violations are no
-// longer recorded, when the text would not be used.
+// longer recorded or inside a sensitive value, when the text would not be
+// used.
 func (d *Decoder) Quote(s []byte) string {
-	if !d.recording() {
+	if !d.recording() || d.hidden > 0 {
 		return ""
 	}
 	if len(s) <= violation.MaxEcho && violation.PlainWord(s) && d.inInput(s) {
@@ -284,7 +285,7 @@ func (d *Decoder) Quote(s []byte) string {
 
 // Text is violation.Text for a violation method's got (see Quote).
 func (d *Decoder) Text(raw []byte) string {
-	if !d.recording() {
+	if !d.recording() || d.hidden > 0 {
 		return ""
 	}
 	if len(raw) <= violation.MaxEcho && d.inInput(raw) {
