@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/toolgate/toolgate/gen"
+	"github.com/toolgate/toolgate/gen/lint"
 	"github.com/toolgate/toolgate/runtime/provider"
 )
 
@@ -81,8 +82,9 @@ func export(p provider.Provider, set *gen.Set, fl *pflag.FlagSet, stdout, stderr
 		return exitFailure
 	}
 	fmt.Fprintf(stdout, "%s\n", out.Bytes())
+	var loc lint.Locator
 	for _, n := range leftOut {
-		fmt.Fprintf(stderr, "toolgate export: notice: %v\n", n)
+		fmt.Fprintln(stderr, noticeLine("export", &loc, n))
 	}
 	return exitOK
 }

@@ -317,7 +317,7 @@ func runGenerate(cmd string, args []string, stdout, stderr io.Writer) (code int)
 	var generated []gen.Warning
 	opts := gen.Options{Package: name, OutDir: *out, OpenObjects: *open, Providers: providers, Warn: func(w gen.Warning) { generated = append(generated, w) }}
 	if cmd == "generate" {
-		opts.Notice = func(n gen.Notice) { fmt.Fprintf(stderr, "toolgate generate: notice: %v\n", n) }
+		opts.Notice = func(n gen.Notice) { fmt.Fprintln(stderr, noticeLine(cmd, &rep.loc, n)) }
 	}
 	// One analysis of the tools serves the generator, the lint rules and
 	// the catalog.

@@ -25,12 +25,12 @@ func TestProvidersLeftOutAreNotices(t *testing.T) {
 		t.Fatalf("generate: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
 	}
 	want := []string{
-		"toolgate generate: notice: schemas/b.json#/parameters/properties/m: tool annotate is not exported to openai-chat: strict mode needs additionalProperties: false on every object; this one is open",
-		"toolgate generate: notice: schemas/b.json#/parameters/properties/m: tool annotate is not exported to openai-responses: strict mode needs additionalProperties: false on every object; this one is open",
-		"toolgate generate: notice: schemas/b.json#/parameters/properties/m/additionalProperties: tool annotate is not exported to gemini-legacy: open objects and maps cannot be expressed in the OpenAPI subset",
-		"toolgate generate: notice: schemas/a.json#/name: tool math.factorial is not exported to openai-chat: the name does not match ^[a-zA-Z0-9_-]{1,64}$",
-		"toolgate generate: notice: schemas/a.json#/name: tool math.factorial is not exported to openai-responses: the name does not match ^[a-zA-Z0-9_-]{1,64}$",
-		"toolgate generate: notice: schemas/a.json#/name: tool math.factorial is not exported to anthropic: the name does not match ^[a-zA-Z0-9_-]{1,64}$",
+		"toolgate generate: notice: schemas/b.json:1:89: tool annotate is not exported to openai-chat: strict mode needs additionalProperties: false on every object; this one is open (at /parameters/properties/m)",
+		"toolgate generate: notice: schemas/b.json:1:89: tool annotate is not exported to openai-responses: strict mode needs additionalProperties: false on every object; this one is open (at /parameters/properties/m)",
+		"toolgate generate: notice: schemas/b.json:1:113: tool annotate is not exported to gemini-legacy: open objects and maps cannot be expressed in the OpenAPI subset (at /parameters/properties/m/additionalProperties)",
+		"toolgate generate: notice: schemas/a.json:1:2: tool math.factorial is not exported to openai-chat: the name does not match ^[a-zA-Z0-9_-]{1,64}$ (at /name)",
+		"toolgate generate: notice: schemas/a.json:1:2: tool math.factorial is not exported to openai-responses: the name does not match ^[a-zA-Z0-9_-]{1,64}$ (at /name)",
+		"toolgate generate: notice: schemas/a.json:1:2: tool math.factorial is not exported to anthropic: the name does not match ^[a-zA-Z0-9_-]{1,64}$ (at /name)",
 	}
 	lines := strings.Split(strings.TrimSpace(errOut), "\n")
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
@@ -64,9 +64,9 @@ func TestProvidersLeftOutAreNotices(t *testing.T) {
 		t.Errorf("export sent %+v, want refund_order alone", defs)
 	}
 	for _, w := range []string{
-		"toolgate export: notice: schemas/a.json#/name: tool math.factorial is not exported to openai-chat: the name does not match",
-		"toolgate export: notice: schemas/b.json#/parameters/properties/m: tool annotate is not exported to openai-chat: strict mode needs",
-		"toolgate export: notice: schemas/c.json: tool lookup is not exported to openai-chat: x-toolgate.providers leaves it out",
+		"toolgate export: notice: schemas/a.json:1:2: tool math.factorial is not exported to openai-chat: the name does not match",
+		"toolgate export: notice: schemas/b.json:1:89: tool annotate is not exported to openai-chat: strict mode needs",
+		"toolgate export: notice: schemas/c.json:1:1: tool lookup is not exported to openai-chat: x-toolgate.providers leaves it out (at the document root)",
 	} {
 		if !strings.Contains(errOut, w) {
 			t.Errorf("export's stderr lacks %q:\n%s", w, errOut)

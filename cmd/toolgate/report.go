@@ -159,3 +159,14 @@ func orRoot(ptr string) string {
 	}
 	return ptr
 }
+
+// noticeLine is a notice as generate and export print it on stderr: the
+// command, then the place as a warning gives it (file:line:column, the
+// pointer after the message).
+func noticeLine(cmd string, loc *lint.Locator, n gen.Notice) string {
+	at := n.File
+	if pos, err := loc.Find(n.File, n.Pointer); err == nil && pos.Line > 0 {
+		at = fmt.Sprintf("%s:%d:%d", n.File, pos.Line, pos.Column)
+	}
+	return gen.Printable(fmt.Sprintf("toolgate %s: notice: %s: tool %s is not exported to %s: %s (at %s)", cmd, at, n.Tool, n.Provider, n.Reason, orRoot(n.Pointer)))
+}
