@@ -2,13 +2,10 @@ package vet
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"go/ast"
 	"go/format"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -57,25 +54,30 @@ func checkGenerated(pass *analysis.Pass) {
 	dir := filepath.Dir(files[0].name)
 	var paths []string
 	for _, tf := range files {
-		path := filepath.Join(dir, filepath.FromSlash(tf.source))
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return
-		}
-		sum := sha256.Sum256(data)
-		if hex.EncodeToString(sum[:]) != tf.sha256 {
-			return
-		}
-		if !slices.Contains(paths, path) {
+		if path := filepath.Join(dir, filepath.FromSlash(tf.source)); !slices.Contains(paths, path) {
 			paths = append(paths, path)
 		}
 	}
+	// Load reads each source once and records the hash of its bytes.
 	tools, err := gen.Load(paths...)
 	if err != nil {
 		return
 	}
+	hashes := map[string]string{}
+	for _, t := range tools {
+		hashes[t.File] = t.SourceSHA256
+	}
+	for _, tf := range files {
+		if hashes[filepath.Join(dir, filepath.FromSlash(tf.source))] != tf.sha256 {
+			return
+		}
+	}
+	provSets := [][]provider.Provider{nil}
+	if files[0].providers != nil {
+		provSets = append(provSets, files[0].providers)
+	}
 	var candidates [][]gen.File
-	for _, provs := range [][]provider.Provider{nil, files[0].providers} {
+	for _, provs := range provSets {
 		for _, open := range []bool{false, true} {
 			out, err := gen.Generate(tools, gen.Options{Package: pass.Pkg.Name(), OutDir: dir, OpenObjects: open, Providers: provs})
 			if err == nil {
