@@ -95,11 +95,14 @@ type sumKey struct {
 type tainter struct {
 	pkg  *ssa.Package
 	sums map[sumKey]*summary
+	// readers holds each function's readers, built once for all its
+	// summaries.
+	readers map[*ssa.Function]*readers
 }
 
 func checkDecode(pass *analysis.Pass) {
 	res := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
-	t := &tainter{pkg: res.Pkg, sums: map[sumKey]*summary{}}
+	t := &tainter{pkg: res.Pkg, sums: map[sumKey]*summary{}, readers: map[*ssa.Function]*readers{}}
 	starts := callStarts(pass.Files)
 	reported := map[token.Pos]bool{}
 	// A test that decodes arguments to look at them exposes nothing: only
@@ -237,12 +240,17 @@ func (t *tainter) summarize(fn *ssa.Function, param int) *summary {
 // flow taints the values of start in fn, each with the name of its source,
 // and reports where the taint reaches a sink and whether fn returns it. It
 // is a worklist over the instructions that use a tainted value or read a
-// tainted variable: a value is tainted once, and each instruction is
-// stepped once per tainted operand (a read of a variable once per field of
-// it tainted), so the walk is linear in fn's size for a bounded number of
-// fields.
+// tainted variable: a value is tainted once, each instruction is stepped
+// once per tainted operand, and a read of a variable at most three times
+// (its location stored, the whole variable stored, a first field of it
+// stored), so the walk is linear in fn's size.
 func (t *tainter) flow(fn *ssa.Function, start map[ssa.Value]string) *summary {
-	f := &flowState{t: t, tainted: map[ssa.Value]string{}, mem: map[loc]string{}, partial: map[ssa.Value]string{}, users: locUsers(fn), seen: map[token.Pos]bool{}, s: &summary{}}
+	r := t.readers[fn]
+	if r == nil {
+		r = readersOf(fn)
+		t.readers[fn] = r
+	}
+	f := &flowState{t: t, tainted: map[ssa.Value]string{}, mem: map[loc]string{}, partial: map[ssa.Value]string{}, readers: r, seen: map[token.Pos]bool{}, s: &summary{}}
 	for v, name := range start {
 		f.taint(v, name)
 	}
@@ -258,27 +266,37 @@ func (t *tainter) flow(fn *ssa.Function, start map[ssa.Value]string) *summary {
 	return f.s
 }
 
-// locUsers maps each variable of fn to the instructions that read it or
-// its fields: loads, and closures that capture it by reference.
-func locUsers(fn *ssa.Function) map[ssa.Value][]ssa.Instruction {
-	users := map[ssa.Value][]ssa.Instruction{}
+// readers are the instructions of a function that read its variables or
+// their fields: loads, and closures that capture a variable by reference.
+type readers struct {
+	// at holds them by the location they read, in by its variable.
+	at map[loc][]ssa.Instruction
+	in map[ssa.Value][]ssa.Instruction
+}
+
+func readersOf(fn *ssa.Function) *readers {
+	r := &readers{at: map[loc][]ssa.Instruction{}, in: map[ssa.Value][]ssa.Instruction{}}
+	add := func(l loc, in ssa.Instruction) {
+		r.at[l] = append(r.at[l], in)
+		r.in[l.base] = append(r.in[l.base], in)
+	}
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			switch in := in.(type) {
 			case *ssa.UnOp:
 				if l, ok := locOf(in.X); ok && in.Op == token.MUL {
-					users[l.base] = append(users[l.base], in)
+					add(l, in)
 				}
 			case *ssa.MakeClosure:
 				for _, b := range in.Bindings {
 					if l, ok := locOf(b); ok {
-						users[l.base] = append(users[l.base], in)
+						add(l, in)
 					}
 				}
 			}
 		}
 	}
-	return users
+	return r
 }
 
 // flowState is the taint of one function's values and variables.
@@ -287,7 +305,7 @@ type flowState struct {
 	tainted map[ssa.Value]string
 	mem     map[loc]string
 	partial map[ssa.Value]string
-	users   map[ssa.Value][]ssa.Instruction
+	readers *readers
 	// work holds the values tainted whose users are still to be stepped.
 	work []ssa.Value
 	seen map[token.Pos]bool
@@ -314,16 +332,26 @@ func (f *flowState) taint(v ssa.Value, name string) {
 	}
 }
 
-// store taints the variable l and steps the readers of its variable.
+// store taints the location l and steps the readers whose read it taints
+// (memAt): those of l; for a whole variable, those of its fields too; for
+// the first field of a variable stored, those of the whole variable.
 func (f *flowState) store(l loc, name string) {
 	if _, ok := f.mem[l]; ok {
 		return
 	}
 	f.mem[l] = name
-	if _, ok := f.partial[l.base]; !ok && l.field >= 0 {
+	reads := f.readers.at[l]
+	if l.field < 0 {
+		reads = f.readers.in[l.base]
+	} else if _, ok := f.partial[l.base]; !ok {
 		f.partial[l.base] = name
+		f.stepAll(f.readers.at[loc{l.base, -1}])
 	}
-	for _, in := range f.users[l.base] {
+	f.stepAll(reads)
+}
+
+func (f *flowState) stepAll(ins []ssa.Instruction) {
+	for _, in := range ins {
 		f.step(in)
 	}
 }
