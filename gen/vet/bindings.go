@@ -56,18 +56,8 @@ func findBindings(pass *analysis.Pass) []binding {
 // isGateBinding reports whether t is an instance of gate.Binding or
 // gate.TypedBinding.
 func isGateBinding(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	named, ok := types.Unalias(t).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != gatePath {
-		return false
-	}
-	name := named.Obj().Name()
-	return name == "Binding" || name == "TypedBinding"
+	name, path, _ := namedOf(t)
+	return path == gatePath && (name == "Binding" || name == "TypedBinding")
 }
 
 // boundFunc returns the function e names (F, pkg.F, x.M, T.M, F[T]), or the

@@ -57,12 +57,8 @@ func mcpGoRequest(fn *ssa.Function) bool {
 	if recv == nil {
 		return false
 	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	named, ok := types.Unalias(t).(*types.Named)
-	return ok && named.Obj().Name() == "CallToolRequest" && named.Obj().Pkg() != nil && inPackage(named.Obj().Pkg().Path(), "github.com/mark3labs/mcp-go", "mcp")
+	name, path, _ := namedOf(recv.Type())
+	return name == "CallToolRequest" && inPackage(path, "github.com/mark3labs/mcp-go", "mcp")
 }
 
 // A sink is where tainted arguments are decoded outside the gate.

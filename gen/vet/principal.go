@@ -62,11 +62,8 @@ func readsPrincipal(info *types.Info, typ *ast.FuncType, body *ast.BlockStmt) bo
 
 // isPrincipal reports whether t is gate.Principal or a pointer to it.
 func isPrincipal(t types.Type) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	named, ok := types.Unalias(t).(*types.Named)
-	return ok && named.Obj().Name() == "Principal" && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == gatePath
+	name, path, _ := namedOf(t)
+	return name == "Principal" && path == gatePath
 }
 
 // allowed finds a comment starting with prefix on the line of pos or the

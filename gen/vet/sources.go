@@ -39,15 +39,15 @@ func sourceField(t types.Type, i int) (string, bool) {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	named, ok := types.Unalias(t).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil {
+	typeName, path, named := namedOf(t)
+	if named == nil {
 		return "", false
 	}
 	st, ok := named.Underlying().(*types.Struct)
 	if !ok || i >= st.NumFields() {
 		return "", false
 	}
-	field, typeName, path := st.Field(i).Name(), named.Obj().Name(), named.Obj().Pkg().Path()
+	field := st.Field(i).Name()
 	for _, s := range sources {
 		if field != s.field || !inPackage(path, s.module, s.sub) {
 			continue
@@ -57,6 +57,19 @@ func sourceField(t types.Type, i int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// namedOf returns the name and package path of the named type t is or
+// points to, and that type; nil when t is neither (or is predeclared).
+func namedOf(t types.Type) (name, path string, named *types.Named) {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return "", "", nil
+	}
+	return named.Obj().Name(), named.Obj().Pkg().Path(), named
 }
 
 // inPackage reports whether path is package sub of module, at any major
