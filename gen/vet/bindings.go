@@ -97,7 +97,8 @@ func boundFunc(info *types.Info, e ast.Expr) *types.Func {
 // A call that takes a part of the arguments, or none, is the executor's
 // work, not the executor.
 func forwardingCall(info *types.Info, lit *ast.FuncLit) *ast.CallExpr {
-	if len(lit.Body.List) != 1 || lit.Type.Params == nil || len(lit.Type.Params.List) == 0 {
+	args := argsParam(info, lit.Type)
+	if len(lit.Body.List) != 1 || args == nil {
 		return nil
 	}
 	ret, ok := lit.Body.List[0].(*ast.ReturnStmt)
@@ -108,13 +109,8 @@ func forwardingCall(info *types.Info, lit *ast.FuncLit) *ast.CallExpr {
 	if !ok {
 		return nil
 	}
-	last := lit.Type.Params.List[len(lit.Type.Params.List)-1]
-	if len(last.Names) == 0 {
-		return nil
-	}
-	args := info.Defs[last.Names[len(last.Names)-1]]
 	for _, a := range call.Args {
-		if id, ok := ast.Unparen(a).(*ast.Ident); ok && args != nil && info.Uses[id] == args {
+		if id, ok := ast.Unparen(a).(*ast.Ident); ok && info.Uses[id] == args {
 			return call
 		}
 	}
