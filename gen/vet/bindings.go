@@ -117,6 +117,19 @@ func forwardingCall(info *types.Info, lit *ast.FuncLit) *ast.CallExpr {
 	return nil
 }
 
+// argsParam returns the last parameter of a bound function: the tool's
+// arguments.
+func argsParam(info *types.Info, typ *ast.FuncType) types.Object {
+	if typ.Params == nil || len(typ.Params.List) == 0 {
+		return nil
+	}
+	last := typ.Params.List[len(typ.Params.List)-1]
+	if len(last.Names) == 0 {
+		return nil
+	}
+	return info.Defs[last.Names[len(last.Names)-1]]
+}
+
 func isTestFile(pass *analysis.Pass, f *ast.File) bool {
 	return isTestPos(pass, f.Pos())
 }

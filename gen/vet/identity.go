@@ -69,19 +69,6 @@ func isEmpty(e ast.Expr) bool {
 	return ok && lit.Kind == token.STRING && (lit.Value == `""` || lit.Value == "``")
 }
 
-// argsParam returns the last parameter of a bound function: the tool's
-// arguments.
-func argsParam(info *types.Info, typ *ast.FuncType) types.Object {
-	if typ.Params == nil || len(typ.Params.List) == 0 {
-		return nil
-	}
-	last := typ.Params.List[len(typ.Params.List)-1]
-	if len(last.Names) == 0 {
-		return nil
-	}
-	return info.Defs[last.Names[len(last.Names)-1]]
-}
-
 // identityMember returns e when it is a member, at any depth, of the
 // arguments named like an identity.
 func identityMember(info *types.Info, e ast.Expr, args types.Object) *ast.SelectorExpr {
