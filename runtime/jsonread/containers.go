@@ -1,9 +1,6 @@
 package jsonread
 
-import (
-	"io"
-	"strconv"
-)
+import "strconv"
 
 // ObjectStart consumes '{' and checks the depth limit.
 func (r *Reader) ObjectStart() {
@@ -51,7 +48,7 @@ func (r *Reader) NextMember() (name []byte, ok bool) {
 	data := r.data
 	i := skipWS(data, r.pos)
 	if i >= len(data) {
-		r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
+		r.failEOF()
 		return nil, false
 	}
 	if r.first {
@@ -108,7 +105,7 @@ func (r *Reader) NextItem() bool {
 	data := r.data
 	i := skipWS(data, r.pos)
 	if i >= len(data) {
-		r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
+		r.failEOF()
 		return false
 	}
 	c := data[i]

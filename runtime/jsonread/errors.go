@@ -85,11 +85,14 @@ func (r *Reader) fail(offset int, err error, reason string) {
 	}
 }
 
+// failEOF records that the input ends inside a value.
+func (r *Reader) failEOF() { r.fail(len(r.data), io.ErrUnexpectedEOF, reasonEOF) }
+
 // failAt records the error for the byte at i, which is not what the grammar
 // wants in context (e.g. "in numeric literal"), or the end of input.
 func (r *Reader) failAt(i int, context string) {
 	if i >= len(r.data) {
-		r.fail(len(r.data), io.ErrUnexpectedEOF, reasonEOF)
+		r.failEOF()
 		return
 	}
 	r.fail(i, ErrInvalidCharacter, "invalid character "+quoteChar(r.data[i])+" "+context)

@@ -1,7 +1,5 @@
 package jsonread
 
-import "io"
-
 // Number consumes a number and returns its text, validated against the RFC
 // 8259 grammar, as a slice of the input.
 func (r *Reader) Number() []byte {
@@ -20,7 +18,7 @@ func (r *Reader) scanNumber(i int) {
 	}
 	switch {
 	case i >= len(data):
-		r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
+		r.failEOF()
 		return
 	case data[i] == '0':
 		i++

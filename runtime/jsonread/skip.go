@@ -1,9 +1,6 @@
 package jsonread
 
-import (
-	"io"
-	"unsafe"
-)
+import "unsafe"
 
 // Skip consumes one whole value and validates it as strictly as the typed
 // reads would, including the depth limit and duplicate member names (after
@@ -21,7 +18,7 @@ func (r *Reader) skipValue() {
 	data := r.data
 	i := skipWS(data, r.pos)
 	if i >= len(data) {
-		r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
+		r.failEOF()
 		return
 	}
 	switch kindOf[data[i]] {
@@ -179,7 +176,7 @@ func (r *Reader) skipObject(i int) {
 		}
 		i = skipWS(data, r.pos)
 		if i >= len(data) {
-			r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
+			r.failEOF()
 			return
 		}
 		switch data[i] {
@@ -223,7 +220,7 @@ func (r *Reader) skipArray(i int) {
 		}
 		i = skipWS(data, r.pos)
 		if i >= len(data) {
-			r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
+			r.failEOF()
 			return
 		}
 		switch data[i] {

@@ -3,7 +3,6 @@ package jsonread
 import (
 	"bytes"
 	"encoding/binary"
-	"io"
 	"math/bits"
 	"strings"
 	"unicode/utf16"
@@ -75,7 +74,7 @@ func (r *Reader) scanFrom(start, i int) (int, int, bool) {
 	for {
 		i = plainRun(data, i)
 		if i >= len(data) {
-			r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
+			r.failEOF()
 			return 0, 0, false
 		}
 		switch c := data[i]; {
@@ -106,7 +105,7 @@ func (r *Reader) scanFrom(start, i int) (int, int, bool) {
 func (r *Reader) scanEscape(i int) int {
 	data := r.data
 	if i+1 >= len(data) {
-		r.fail(len(data), io.ErrUnexpectedEOF, reasonEOF)
+		r.failEOF()
 		return -1
 	}
 	if c := data[i+1]; c != 'u' {

@@ -120,7 +120,7 @@ func (d *Decoder) Object() bool {
 		return true
 	}
 	if k != jsonread.Invalid {
-		d.R.Fail(d.R.Offset(), jsonread.ErrUnexpectedKind, "tool arguments must be a JSON object, not "+article(k.String()))
+		d.R.Fail(d.R.Offset(), jsonread.ErrUnexpectedKind, "tool arguments must be a JSON object, not "+Article(k.String()))
 	}
 	return false
 }
@@ -452,19 +452,9 @@ func RuneCount(s []byte) int {
 	return n
 }
 
-// Article puts "a" or "an" before s: "an integer", "a string".
-func Article(s string) string { return article(s) }
-
-func article(s string) string {
-	if s == "" {
-		return s
-	}
-	switch s[0] {
-	case 'a', 'e', 'i', 'o', 'u':
-		return "an " + s
-	}
-	return "a " + s
-}
+// Article puts "a" or "an" before s: "an integer", "a string" (see
+// violation.AppendArticle, which messages use).
+func Article(s string) string { return string(violation.AppendArticle(nil, s)) }
 
 // Own returns a copy of items in an array of their own, nil for none:
 // generated decoders collect an array's items in a buffer on the stack and

@@ -124,6 +124,19 @@ func plural2(n int, unit string) string {
 	return strconv.Itoa(n) + " " + unit + map[bool]string{true: "", false: "s"}[n == 1]
 }
 
+// plainCase is the lazyCase of a violation method of the plain form: it
+// records the violation of keyword (at schema pointer sp, with the
+// template's argument arg) for the value, shown as show shows it, and the
+// eager message is the subject, rule, arg and "; received <got>".
+func plainCase(keyword, sp, rule, arg string, show func(*Decoder, []byte) string, record func(d *Decoder, sp, arg, got string)) lazyCase {
+	return lazyCase{keyword, false, func(d *Decoder, raw []byte) toolerr.Violation {
+		got := show(d, raw)
+		w := eager(d, keyword, sp, "the arguments", got, rule, arg)
+		record(d, sp, arg, got)
+		return w
+	}}
+}
+
 var lazyCases = []lazyCase{
 	{"type", true, func(d *Decoder, _ []byte) toolerr.Violation {
 		k := d.R.Peek()
@@ -140,60 +153,15 @@ var lazyCases = []lazyCase{
 		d.False("/f")
 		return w
 	}},
-	{"enum", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := d.Quote(raw)
-		w := eager(d, "enum", "/e/enum", "the arguments", got, " must be one of ", "a, b or c")
-		d.Enum("/e/enum", "a, b or c", got)
-		return w
-	}},
-	{"const", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := d.Quote(raw)
-		w := eager(d, "const", "/c/const", "the arguments", got, " must be ", "k")
-		d.Const("/c/const", "k", got)
-		return w
-	}},
-	{"minimum", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := d.Text(raw)
-		w := eager(d, "minimum", "/n/minimum", "the arguments", got, " must be at least ", "10")
-		d.Minimum("/n/minimum", "10", got)
-		return w
-	}},
-	{"exclusiveMinimum", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := d.Text(raw)
-		w := eager(d, "exclusiveMinimum", "/n/exclusiveMinimum", "the arguments", got, " must be greater than ", "0")
-		d.ExclusiveMinimum("/n/exclusiveMinimum", "0", got)
-		return w
-	}},
-	{"maximum", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := d.Text(raw)
-		w := eager(d, "maximum", "/n/maximum", "the arguments", got, " must be at most ", "5")
-		d.Maximum("/n/maximum", "5", got)
-		return w
-	}},
-	{"exclusiveMaximum", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := d.Text(raw)
-		w := eager(d, "exclusiveMaximum", "/n/exclusiveMaximum", "the arguments", got, " must be less than ", "5")
-		d.ExclusiveMaximum("/n/exclusiveMaximum", "5", got)
-		return w
-	}},
-	{"multipleOf", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := d.Text(raw)
-		w := eager(d, "multipleOf", "/n/multipleOf", "the arguments", got, " must be a multiple of ", "0.5")
-		d.MultipleOf("/n/multipleOf", "0.5", got)
-		return w
-	}},
-	{"pattern", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := d.Quote(raw)
-		w := eager(d, "pattern", "/s/pattern", "the arguments", got, " must match the pattern ", "^[A-Z]+$")
-		d.Pattern("/s/pattern", "^[A-Z]+$", got)
-		return w
-	}},
-	{"format", false, func(d *Decoder, raw []byte) toolerr.Violation {
-		got := d.Quote(raw)
-		w := eager(d, "format", "/s/format", "the arguments", got, " must be a valid ", "date (RFC 3339 full-date)")
-		d.Format("/s/format", "date (RFC 3339 full-date)", got)
-		return w
-	}},
+	plainCase("enum", "/e/enum", " must be one of ", "a, b or c", (*Decoder).Quote, (*Decoder).Enum),
+	plainCase("const", "/c/const", " must be ", "k", (*Decoder).Quote, (*Decoder).Const),
+	plainCase("minimum", "/n/minimum", " must be at least ", "10", (*Decoder).Text, (*Decoder).Minimum),
+	plainCase("exclusiveMinimum", "/n/exclusiveMinimum", " must be greater than ", "0", (*Decoder).Text, (*Decoder).ExclusiveMinimum),
+	plainCase("maximum", "/n/maximum", " must be at most ", "5", (*Decoder).Text, (*Decoder).Maximum),
+	plainCase("exclusiveMaximum", "/n/exclusiveMaximum", " must be less than ", "5", (*Decoder).Text, (*Decoder).ExclusiveMaximum),
+	plainCase("multipleOf", "/n/multipleOf", " must be a multiple of ", "0.5", (*Decoder).Text, (*Decoder).MultipleOf),
+	plainCase("pattern", "/s/pattern", " must match the pattern ", "^[A-Z]+$", (*Decoder).Quote, (*Decoder).Pattern),
+	plainCase("format", "/s/format", " must be a valid ", "date (RFC 3339 full-date)", (*Decoder).Quote, (*Decoder).Format),
 	{"minLength", false, func(d *Decoder, raw []byte) toolerr.Violation {
 		w := eager(d, "minLength", "/s/minLength", "the arguments", "", " must be at least ", plural2(3, "character"), " long; received ", plural2(1, "character"))
 		d.MinLength("/s/minLength", 3, 1)
