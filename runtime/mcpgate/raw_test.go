@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/mcptest"
 )
 
 // rawServer serves reg over streamable HTTP answering with JSON (not
@@ -29,7 +30,7 @@ func rawServer(t testing.TB, reg *gate.Registry, o *Options) *httptest.Server {
 		o.HTTP = &mcp.StreamableHTTPOptions{JSONResponse: true}
 	}
 	h, err := Handler(reg, func(_ context.Context, req mcp.Request) (gate.Caller, error) {
-		p, ok := principals[strings.TrimPrefix(req.GetExtra().Header.Get("Authorization"), "Bearer ")]
+		p, ok := mcptest.Principals[strings.TrimPrefix(req.GetExtra().Header.Get("Authorization"), "Bearer ")]
 		if !ok {
 			return gate.Caller{}, errors.New("no token")
 		}
@@ -139,7 +140,7 @@ func TestStrictHTTP(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			reg, r := newRegistry(t)
+			reg, r := mcptest.NewRegistry(t)
 			srv := rawServer(t, reg, nil)
 			c := srv.Client()
 			sid := session(t, c, srv.URL, "tok-bob")
@@ -151,14 +152,14 @@ func TestStrictHTTP(t *testing.T) {
 			} else if got.status != http.StatusOK || !got.msg.Result.IsError || got.msg.Result.StructuredContent["code"] != tc.gate {
 				t.Errorf("status %d, result %+v, error %+v; want an isError %s", got.status, got.msg.Result, got.msg.Error, tc.gate)
 			}
-			if n := r.count(); len(n) != 0 {
+			if n := r.Count(); len(n) != 0 {
 				t.Errorf("refused, yet runs %v", n)
 			}
 			ok := post(t, c, srv.URL, "tok-bob", sid, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_order_status","arguments":`+args+`}}`)
 			if ok.status != http.StatusOK || ok.msg.Result.IsError || ok.msg.Error != nil {
 				t.Errorf("the valid call after it: status %d, result %+v, error %+v", ok.status, ok.msg.Result, ok.msg.Error)
 			}
-			if n := r.count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
+			if n := r.Count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
 				t.Errorf("runs %v, want the valid call once", n)
 			}
 		})
@@ -171,9 +172,9 @@ func TestStrictHTTP(t *testing.T) {
 // the connection goes on: the valid call after it runs once, and its
 // replay (the same request ID) is duplicate_call.
 func TestStrictTransport(t *testing.T) {
-	reg, r := newRegistry(t, gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{})))
+	reg, r := mcptest.NewRegistry(t, gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{})))
 	srv, err := NewServer(reg, func(context.Context, mcp.Request) (gate.Caller, error) {
-		return gate.Caller{Principal: principals["tok-bob"], Scope: "BOB"}, nil
+		return gate.Caller{Principal: mcptest.Principals["tok-bob"], Scope: "BOB"}, nil
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +216,7 @@ func TestStrictTransport(t *testing.T) {
 			t.Errorf("%s: %v, want invalid params for its id", body, got)
 		}
 	}
-	if n := r.count(); len(n) != 0 {
+	if n := r.Count(); len(n) != 0 {
 		t.Errorf("refused, yet runs %v", n)
 	}
 	const valid = `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_order_status","arguments":{"orderId":"BOB-1"}}}`
@@ -227,7 +228,7 @@ func TestStrictTransport(t *testing.T) {
 	if sc, _ := res["structuredContent"].(map[string]any); sc["code"] != "duplicate_call" {
 		t.Errorf("replayed call: %v, want duplicate_call", got)
 	}
-	if n := r.count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
+	if n := r.Count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
 		t.Errorf("runs %v, want the valid call once", n)
 	}
 }
@@ -236,7 +237,7 @@ func TestStrictTransport(t *testing.T) {
 // same session and request ID is duplicate_call and runs once; another
 // request ID and another session with the same ID each run.
 func TestReplayHTTP(t *testing.T) {
-	reg, r := newRegistry(t, gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{})))
+	reg, r := mcptest.NewRegistry(t, gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{})))
 	srv := rawServer(t, reg, nil)
 	c := srv.Client()
 	call := func(id string) string {
@@ -260,7 +261,7 @@ func TestReplayHTTP(t *testing.T) {
 			t.Errorf("%d: status %d, result %+v, error %+v; want code %q", i, got.status, got.msg.Result, got.msg.Error, tc.code)
 		}
 	}
-	if n := r.count(); !maps.Equal(n, map[string]int{"get_order_status": 4}) {
+	if n := r.Count(); !maps.Equal(n, map[string]int{"get_order_status": 4}) {
 		t.Errorf("runs %v, want 4", n)
 	}
 }
