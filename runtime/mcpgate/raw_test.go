@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate/runtime/gate"
 	"github.com/toolgate/toolgate/runtime/internal/mcptest"
+	"github.com/toolgate/toolgate/runtime/jsonread"
 )
 
 // rawServer serves reg over streamable HTTP answering with JSON (not
@@ -119,11 +120,13 @@ func session(t testing.TB, c *http.Client, url, token string) string {
 // invalid_json; the same session's valid call then runs once.
 func TestStrictHTTP(t *testing.T) {
 	const args = `{"orderId":"BOB-1"}`
+	long := strings.Repeat("n", 4096)
 	cases := []struct {
 		name, body string
 		code       int64  // the JSON-RPC error code of a refusal, or 0
 		id         string // the id of the refusal
 		gate       string // the gate's code of an isError result, or ""
+		message    string // the refusal's message, when the case names it
 	}{
 		{name: "second name", body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_order_status","arguments":` + args + `,"name":"cancel_order"}}`, code: -32602, id: "2"},
 		{name: "second arguments", body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_order_status","arguments":` + args + `,"arguments":{"orderId":"BOB-2"}}}`, code: -32602, id: "2"},
@@ -135,6 +138,7 @@ func TestStrictHTTP(t *testing.T) {
 		{name: "repeat in another method's arguments", body: `{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"p","arguments":{"a":"1","a":"2"}}}`, code: -32602, id: "2"},
 		{name: "client's stamp", body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"` + MetaRequestID + `":"1"},"name":"get_order_status","arguments":` + args + `}}`, code: -32602, id: "2"},
 		{name: "repeat in a batch", body: `[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_order_status","arguments":` + args + `,"name":"cancel_order"}}]`, code: -32602, id: "null"},
+		{name: "long repeated name", body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"` + long + `":1,"name":"get_order_status","arguments":` + args + `,"` + long + `":2}}`, code: -32602, id: "2", message: "malformed payload: " + jsonread.DuplicateReason([]byte(long)) + " in params"},
 		{name: "not JSON", body: `{"jsonrpc":"2.0","id":2,`, code: -32700, id: "null"},
 		{name: "repeat within the arguments", body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_order_status","arguments":{"orderId":"BOB-1","orderId":"BOB-2"}}}`, gate: "invalid_json"},
 	}
@@ -148,6 +152,9 @@ func TestStrictHTTP(t *testing.T) {
 			if tc.code != 0 {
 				if got.status != http.StatusBadRequest || got.msg.Error == nil || got.msg.Error.Code != tc.code || string(got.msg.ID) != tc.id {
 					t.Errorf("status %d, id %s, error %+v; want 400, id %s, code %d", got.status, got.msg.ID, got.msg.Error, tc.id, tc.code)
+				}
+				if tc.message != "" && got.msg.Error != nil && got.msg.Error.Message != tc.message {
+					t.Errorf("message %q, want %q", got.msg.Error.Message, tc.message)
 				}
 			} else if got.status != http.StatusOK || !got.msg.Result.IsError || got.msg.Result.StructuredContent["code"] != tc.gate {
 				t.Errorf("status %d, result %+v, error %+v; want an isError %s", got.status, got.msg.Result, got.msg.Error, tc.gate)
