@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/mcptest"
+	"github.com/toolgate/toolgate/runtime/jsonread"
 )
 
 // rawServer serves reg over streamable HTTP answering with JSON (not
@@ -29,7 +31,7 @@ func rawServer(t testing.TB, reg *gate.Registry, o *Options) *httptest.Server {
 		o.HTTP = &mcp.StreamableHTTPOptions{JSONResponse: true}
 	}
 	h, err := Handler(reg, func(_ context.Context, req mcp.Request) (gate.Caller, error) {
-		p, ok := principals[strings.TrimPrefix(req.GetExtra().Header.Get("Authorization"), "Bearer ")]
+		p, ok := mcptest.Principals[strings.TrimPrefix(req.GetExtra().Header.Get("Authorization"), "Bearer ")]
 		if !ok {
 			return gate.Caller{}, errors.New("no token")
 		}
@@ -118,11 +120,13 @@ func session(t testing.TB, c *http.Client, url, token string) string {
 // invalid_json; the same session's valid call then runs once.
 func TestStrictHTTP(t *testing.T) {
 	const args = `{"orderId":"BOB-1"}`
+	long := strings.Repeat("n", 4096)
 	cases := []struct {
 		name, body string
 		code       int64  // the JSON-RPC error code of a refusal, or 0
 		id         string // the id of the refusal
 		gate       string // the gate's code of an isError result, or ""
+		message    string // the refusal's message, when the case names it
 	}{
 		{name: "second name", body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_order_status","arguments":` + args + `,"name":"cancel_order"}}`, code: -32602, id: "2"},
 		{name: "second arguments", body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_order_status","arguments":` + args + `,"arguments":{"orderId":"BOB-2"}}}`, code: -32602, id: "2"},
@@ -134,12 +138,13 @@ func TestStrictHTTP(t *testing.T) {
 		{name: "repeat in another method's arguments", body: `{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"p","arguments":{"a":"1","a":"2"}}}`, code: -32602, id: "2"},
 		{name: "client's stamp", body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"` + MetaRequestID + `":"1"},"name":"get_order_status","arguments":` + args + `}}`, code: -32602, id: "2"},
 		{name: "repeat in a batch", body: `[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_order_status","arguments":` + args + `,"name":"cancel_order"}}]`, code: -32602, id: "null"},
+		{name: "long repeated name", body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"` + long + `":1,"name":"get_order_status","arguments":` + args + `,"` + long + `":2}}`, code: -32602, id: "2", message: "malformed payload: " + jsonread.DuplicateReason([]byte(long)) + " in params"},
 		{name: "not JSON", body: `{"jsonrpc":"2.0","id":2,`, code: -32700, id: "null"},
 		{name: "repeat within the arguments", body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_order_status","arguments":{"orderId":"BOB-1","orderId":"BOB-2"}}}`, gate: "invalid_json"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			reg, r := newRegistry(t)
+			reg, r := mcptest.NewRegistry(t)
 			srv := rawServer(t, reg, nil)
 			c := srv.Client()
 			sid := session(t, c, srv.URL, "tok-bob")
@@ -148,17 +153,20 @@ func TestStrictHTTP(t *testing.T) {
 				if got.status != http.StatusBadRequest || got.msg.Error == nil || got.msg.Error.Code != tc.code || string(got.msg.ID) != tc.id {
 					t.Errorf("status %d, id %s, error %+v; want 400, id %s, code %d", got.status, got.msg.ID, got.msg.Error, tc.id, tc.code)
 				}
+				if tc.message != "" && got.msg.Error != nil && got.msg.Error.Message != tc.message {
+					t.Errorf("message %q, want %q", got.msg.Error.Message, tc.message)
+				}
 			} else if got.status != http.StatusOK || !got.msg.Result.IsError || got.msg.Result.StructuredContent["code"] != tc.gate {
 				t.Errorf("status %d, result %+v, error %+v; want an isError %s", got.status, got.msg.Result, got.msg.Error, tc.gate)
 			}
-			if n := r.count(); len(n) != 0 {
+			if n := r.Count(); len(n) != 0 {
 				t.Errorf("refused, yet runs %v", n)
 			}
 			ok := post(t, c, srv.URL, "tok-bob", sid, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_order_status","arguments":`+args+`}}`)
 			if ok.status != http.StatusOK || ok.msg.Result.IsError || ok.msg.Error != nil {
 				t.Errorf("the valid call after it: status %d, result %+v, error %+v", ok.status, ok.msg.Result, ok.msg.Error)
 			}
-			if n := r.count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
+			if n := r.Count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
 				t.Errorf("runs %v, want the valid call once", n)
 			}
 		})
@@ -171,9 +179,9 @@ func TestStrictHTTP(t *testing.T) {
 // the connection goes on: the valid call after it runs once, and its
 // replay (the same request ID) is duplicate_call.
 func TestStrictTransport(t *testing.T) {
-	reg, r := newRegistry(t, gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{})))
+	reg, r := mcptest.NewRegistry(t, gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{})))
 	srv, err := NewServer(reg, func(context.Context, mcp.Request) (gate.Caller, error) {
-		return gate.Caller{Principal: principals["tok-bob"], Scope: "BOB"}, nil
+		return gate.Caller{Principal: mcptest.Principals["tok-bob"], Scope: "BOB"}, nil
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +223,7 @@ func TestStrictTransport(t *testing.T) {
 			t.Errorf("%s: %v, want invalid params for its id", body, got)
 		}
 	}
-	if n := r.count(); len(n) != 0 {
+	if n := r.Count(); len(n) != 0 {
 		t.Errorf("refused, yet runs %v", n)
 	}
 	const valid = `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_order_status","arguments":{"orderId":"BOB-1"}}}`
@@ -227,7 +235,7 @@ func TestStrictTransport(t *testing.T) {
 	if sc, _ := res["structuredContent"].(map[string]any); sc["code"] != "duplicate_call" {
 		t.Errorf("replayed call: %v, want duplicate_call", got)
 	}
-	if n := r.count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
+	if n := r.Count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
 		t.Errorf("runs %v, want the valid call once", n)
 	}
 }
@@ -236,7 +244,7 @@ func TestStrictTransport(t *testing.T) {
 // same session and request ID is duplicate_call and runs once; another
 // request ID and another session with the same ID each run.
 func TestReplayHTTP(t *testing.T) {
-	reg, r := newRegistry(t, gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{})))
+	reg, r := mcptest.NewRegistry(t, gate.WithReplayStore(gate.NewMemoryReplayStore(gate.MemoryReplayConfig{})))
 	srv := rawServer(t, reg, nil)
 	c := srv.Client()
 	call := func(id string) string {
@@ -260,7 +268,7 @@ func TestReplayHTTP(t *testing.T) {
 			t.Errorf("%d: status %d, result %+v, error %+v; want code %q", i, got.status, got.msg.Result, got.msg.Error, tc.code)
 		}
 	}
-	if n := r.count(); !maps.Equal(n, map[string]int{"get_order_status": 4}) {
+	if n := r.Count(); !maps.Equal(n, map[string]int{"get_order_status": 4}) {
 		t.Errorf("runs %v, want 4", n)
 	}
 }

@@ -18,83 +18,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolgate/toolgate/generated"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/mcptest"
 	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
-
-// The principals, by bearer token. Each tenant may only look up its own
-// orders (the policy of get_order_status).
-var principals = map[string]gate.Principal{
-	"tok-alice": {ID: "alice", Tenant: "ALICE", Roles: []string{"support", "finance", "operations"}},
-	"tok-bob":   {ID: "bob", Tenant: "BOB", Roles: []string{"support"}},
-	"tok-olga":  {ID: "olga", Tenant: "OLGA", Roles: []string{"operations"}},
-}
-
-var tokens = slices.Sorted(maps.Keys(principals))
-
-// runs counts executor runs per tool.
-type runs struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-func (r *runs) add(tool string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.n[tool]++
-}
-
-func (r *runs) count() map[string]int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return maps.Clone(r.n)
-}
-
-func spy[A any](r *runs, name string) gate.Binding[A] {
-	return gate.Binding[A]{Policy: gate.AllowAll[A], Execute: func(context.Context, A) (any, error) {
-		r.add(name)
-		return map[string]any{"tool": name}, nil
-	}}
-}
-
-// withoutApproval lets a refund run without approval: refund_order asks
-// its binding whether a call needs one.
-func withoutApproval[A any](b gate.Binding[A]) gate.Binding[A] {
-	b.NeedsApproval = func(context.Context, gate.Principal, A) (bool, string) { return false, "" }
-	return b
-}
-
-// newRegistry binds the generated tools; get_order_status lets a principal
-// look up its own tenant's orders only, and echoes the order.
-func newRegistry(t testing.TB, opts ...gate.Option) (*gate.Registry, *runs) {
-	t.Helper()
-	r := &runs{n: map[string]int{}}
-	reg, err := generated.NewRegistry(generated.Bindings{
-		CancelOrder:    spy[generated.CancelOrderArgs](r, "cancel_order"),
-		CreateShipment: spy[generated.CreateShipmentArgs](r, "create_shipment"),
-		GetOrderStatus: gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{
-			Policy: func(_ context.Context, p gate.Principal, a generated.GetOrderStatusArgs) error {
-				if !strings.HasPrefix(a.OrderID, p.Tenant+"-") {
-					return errors.New("another tenant's order")
-				}
-				return nil
-			},
-			Execute: func(_ context.Context, a generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
-				r.add("get_order_status")
-				return generated.GetOrderStatusResult{OrderID: a.OrderID, Status: generated.GetOrderStatusResultStatusDispatched, UpdatedAt: "2026-01-02T09:30:00Z"}, nil
-			},
-		},
-		RefundOrder:           withoutApproval(spy[generated.RefundOrderArgs](r, "refund_order")),
-		ScheduleOrderDispatch: spy[generated.ScheduleOrderDispatchArgs](r, "schedule_order_dispatch"),
-		UpdateDeliveryContact: spy[generated.UpdateDeliveryContactArgs](r, "update_delivery_contact"),
-	}, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg, r
-}
 
 // serve serves reg over streamable HTTP on a loopback port behind the
 // SDK's bearer-token middleware; the principal of each request is the
@@ -102,11 +30,11 @@ func newRegistry(t testing.TB, opts ...gate.Option) (*gate.Registry, *runs) {
 func serve(t testing.TB, reg *gate.Registry) string {
 	t.Helper()
 	byID := map[string]gate.Principal{}
-	for _, p := range principals {
+	for _, p := range mcptest.Principals {
 		byID[p.ID] = p
 	}
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		p, ok := principals[token]
+		p, ok := mcptest.Principals[token]
 		if !ok {
 			return nil, auth.ErrInvalidToken
 		}
@@ -203,12 +131,12 @@ func wantDefinitions(t testing.TB, reg *gate.Registry, p gate.Principal) ([]stri
 // is exactly Registry.Definitions for its principal and MCP — different
 // sets for different principals — and nothing runs.
 func TestToolsListPerPrincipal(t *testing.T) {
-	reg, r := newRegistry(t)
+	reg, r := mcptest.NewRegistry(t)
 	url := serve(t, reg)
 	seen := map[string][]string{}
-	for _, tok := range tokens {
+	for _, tok := range mcptest.Tokens {
 		got, gotValues := listed(t, connect(t, url, tok))
-		want, wantValues := wantDefinitions(t, reg, principals[tok])
+		want, wantValues := wantDefinitions(t, reg, mcptest.Principals[tok])
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: tools/list %v, want %v", tok, got, want)
 		}
@@ -220,7 +148,7 @@ func TestToolsListPerPrincipal(t *testing.T) {
 	if len(seen["tok-alice"]) != 6 || slices.Equal(seen["tok-bob"], seen["tok-olga"]) || slices.Contains(seen["tok-bob"], "schedule_order_dispatch") {
 		t.Errorf("the principals' lists do not differ as their roles say: %v", seen)
 	}
-	if n := r.count(); len(n) != 0 {
+	if n := r.Count(); len(n) != 0 {
 		t.Errorf("listing ran executors: %v", n)
 	}
 }
@@ -229,7 +157,7 @@ func TestToolsListPerPrincipal(t *testing.T) {
 // x-toolgate destructive, as annotations.destructiveHint) and says
 // nothing of a tool without hints.
 func TestToolsListHints(t *testing.T) {
-	reg, _ := newRegistry(t)
+	reg, _ := mcptest.NewRegistry(t)
 	res, err := connect(t, serve(t, reg), "tok-alice").ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -264,12 +192,6 @@ func callTool(t testing.TB, cs *mcp.ClientSession, name, args string) (*mcp.Call
 	return res, nil
 }
 
-const (
-	dispatchArgs = `{"order_id":"A-19","dispatch_date":"2025-06-01","amount_pence":500,"currency":"GBP","note":null}`
-)
-
-func statusArgs(order string) string { return fmt.Sprintf(`{"orderId":%q}`, order) }
-
 // TestCallTool: valid calls run once; invalid arguments and refusals are
 // isError results whose text and structured content are the gate's
 // toolerr JSON; a hidden tool is refused exactly like a missing one (same
@@ -281,19 +203,19 @@ func TestCallTool(t *testing.T) {
 		code                    toolerr.Code // an isError result with this code
 		runs                    map[string]int
 	}{
-		{name: "valid", token: "tok-bob", tool: "get_order_status", args: statusArgs("BOB-1"), runs: map[string]int{"get_order_status": 1}},
+		{name: "valid", token: "tok-bob", tool: "get_order_status", args: mcptest.StatusArgs("BOB-1"), runs: map[string]int{"get_order_status": 1}},
 		{name: "absent arguments are {}", token: "tok-bob", tool: "get_order_status", args: "", code: toolerr.InvalidArguments},
-		{name: "another tenant's order", token: "tok-bob", tool: "get_order_status", args: statusArgs("ALICE-1"), code: toolerr.Unauthorized},
+		{name: "another tenant's order", token: "tok-bob", tool: "get_order_status", args: mcptest.StatusArgs("ALICE-1"), code: toolerr.Unauthorized},
 		{name: "invalid arguments", token: "tok-bob", tool: "get_order_status", args: `{"orderId":"bob-1"}`, code: toolerr.InvalidArguments},
 		{name: "duplicate member", token: "tok-bob", tool: "get_order_status", args: `{"orderId":"BOB-1","orderId":"BOB-2"}`, code: toolerr.InvalidJSON},
-		{name: "visible", token: "tok-olga", tool: "schedule_order_dispatch", args: dispatchArgs, runs: map[string]int{"schedule_order_dispatch": 1}},
-		{name: "hidden", token: "tok-bob", tool: "schedule_order_dispatch", args: dispatchArgs, rpc: true},
-		{name: "missing", token: "tok-bob", tool: "schedule_order_dispatcher", args: dispatchArgs, rpc: true},
+		{name: "visible", token: "tok-olga", tool: "schedule_order_dispatch", args: mcptest.DispatchArgs, runs: map[string]int{"schedule_order_dispatch": 1}},
+		{name: "hidden", token: "tok-bob", tool: "schedule_order_dispatch", args: mcptest.DispatchArgs, rpc: true},
+		{name: "missing", token: "tok-bob", tool: "schedule_order_dispatcher", args: mcptest.DispatchArgs, rpc: true},
 	}
 	msgs := map[string]string{}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			reg, r := newRegistry(t)
+			reg, r := mcptest.NewRegistry(t)
 			cs := connect(t, serve(t, reg), tc.token)
 			res, rpcErr := callTool(t, cs, tc.tool, tc.args)
 			switch {
@@ -306,7 +228,7 @@ func TestCallTool(t *testing.T) {
 				if rpcErr != nil || !res.IsError || len(res.Content) != 1 {
 					t.Fatalf("result %+v, error %v; want an isError result", res, rpcErr)
 				}
-				ref, refRuns := newRegistry(t)
+				ref, refRuns := mcptest.NewRegistry(t)
 				args := tc.args
 				if args == "" {
 					args = "{}"
@@ -316,12 +238,12 @@ func TestCallTool(t *testing.T) {
 				if n, ok := strings.CutPrefix(id, cs.ID()+" "); !ok || n == "" || strings.Trim(n, "0123456789") != "" {
 					t.Errorf("call ID %q, want the session ID %q, a space and the request ID", id, cs.ID())
 				}
-				direct, _ := ref.Dispatch(context.Background(), gate.Caller{Principal: principals[tc.token]}, gate.Call{ID: id, Name: tc.tool, Args: []byte(args), Complete: true, Dialect: gate.MCP})
+				direct, _ := ref.Dispatch(context.Background(), gate.Caller{Principal: mcptest.Principals[tc.token]}, gate.Call{ID: id, Name: tc.tool, Args: []byte(args), Complete: true, Dialect: gate.MCP})
 				want, _ := json.Marshal(direct.Err)
 				if direct.Err == nil || direct.Err.Code != tc.code {
 					t.Fatalf("reference dispatch: %v, want %s", direct.Err, tc.code)
 				}
-				if n := refRuns.count(); len(n) != 0 || direct.Executed {
+				if n := refRuns.Count(); len(n) != 0 || direct.Executed {
 					t.Errorf("reference dispatch refused, yet runs %v (executed %v)", n, direct.Executed)
 				}
 				if text := res.Content[0].(*mcp.TextContent).Text; text != string(want) {
@@ -339,7 +261,7 @@ func TestCallTool(t *testing.T) {
 			if want == nil {
 				want = map[string]int{}
 			}
-			if got := r.count(); !maps.Equal(got, want) {
+			if got := r.Count(); !maps.Equal(got, want) {
 				t.Errorf("runs %v, want %v", got, want)
 			}
 		})
@@ -355,18 +277,18 @@ func TestCallTool(t *testing.T) {
 // principal's refusals, and the executions add up exactly.
 func TestConcurrentClients(t *testing.T) {
 	const clients = 32
-	reg, r := newRegistry(t)
+	reg, r := mcptest.NewRegistry(t)
 	url := serve(t, reg)
 	wantNames := map[string][]string{}
-	for _, tok := range tokens {
-		wantNames[tok], _ = wantDefinitions(t, reg, principals[tok])
+	for _, tok := range mcptest.Tokens {
+		wantNames[tok], _ = wantDefinitions(t, reg, mcptest.Principals[tok])
 	}
 	errs := make(chan error, clients)
 	wantRuns := map[string]int{}
 	var wg sync.WaitGroup
 	for i := range clients {
-		tok := tokens[i%len(tokens)]
-		p := principals[tok]
+		tok := mcptest.Tokens[i%len(mcptest.Tokens)]
+		p := mcptest.Principals[tok]
 		if slices.Contains(p.Roles, "operations") {
 			wantRuns["schedule_order_dispatch"]++
 		}
@@ -383,7 +305,7 @@ func TestConcurrentClients(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if got := r.count(); !maps.Equal(got, wantRuns) {
+	if got := r.Count(); !maps.Equal(got, wantRuns) {
 		t.Errorf("runs %v, want %v", got, wantRuns)
 	}
 }
@@ -403,7 +325,7 @@ func client(cs *mcp.ClientSession, i int, tok string, p gate.Principal, wantName
 		return fmt.Errorf("client %d (%s): tools %v, want %v", i, tok, names, wantNames)
 	}
 	own := fmt.Sprintf("%s-%d", p.Tenant, i)
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_order_status", Arguments: json.RawMessage(statusArgs(own))})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_order_status", Arguments: json.RawMessage(mcptest.StatusArgs(own))})
 	if err != nil || res.IsError {
 		return fmt.Errorf("client %d (%s): own order: %v %+v", i, tok, err, res)
 	}
@@ -411,10 +333,10 @@ func client(cs *mcp.ClientSession, i int, tok string, p gate.Principal, wantName
 		return fmt.Errorf("client %d (%s): got another client's result %s", i, tok, text)
 	}
 	other := "ZED-1"
-	if res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_order_status", Arguments: json.RawMessage(statusArgs(other))}); err != nil || !res.IsError {
+	if res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_order_status", Arguments: json.RawMessage(mcptest.StatusArgs(other))}); err != nil || !res.IsError {
 		return fmt.Errorf("client %d (%s): another tenant's order: %v %+v", i, tok, err, res)
 	}
-	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "schedule_order_dispatch", Arguments: json.RawMessage(dispatchArgs)})
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "schedule_order_dispatch", Arguments: json.RawMessage(mcptest.DispatchArgs)})
 	var rpcErr *jsonrpc.Error
 	hidden := errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeInvalidParams
 	if slices.Contains(p.Roles, "operations") == hidden || (err != nil && !hidden) {
@@ -427,7 +349,7 @@ func client(cs *mcp.ClientSession, i int, tok string, p gate.Principal, wantName
 // tools/call are JSON-RPC invalid-request errors that do not carry the
 // function's error text, and nothing runs.
 func TestCallerError(t *testing.T) {
-	reg, r := newRegistry(t)
+	reg, r := mcptest.NewRegistry(t)
 	srv, err := NewServer(reg, func(context.Context, mcp.Request) (gate.Caller, error) {
 		return gate.Caller{}, errors.New("secret detail")
 	}, nil)
@@ -446,14 +368,14 @@ func TestCallerError(t *testing.T) {
 	}
 	defer cs.Close()
 	_, lerr := cs.ListTools(context.Background(), nil)
-	_, cerr := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_order_status", Arguments: json.RawMessage(statusArgs("BOB-1"))})
+	_, cerr := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_order_status", Arguments: json.RawMessage(mcptest.StatusArgs("BOB-1"))})
 	for _, err := range []error{lerr, cerr} {
 		var rpcErr *jsonrpc.Error
 		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidRequest || rpcErr.Message != ErrNoCaller {
 			t.Errorf("error %v, want invalid request %q", err, ErrNoCaller)
 		}
 	}
-	if n := r.count(); len(n) != 0 {
+	if n := r.Count(); len(n) != 0 {
 		t.Errorf("runs %v", n)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgate/toolgate/runtime/internal/mcptest"
 )
 
 // settled returns the goroutines and the heap in use once the count is at
@@ -68,7 +69,7 @@ func TestSessionFlood(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			reg, _ := newRegistry(t)
+			reg, _ := mcptest.NewRegistry(t)
 			srv := rawServer(t, reg, &Options{MaxSessions: max})
 			c := srv.Client()
 			post(t, c, srv.URL, "", "", initialize)
@@ -97,7 +98,7 @@ func TestSessionFlood(t *testing.T) {
 // initialize is refused with ErrTooManySessions; a session closed (DELETE)
 // makes room for one.
 func TestMaxSessions(t *testing.T) {
-	reg, _ := newRegistry(t)
+	reg, _ := mcptest.NewRegistry(t)
 	srv := rawServer(t, reg, &Options{MaxSessions: 2})
 	c := srv.Client()
 	first := session(t, c, srv.URL, "tok-bob")
@@ -123,7 +124,7 @@ func TestMaxSessions(t *testing.T) {
 // ID is then unknown); without one, Handler uses DefaultSessionTimeout,
 // and NewServer DefaultMaxSessions.
 func TestIdleSession(t *testing.T) {
-	reg, _ := newRegistry(t)
+	reg, _ := mcptest.NewRegistry(t)
 	srv := rawServer(t, reg, &Options{HTTP: &mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: time.Millisecond}})
 	c := srv.Client()
 	sid := session(t, c, srv.URL, "tok-bob")

@@ -49,7 +49,7 @@ func checkMessage(msg []byte, maxBytes int) ([]byte, []byte, error) {
 	r.ObjectStart()
 	for name, ok := r.NextMember(); ok; name, ok = r.NextMember() {
 		if seen.add(name) {
-			return nil, nil, &refusal{reason: "duplicate member name " + strconv.Quote(string(name)) + " in the message"}
+			return nil, nil, &refusal{reason: jsonread.DuplicateReason(name) + " in the message"}
 		}
 		switch string(name) {
 		case "method":
@@ -112,7 +112,7 @@ func checkParams(method string, params []byte, id string) ([]byte, error) {
 	for name, ok := r.NextMember(); ok; name, ok = r.NextMember() {
 		members++
 		if seen.add(name) {
-			return nil, &refusal{reason: "duplicate member name " + strconv.Quote(string(name)) + " in params", params: true}
+			return nil, &refusal{reason: jsonread.DuplicateReason(name) + " in params", params: true}
 		}
 		switch {
 		case call && string(name) == "arguments":
@@ -124,7 +124,7 @@ func checkParams(method string, params []byte, id string) ([]byte, error) {
 			for name, ok := r.NextMember(); ok; name, ok = r.NextMember() {
 				metaMembers++
 				if meta.add(name) {
-					return nil, &refusal{reason: "duplicate member name " + strconv.Quote(string(name)) + " in params._meta", params: true}
+					return nil, &refusal{reason: jsonread.DuplicateReason(name) + " in params._meta", params: true}
 				}
 				if string(name) == MetaRequestID {
 					return nil, &refusal{reason: "params._meta." + MetaRequestID + " is the server's to set", params: true}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgate/toolgate/runtime/internal/mcptest"
 )
 
 // TestBodyBound: a request body past MaxBodyBytes is refused before
@@ -25,18 +26,18 @@ func TestBodyBound(t *testing.T) {
 		refusal string // what the client reports
 	}{{"mcp-go", mcpGoHTTP, "request body too large"}, {"go-sdk", goSDKHTTP, "Bad Request"}} {
 		t.Run(cl.name, func(t *testing.T) {
-			reg, r := newRegistry(t)
+			reg, r := mcptest.NewRegistry(t)
 			url := serveHTTP(t, reg, &HTTPOptions{MaxBodyBytes: bound})
 			if got := cl.connect(t, url, "tok-bob").call(t, "get_order_status", big); !strings.Contains(got.rpcError, cl.refusal) {
 				t.Errorf("an oversized body: %+v, want a refusal (%s)", got, cl.refusal)
 			}
-			if n := r.count(); len(n) != 0 {
+			if n := r.Count(); len(n) != 0 {
 				t.Errorf("an oversized body ran %v", n)
 			}
-			if got := cl.connect(t, url, "tok-bob").call(t, "get_order_status", statusArgs("BOB-1")); got.rpcError != "" || got.isError {
+			if got := cl.connect(t, url, "tok-bob").call(t, "get_order_status", mcptest.StatusArgs("BOB-1")); got.rpcError != "" || got.isError {
 				t.Errorf("a call under the bound: %+v", got)
 			}
-			if n := r.count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
+			if n := r.Count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
 				t.Errorf("runs %v", n)
 			}
 		})
@@ -47,7 +48,7 @@ func TestBodyBound(t *testing.T) {
 // recently used one: its next call is refused and runs nothing, while the
 // two live sessions' calls run.
 func TestSessionBound(t *testing.T) {
-	reg, r := newRegistry(t)
+	reg, r := mcptest.NewRegistry(t)
 	url := serveHTTP(t, reg, &HTTPOptions{MaxSessions: 2})
 	var sessions []*gosdk.ClientSession
 	for range 3 {
@@ -59,11 +60,11 @@ func TestSessionBound(t *testing.T) {
 		t.Cleanup(func() { cs.Close() })
 		sessions = append(sessions, cs)
 	}
-	params := &gosdk.CallToolParams{Name: "get_order_status", Arguments: json.RawMessage(statusArgs("BOB-1"))}
+	params := &gosdk.CallToolParams{Name: "get_order_status", Arguments: json.RawMessage(mcptest.StatusArgs("BOB-1"))}
 	if _, err := sessions[0].CallTool(context.Background(), params); err == nil {
 		t.Error("the evicted session's call was answered")
 	}
-	if n := r.count(); len(n) != 0 {
+	if n := r.Count(); len(n) != 0 {
 		t.Errorf("the evicted session's call ran %v", n)
 	}
 	for i, cs := range sessions[1:] {
@@ -71,7 +72,7 @@ func TestSessionBound(t *testing.T) {
 			t.Errorf("live session %d: %v %+v", i+1, err, res)
 		}
 	}
-	if n := r.count(); !maps.Equal(n, map[string]int{"get_order_status": 2}) {
+	if n := r.Count(); !maps.Equal(n, map[string]int{"get_order_status": 2}) {
 		t.Errorf("runs %v", n)
 	}
 }
@@ -112,14 +113,14 @@ func TestSessionsLRU(t *testing.T) {
 // TestStdioLineBound: a stdio line past the bound ends the connection
 // with ErrLineTooLong, and nothing runs.
 func TestStdioLineBound(t *testing.T) {
-	reg, r := newRegistry(t)
+	reg, r := mcptest.NewRegistry(t)
 	_, to, done := stdioPipes(t, reg, "tok-bob", 64)
 	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_order_status","arguments":{"orderId":"BOB-1"}}}` + "\n"
 	go to.Write([]byte(line))
 	if err := <-done; !errors.Is(err, ErrLineTooLong) {
 		t.Errorf("ServeStdio: %v, want ErrLineTooLong", err)
 	}
-	if n := r.count(); len(n) != 0 {
+	if n := r.Count(); len(n) != 0 {
 		t.Errorf("runs %v", n)
 	}
 }

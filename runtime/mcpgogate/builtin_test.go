@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/toolgate/toolgate/runtime/internal/mcptest"
 	"github.com/toolgate/toolgate/runtime/provider"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
@@ -25,8 +26,8 @@ type handed struct{ fromMap, bound any }
 // schemas are usually written (schemas/ here, mcp.NewTool's).
 func builtinServer(t testing.TB, open bool) (url string, seen func() []handed) {
 	t.Helper()
-	reg, _ := newRegistry(t)
-	defs, err := reg.Definitions(principals["tok-alice"], provider.MCP)
+	reg, _ := mcptest.NewRegistry(t)
+	defs, err := reg.Definitions(mcptest.Principals["tok-alice"], provider.MCP)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestBuiltinValidationDiffers(t *testing.T) {
 			runs: &handed{"ALICE-1", "ALICE-1"}, runsOpen: &handed{"ALICE-1", "ALICE-1"}},
 		{name: "case-variant key", tool: "get_order_status", args: `{"orderId":"BOB-1","OrderId":"ALICE-1"}`, gate: toolerr.InvalidArguments,
 			runsOpen: &handed{"BOB-1", "ALICE-1"}},
-		{name: "number sent as a string", tool: "schedule_order_dispatch", args: strings.Replace(dispatchArgs, `500`, `"500"`, 1), gate: toolerr.InvalidArguments},
+		{name: "number sent as a string", tool: "schedule_order_dispatch", args: strings.Replace(mcptest.DispatchArgs, `500`, `"500"`, 1), gate: toolerr.InvalidArguments},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,13 +108,13 @@ func TestBuiltinValidationDiffers(t *testing.T) {
 					t.Errorf("open %v: the handler got %+v, want %+v", mode.open, ran[0], *mode.want)
 				}
 			}
-			reg, r := newRegistry(t)
+			reg, r := mcptest.NewRegistry(t)
 			gated := mcpGoHTTP(t, serveHTTP(t, reg, nil), "tok-alice").call(t, tc.tool, tc.args)
 			var te toolerr.Error
 			if !gated.isError || len(gated.texts) != 1 || json.Unmarshal([]byte(gated.texts[0]), &te) != nil || te.Code != tc.gate {
 				t.Errorf("the gate: %+v, want an isError result with %s", gated, tc.gate)
 			}
-			if n := r.count(); len(n) != 0 {
+			if n := r.Count(); len(n) != 0 {
 				t.Errorf("the gate ran %v", n)
 			}
 		})

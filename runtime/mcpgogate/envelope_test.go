@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/mcptest"
 )
 
 // rawStdio is a stdio peer that writes JSON-RPC lines as they are, after
@@ -73,14 +74,14 @@ func TestEnvelopeRefused(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			reg, r := newRegistry(t)
+			reg, r := mcptest.NewRegistry(t)
 			resp := newRawStdio(t, reg, "tok-bob").send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":` + tc.params + `}`)
 			if tc.reason == "" {
 				res, _ := resp["result"].(map[string]any)
 				if res == nil || res["isError"] == true {
 					t.Fatalf("clean call: %v", resp)
 				}
-				if n := r.count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
+				if n := r.Count(); !maps.Equal(n, map[string]int{"get_order_status": 1}) {
 					t.Errorf("runs %v", n)
 				}
 				return
@@ -89,7 +90,7 @@ func TestEnvelopeRefused(t *testing.T) {
 			if e == nil || e["code"] != float64(-32600) || !strings.Contains(e["message"].(string), tc.reason) {
 				t.Errorf("response %v, want an invalid-request error about %s", resp, tc.reason)
 			}
-			if n := r.count(); len(n) != 0 {
+			if n := r.Count(); len(n) != 0 {
 				t.Errorf("a refused envelope ran %v", n)
 			}
 		})
@@ -99,7 +100,7 @@ func TestEnvelopeRefused(t *testing.T) {
 // TestCallerError: a request whose caller cannot be derived is refused,
 // tools/list and tools/call alike, with ErrNoCaller and nothing runs.
 func TestCallerError(t *testing.T) {
-	reg, r := newRegistry(t)
+	reg, r := mcptest.NewRegistry(t)
 	url := serveHTTP(t, reg, nil)
 	for _, cl := range []struct {
 		name    string
@@ -123,7 +124,7 @@ func TestCallerError(t *testing.T) {
 			}
 		})
 	}
-	if n := r.count(); len(n) != 0 {
+	if n := r.Count(); len(n) != 0 {
 		t.Errorf("runs %v", n)
 	}
 }

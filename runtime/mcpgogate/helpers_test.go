@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
@@ -18,79 +16,10 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolgate/toolgate/generated"
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/mcptest"
 	"github.com/toolgate/toolgate/runtime/provider"
 )
-
-// The principals, by bearer token. Each tenant may only look up its own
-// orders (the policy of get_order_status).
-var principals = map[string]gate.Principal{
-	"tok-alice": {ID: "alice", Tenant: "ALICE", Roles: []string{"support", "finance", "operations"}},
-	"tok-bob":   {ID: "bob", Tenant: "BOB", Roles: []string{"support"}},
-	"tok-olga":  {ID: "olga", Tenant: "OLGA", Roles: []string{"operations"}},
-}
-
-// runs counts executor runs per tool.
-type runs struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-func (r *runs) add(tool string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.n[tool]++
-}
-
-func (r *runs) count() map[string]int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return maps.Clone(r.n)
-}
-
-func spy[A any](r *runs, name string) gate.Binding[A] {
-	return gate.Binding[A]{Policy: gate.AllowAll[A], Execute: func(context.Context, A) (any, error) {
-		r.add(name)
-		return map[string]any{"tool": name}, nil
-	}}
-}
-
-// withoutApproval lets a refund run without approval.
-func withoutApproval[A any](b gate.Binding[A]) gate.Binding[A] {
-	b.NeedsApproval = func(context.Context, gate.Principal, A) (bool, string) { return false, "" }
-	return b
-}
-
-// newRegistry binds the generated tools; get_order_status lets a principal
-// look up its own tenant's orders only, and returns a typed result.
-func newRegistry(t testing.TB) (*gate.Registry, *runs) {
-	t.Helper()
-	r := &runs{n: map[string]int{}}
-	reg, err := generated.NewRegistry(generated.Bindings{
-		CancelOrder:    spy[generated.CancelOrderArgs](r, "cancel_order"),
-		CreateShipment: spy[generated.CreateShipmentArgs](r, "create_shipment"),
-		GetOrderStatus: gate.TypedBinding[generated.GetOrderStatusArgs, generated.GetOrderStatusResult]{
-			Policy: func(_ context.Context, p gate.Principal, a generated.GetOrderStatusArgs) error {
-				if !strings.HasPrefix(a.OrderID, p.Tenant+"-") {
-					return errors.New("another tenant's order")
-				}
-				return nil
-			},
-			Execute: func(_ context.Context, a generated.GetOrderStatusArgs) (generated.GetOrderStatusResult, error) {
-				r.add("get_order_status")
-				return generated.GetOrderStatusResult{OrderID: a.OrderID, Status: generated.GetOrderStatusResultStatusDispatched, UpdatedAt: "2026-01-02T09:30:00Z"}, nil
-			},
-		},
-		RefundOrder:           withoutApproval(spy[generated.RefundOrderArgs](r, "refund_order")),
-		ScheduleOrderDispatch: spy[generated.ScheduleOrderDispatchArgs](r, "schedule_order_dispatch"),
-		UpdateDeliveryContact: spy[generated.UpdateDeliveryContactArgs](r, "update_delivery_contact"),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg, r
-}
 
 // principalKey holds the principal the transport verified.
 type principalKey struct{}
@@ -112,7 +41,7 @@ func callerOf(ctx context.Context) (gate.Caller, error) {
 // authenticate is the HTTP context function: the bearer token's principal.
 func authenticate(ctx context.Context, r *http.Request) context.Context {
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if p, known := principals[tok]; ok && known {
+	if p, known := mcptest.Principals[tok]; ok && known {
 		ctx = context.WithValue(ctx, principalKey{}, p)
 	}
 	return ctx
@@ -152,7 +81,7 @@ func stdioPipes(t testing.TB, reg *gate.Registry, token string, maxLine int) (fr
 	srv := newServer(t, reg)
 	go func() {
 		errc <- ServeStdio(ctx, srv, inR, outW, maxLine, server.WithStdioContextFunc(func(ctx context.Context) context.Context {
-			return context.WithValue(ctx, principalKey{}, principals[token])
+			return context.WithValue(ctx, principalKey{}, mcptest.Principals[token])
 		}))
 		outW.Close()
 	}()

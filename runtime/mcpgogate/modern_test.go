@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/toolgate/toolgate/runtime/internal/mcptest"
 )
 
 // postModern posts body, a stateless (2026-07-28) tools/call of
@@ -65,10 +67,10 @@ func TestModernEnvelopeRefused(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			reg, r := newRegistry(t)
+			reg, r := mcptest.NewRegistry(t)
 			resp := postModern(t, serveHTTP(t, reg, nil), "tok-bob", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":`+tc.params+`}`)
 			e, _ := resp["error"].(map[string]any)
-			runs := r.count()["get_order_status"]
+			runs := r.Count()["get_order_status"]
 			switch {
 			case tc.refused && (e == nil || e["code"] != float64(-32600) || !strings.Contains(e["message"].(string), `duplicate member name "arguments"`) || runs != 0):
 				t.Errorf("response %v, runs %d; want an invalid-request error and no run", resp, runs)

@@ -12,21 +12,20 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate/runtime/gate"
+	"github.com/toolgate/toolgate/runtime/internal/mcptest"
 	"github.com/toolgate/toolgate/runtime/toolerr"
 )
-
-var tokens = slices.Sorted(maps.Keys(principals))
 
 // TestToolsListPerPrincipal: over every client and transport, tools/list
 // is the principal's MCP definitions, in order, and nothing runs.
 func TestToolsListPerPrincipal(t *testing.T) {
 	for _, cl := range clients {
 		t.Run(cl.name, func(t *testing.T) {
-			reg, r := newRegistry(t)
+			reg, r := mcptest.NewRegistry(t)
 			names := map[string][]string{}
-			for _, tok := range tokens {
+			for _, tok := range mcptest.Tokens {
 				got := cl.connect(t, reg, tok).list(t)
-				want := wantTools(t, reg, principals[tok])
+				want := wantTools(t, reg, mcptest.Principals[tok])
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s: the listed tools are not the MCP definitions:\n got %v\nwant %v", tok, got, want)
 				}
@@ -37,7 +36,7 @@ func TestToolsListPerPrincipal(t *testing.T) {
 			if len(names["tok-alice"]) != 6 || slices.Equal(names["tok-bob"], names["tok-olga"]) || slices.Contains(names["tok-bob"], "schedule_order_dispatch") {
 				t.Errorf("the principals' lists do not differ as their roles say: %v", names)
 			}
-			if n := r.count(); len(n) != 0 {
+			if n := r.Count(); len(n) != 0 {
 				t.Errorf("listing ran executors: %v", n)
 			}
 		})
@@ -47,9 +46,9 @@ func TestToolsListPerPrincipal(t *testing.T) {
 // TestOutputSchemaListed: the tool with a typed result lists its
 // outputSchema byte for byte as generated.
 func TestOutputSchemaListed(t *testing.T) {
-	reg, _ := newRegistry(t)
+	reg, _ := mcptest.NewRegistry(t)
 	var def string
-	for _, tool := range reg.Tools(principals["tok-bob"]) {
+	for _, tool := range reg.Tools(mcptest.Principals["tok-bob"]) {
 		if tool.Name == "get_order_status" {
 			def = tool.OutputSchema
 		}
@@ -72,10 +71,6 @@ func TestOutputSchemaListed(t *testing.T) {
 	}
 }
 
-const dispatchArgs = `{"order_id":"A-19","dispatch_date":"2025-06-01","amount_pence":500,"currency":"GBP","note":null}`
-
-func statusArgs(order string) string { return fmt.Sprintf(`{"orderId":%q}`, order) }
-
 // TestCallTool: over every client and transport, valid calls run once,
 // with the typed result as structured content; invalid arguments and
 // refusals are isError results whose text and structured content are the
@@ -88,24 +83,24 @@ func TestCallTool(t *testing.T) {
 		code                    toolerr.Code // an isError result with this code
 		runs                    map[string]int
 	}{
-		{name: "valid", token: "tok-bob", tool: "get_order_status", args: statusArgs("BOB-1"), runs: map[string]int{"get_order_status": 1}},
+		{name: "valid", token: "tok-bob", tool: "get_order_status", args: mcptest.StatusArgs("BOB-1"), runs: map[string]int{"get_order_status": 1}},
 		{name: "absent arguments are {}", token: "tok-bob", tool: "get_order_status", code: toolerr.InvalidArguments},
-		{name: "another tenant's order", token: "tok-bob", tool: "get_order_status", args: statusArgs("ALICE-1"), code: toolerr.Unauthorized},
+		{name: "another tenant's order", token: "tok-bob", tool: "get_order_status", args: mcptest.StatusArgs("ALICE-1"), code: toolerr.Unauthorized},
 		{name: "invalid arguments", token: "tok-bob", tool: "get_order_status", args: `{"orderId":"bob-1"}`, code: toolerr.InvalidArguments},
 		{name: "unknown member", token: "tok-bob", tool: "get_order_status", args: `{"orderId":"BOB-1","tenant":"ALICE"}`, code: toolerr.InvalidArguments},
 		{name: "duplicate member", token: "tok-bob", tool: "get_order_status", args: `{"orderId":"BOB-1","orderId":"ALICE-1"}`, code: toolerr.InvalidJSON},
 		{name: "case-variant member", token: "tok-bob", tool: "get_order_status", args: `{"orderId":"BOB-1","OrderId":"ALICE-1"}`, code: toolerr.InvalidArguments},
-		{name: "number as a string", token: "tok-olga", tool: "schedule_order_dispatch", args: strings.Replace(dispatchArgs, `500`, `"500"`, 1), code: toolerr.InvalidArguments},
-		{name: "visible", token: "tok-olga", tool: "schedule_order_dispatch", args: dispatchArgs, runs: map[string]int{"schedule_order_dispatch": 1}},
-		{name: "hidden", token: "tok-bob", tool: "schedule_order_dispatch", args: dispatchArgs, rpc: true},
-		{name: "missing", token: "tok-bob", tool: "schedule_order_dispatcher", args: dispatchArgs, rpc: true},
+		{name: "number as a string", token: "tok-olga", tool: "schedule_order_dispatch", args: strings.Replace(mcptest.DispatchArgs, `500`, `"500"`, 1), code: toolerr.InvalidArguments},
+		{name: "visible", token: "tok-olga", tool: "schedule_order_dispatch", args: mcptest.DispatchArgs, runs: map[string]int{"schedule_order_dispatch": 1}},
+		{name: "hidden", token: "tok-bob", tool: "schedule_order_dispatch", args: mcptest.DispatchArgs, rpc: true},
+		{name: "missing", token: "tok-bob", tool: "schedule_order_dispatcher", args: mcptest.DispatchArgs, rpc: true},
 	}
 	for _, cl := range clients {
 		t.Run(cl.name, func(t *testing.T) {
 			msgs := map[string]string{}
 			for _, tc := range cases {
 				t.Run(tc.name, func(t *testing.T) {
-					reg, r := newRegistry(t)
+					reg, r := mcptest.NewRegistry(t)
 					got := cl.connect(t, reg, tc.token).call(t, tc.tool, tc.args)
 					switch {
 					case tc.rpc:
@@ -130,7 +125,7 @@ func TestCallTool(t *testing.T) {
 					if want == nil {
 						want = map[string]int{}
 					}
-					if n := r.count(); !maps.Equal(n, want) {
+					if n := r.Count(); !maps.Equal(n, want) {
 						t.Errorf("runs %v, want %v", n, want)
 					}
 				})
@@ -146,15 +141,15 @@ func TestCallTool(t *testing.T) {
 // must have code; the reference registry must run nothing.
 func direct(t testing.TB, token, tool, args string, code toolerr.Code) string {
 	t.Helper()
-	ref, runs := newRegistry(t)
+	ref, runs := mcptest.NewRegistry(t)
 	if args == "" {
 		args = "{}"
 	}
-	res, _ := ref.Dispatch(context.Background(), gate.Caller{Principal: principals[token]}, gate.Call{Name: tool, Args: []byte(args), Complete: true, Dialect: gate.MCP})
+	res, _ := ref.Dispatch(context.Background(), gate.Caller{Principal: mcptest.Principals[token]}, gate.Call{Name: tool, Args: []byte(args), Complete: true, Dialect: gate.MCP})
 	if res.Err == nil || res.Err.Code != code {
 		t.Fatalf("reference dispatch: %v, want %s", res.Err, code)
 	}
-	if n := runs.count(); len(n) != 0 || res.Executed {
+	if n := runs.Count(); len(n) != 0 || res.Executed {
 		t.Fatalf("reference dispatch refused, yet runs %v (executed %v)", n, res.Executed)
 	}
 	b, err := json.Marshal(res.Err)
@@ -168,22 +163,22 @@ func direct(t testing.TB, token, tool, args string, code toolerr.Code) string {
 // one principal's calls change no other principal's tools/list, nor what
 // it may call.
 func TestListAfterCalls(t *testing.T) {
-	reg, r := newRegistry(t)
+	reg, r := mcptest.NewRegistry(t)
 	url := serveHTTP(t, reg, nil)
-	if got := mcpGoHTTP(t, url, "tok-olga").call(t, "schedule_order_dispatch", dispatchArgs); got.rpcError != "" || got.isError {
+	if got := mcpGoHTTP(t, url, "tok-olga").call(t, "schedule_order_dispatch", mcptest.DispatchArgs); got.rpcError != "" || got.isError {
 		t.Fatalf("olga's call: %+v", got)
 	}
 	for _, tok := range []string{"tok-bob", "tok-olga", "tok-alice"} {
 		for _, c := range []conn{mcpGoHTTP(t, url, tok), goSDKHTTP(t, url, tok)} {
-			if got, want := c.list(t), wantTools(t, reg, principals[tok]); !reflect.DeepEqual(got, want) {
+			if got, want := c.list(t), wantTools(t, reg, mcptest.Principals[tok]); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: tools/list after another principal's call:\n got %v\nwant %v", tok, got, want)
 			}
 		}
 	}
-	if got := mcpGoHTTP(t, url, "tok-bob").call(t, "schedule_order_dispatch", dispatchArgs); !got.invalidParams {
+	if got := mcpGoHTTP(t, url, "tok-bob").call(t, "schedule_order_dispatch", mcptest.DispatchArgs); !got.invalidParams {
 		t.Errorf("bob called the tool olga's call registered: %+v", got)
 	}
-	if n := r.count(); !maps.Equal(n, map[string]int{"schedule_order_dispatch": 1}) {
+	if n := r.Count(); !maps.Equal(n, map[string]int{"schedule_order_dispatch": 1}) {
 		t.Errorf("runs %v", n)
 	}
 }
@@ -193,7 +188,7 @@ func TestListAfterCalls(t *testing.T) {
 // principal may see before any is registered: every client gets its own
 // principal's list and results, and the runs add up exactly.
 func TestConcurrentClients(t *testing.T) {
-	reg, r := newRegistry(t)
+	reg, r := mcptest.NewRegistry(t)
 	url := serveHTTP(t, reg, nil)
 	want := map[string]int{}
 	type job struct {
@@ -202,14 +197,14 @@ func TestConcurrentClients(t *testing.T) {
 	}
 	var jobs []job
 	for i := range 24 {
-		tok := tokens[i%len(tokens)]
+		tok := mcptest.Tokens[i%len(mcptest.Tokens)]
 		c := mcpGoHTTP(t, url, tok)
 		if i%2 == 1 {
 			c = goSDKHTTP(t, url, tok)
 		}
-		j := job{token: tok, tool: "get_order_status", args: statusArgs(principals[tok].Tenant + "-7"), c: c}
+		j := job{token: tok, tool: "get_order_status", args: mcptest.StatusArgs(mcptest.Principals[tok].Tenant + "-7"), c: c}
 		if tok == "tok-olga" {
-			j.tool, j.args = "schedule_order_dispatch", dispatchArgs
+			j.tool, j.args = "schedule_order_dispatch", mcptest.DispatchArgs
 		}
 		want[j.tool]++
 		jobs = append(jobs, j)
@@ -218,7 +213,7 @@ func TestConcurrentClients(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, j := range jobs {
 		wg.Go(func() {
-			if got, want := j.c.list(t), wantTools(t, reg, principals[j.token]); !reflect.DeepEqual(got, want) {
+			if got, want := j.c.list(t), wantTools(t, reg, mcptest.Principals[j.token]); !reflect.DeepEqual(got, want) {
 				errs <- j.token + ": not its principal's tools"
 			}
 			if got := j.c.call(t, j.tool, j.args); got.rpcError != "" || got.isError {
@@ -231,7 +226,7 @@ func TestConcurrentClients(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-	if n := r.count(); !maps.Equal(n, want) {
+	if n := r.Count(); !maps.Equal(n, want) {
 		t.Errorf("runs %v, want %v", n, want)
 	}
 }
