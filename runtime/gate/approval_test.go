@@ -479,6 +479,9 @@ func TestInspect(t *testing.T) {
 	}
 	_, err := r.Inspect(context.Background(), otherClerk, tk.PendingID)
 	wantCode(t, err, toolerr.ApprovalForbidden, toolerr.Permission)
+	if a.execs() != 0 {
+		t.Errorf("execs %d", a.execs())
+	}
 }
 
 // TestBatchWithApprovalRunsNothing: a batch with one call that needs

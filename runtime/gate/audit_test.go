@@ -95,6 +95,9 @@ func TestEventStepsDialectModel(t *testing.T) {
 	if len(h.events) != len(want) {
 		t.Fatalf("%d events", len(h.events))
 	}
+	if c.execs.Load() != 1 {
+		t.Errorf("execs %d, want 1: only the ok call runs", c.execs.Load())
+	}
 	for i, w := range want {
 		e := h.events[i]
 		if e.CallID != w.id || e.Dialect != w.dialect || e.Code != w.code || e.Model != "model-x" || e.Resolved != (w.code != toolerr.UnknownTool) ||
@@ -188,6 +191,13 @@ func TestRepairEvent(t *testing.T) {
 			if len(h.events) != tt.attempts {
 				t.Errorf("%d call events, want one per attempt (%d)", len(h.events), tt.attempts)
 			}
+			want := int64(0)
+			if tt.code == OK {
+				want = 1
+			}
+			if c.execs.Load() != want {
+				t.Errorf("execs %d, want %d: only a repaired call runs", c.execs.Load(), want)
+			}
 		})
 	}
 }
@@ -262,6 +272,9 @@ func TestAuditDurationAndAttempt(t *testing.T) {
 	r.Dispatch(context.Background(), c1, Call{ID: "c2", Name: "nope", Args: []byte(goodPay), Complete: true})
 	if len(events) != 2 {
 		t.Fatalf("%d events, want 2", len(events))
+	}
+	if c.execs.Load() != 1 {
+		t.Errorf("execs %d, want 1: the unknown tool runs nothing", c.execs.Load())
 	}
 	for i, e := range events {
 		if e.Duration != time.Millisecond || e.Attempt != 1 || e.RequestID != "req-9" || e.Scope != "s" || e.Principal != "u1" {

@@ -63,8 +63,7 @@ func (r *Registry) dispatchOne(ctx context.Context, cl Caller, in Call, attempt 
 		return c.refuse(err)
 	}
 	if c.need.needed {
-		// Resume claims the ID again when the call runs.
-		c.unclaim()
+		// The call keeps its ID's claim while it waits (see hold).
 		results := []Result{{CallID: in.ID, Tool: in.Name}}
 		r.request(ctx, []call{c}, results)
 		return results[0]
@@ -108,9 +107,10 @@ func (r *Registry) dispatch(ctx context.Context, cl Caller, in []Call, opts Batc
 		waits = waits || c.need.needed
 	}
 	if failed || waits {
-		// The calls checked hold their IDs' claims: none runs now.
+		// The calls checked hold their IDs' claims: none runs now, and
+		// only the calls to be held keep theirs (see hold).
 		for i := range calls {
-			if results[i].Err == nil {
+			if results[i].Err == nil && (failed || !calls[i].need.needed) {
 				calls[i].unclaim()
 			}
 		}

@@ -406,4 +406,7 @@ func TestListPending(t *testing.T) {
 	broken := mustRegistry(t, nil, WithPendingStore(&brokenPending{err: errors.New("connection lost")}))
 	_, err = broken.ListPending(context.Background(), boss, PendingQuery{})
 	wantCode(t, err, toolerr.ApprovalUnavailable, toolerr.System)
+	if a.execs() != 0 {
+		t.Errorf("execs %d", a.execs())
+	}
 }

@@ -202,7 +202,12 @@ func (s *MemoryPendingStore) Create(_ context.Context, calls ...PendingCall) err
 	entries := make([]*pendingEntry, len(calls))
 	size := 0
 	batch := map[quotaKey]*PendingUse{}
+	ids := make(map[string]bool, len(calls))
 	for i, pc := range calls {
+		if ids[pc.PendingID] {
+			return ErrPendingExists
+		}
+		ids[pc.PendingID] = true
 		pc = pc.clone()
 		e := &pendingEntry{pc: pc, size: PendingSize(pc), tenant: quotaKey{tenant: pc.Tenant}, requester: quotaKey{tenant: pc.Tenant, requester: "\x00" + pc.Principal}}
 		entries[i] = e
@@ -220,9 +225,8 @@ func (s *MemoryPendingStore) Create(_ context.Context, calls ...PendingCall) err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, e := range entries {
-		_, taken := s.calls[e.pc.PendingID]
-		if taken || slices.ContainsFunc(entries[:i], func(o *pendingEntry) bool { return o.pc.PendingID == e.pc.PendingID }) {
+	for _, e := range entries {
+		if _, taken := s.calls[e.pc.PendingID]; taken {
 			return ErrPendingExists
 		}
 	}

@@ -55,6 +55,12 @@ func TestMemoryPendingStoreFailsClosed(t *testing.T) {
 	if err := s.Create(ctx, pendingCall("a", clock, time.Minute, "{}")); !errors.Is(err, ErrPendingExists) {
 		t.Errorf("a taken ID: %v", err)
 	}
+	if err := s.Create(ctx, pendingCall("d", clock, time.Minute, "{}"), pendingCall("d", clock, time.Minute, "{}")); !errors.Is(err, ErrPendingExists) {
+		t.Errorf("an ID twice in one batch: %v", err)
+	}
+	if _, err := s.Get(ctx, "d"); !errors.Is(err, ErrPendingNotFound) {
+		t.Errorf("a batch with an ID twice stored it: %v", err)
+	}
 	// Once a and b expire, they make room (oldest first) …
 	clock.now = clock.now.Add(time.Minute)
 	if err := s.Create(ctx, pendingCall("c", clock, time.Minute, "{}")); err != nil {

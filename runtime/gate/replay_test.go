@@ -489,6 +489,36 @@ func TestOneRoundTrip(t *testing.T) {
 	}
 }
 
+// TestHeldCallOneRoundTrip: a call held for approval keeps the claim of
+// its ID made before its arguments were read (one round trip, so that a
+// replay is duplicate_call); when the pending store refuses it, that claim
+// is released, so that it can be sent again. Nothing runs.
+func TestHeldCallOneRoundTrip(t *testing.T) {
+	tests := []struct {
+		name     string
+		pending  PendingStore
+		code     toolerr.Code
+		releases int
+	}{
+		{"held", NewMemoryPendingStore(MemoryPendingConfig{}), toolerr.ApprovalRequired, 0},
+		{"the pending store fails", &brokenPending{err: errors.New("connection lost")}, toolerr.ApprovalUnavailable, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c spyCounts
+			store := &countingStore{MemoryReplayStore: NewMemoryReplayStore(MemoryReplayConfig{})}
+			spec := paySpec(&c)
+			spec.Approval, spec.Approvers = ApprovalRequired, []string{"finance"}
+			r := mustRegistry(t, []*Tool{Bind(spec, payBinding(&c, nil, nil))}, WithReplayStore(store), WithPendingStore(tt.pending))
+			_, err := r.Dispatch(context.Background(), caller, Call{ID: "h1", Name: "pay", Args: []byte(goodPay), Complete: true})
+			wantCode(t, err, tt.code, tt.code.Category())
+			if store.claims != 1 || store.releases != tt.releases || c.execs.Load() != 0 {
+				t.Errorf("claims %d, releases %d, execs %d; want 1, %d, 0", store.claims, store.releases, c.execs.Load(), tt.releases)
+			}
+		})
+	}
+}
+
 // TestMemoryReplayStoreMatchesAModel runs random claims, checks, releases
 // and clock steps against a store small enough to fill, and against a
 // plain model of what it must answer, so that the reuse of forgotten

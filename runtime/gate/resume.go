@@ -44,11 +44,10 @@ func (r *Registry) request(ctx context.Context, calls []call, results []Result) 
 }
 
 // hold stores the calls that need approval as pending calls, all or none,
-// and answers each of them in results. Their IDs are claimed in the replay
-// store first, so that a replay of a call is a duplicate_call, not a
-// second pending call. When a claim or the store refuses, no call is
-// stored, every claim is released, and the calls not at fault are
-// batch_aborted.
+// and answers each of them in results. They hold their IDs' claims (step
+// 3), so that a replay of a call is a duplicate_call, not a second pending
+// call. When the store refuses, no call is stored, their claims are
+// released, and each is refused with the store's refusal.
 func (r *Registry) hold(ctx context.Context, calls []call, results []Result) {
 	now := r.wall()
 	var held []int // the indexes of the calls to store
@@ -70,44 +69,11 @@ func (r *Registry) hold(ctx context.Context, calls []call, results []Result) {
 			Args: slices.Clone(c.in.Args), Dialect: c.in.Dialect, Roles: slices.Clone(p.Roles), State: StatePending,
 		})
 	}
-	var claimed []*call
-	// fail releases the claims and answers the calls: those in refused
-	// with their refusal, the others batch_aborted.
-	fail := func(refused map[int]*toolerr.Error) {
-		for _, c := range claimed {
-			r.release(context.WithoutCancel(ctx), c.caller.Scope, c.in.ID)
-		}
-		for _, i := range held {
-			if err := refused[i]; err != nil {
-				results[i].Err = err
-				continue
-			}
-			c := &calls[i]
-			results[i].Err = &toolerr.Error{Code: toolerr.BatchAborted, Tool: c.tool.Name, CallID: c.in.ID, Reason: "another call of the same turn could not be stored to await approval, so none was stored and none was run"}
-		}
-	}
-	for _, i := range held {
-		c := &calls[i]
-		if c.in.ID == "" {
-			continue
-		}
-		ok, err := r.claimID(ctx, c.caller.Scope, c.in.ID)
-		switch {
-		case err != nil:
-			fail(map[int]*toolerr.Error{i: replayUnavailable(c.tool.Name, c.in.ID, err)})
-			return
-		case !ok:
-			fail(map[int]*toolerr.Error{i: duplicate(c.tool.Name, c.in.ID, "was already executed")})
-			return
-		}
-		claimed = append(claimed, c)
-	}
 	if err := r.createPending(ctx, pcs); err != nil {
-		refused := map[int]*toolerr.Error{}
 		for _, i := range held {
-			refused[i] = pendingRefusal(calls[i].tool.Name, calls[i].in.ID, err)
+			calls[i].unclaim()
+			results[i].Err = pendingRefusal(calls[i].tool.Name, calls[i].in.ID, err)
 		}
-		fail(refused)
 		return
 	}
 	for k, i := range held {

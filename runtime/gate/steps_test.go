@@ -261,6 +261,9 @@ func TestCancelledBeforeExecution(t *testing.T) {
 			if tt.want[0] != skipped {
 				_, err := r.Dispatch(context.Background(), caller, calls[0])
 				wantCode(t, err, toolerr.DuplicateCall, toolerr.Validation)
+				if c.execs.Load() != before+1 {
+					t.Errorf("the replay of a call that ran: execs +%d, want none beyond the retry", c.execs.Load()-before-1)
+				}
 			}
 		})
 	}
