@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/gobuild"
 	"github.com/toolgate/toolgate/gen/internal/suiteskip"
 )
@@ -25,16 +24,9 @@ func TestHints(t *testing.T) {
 	  "annotations": {"readOnlyHint": true, "idempotentHint": true}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tools, err := gen.Load(file, readOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Render(gen.Analyze(tools, gen.Options{}), filepath.Join(dir, "CATALOG.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := renderFiles(t, dir, file, readOnly)
 	sections := map[string]string{}
-	for _, s := range strings.Split(string(got), "\n## ")[1:] {
+	for _, s := range strings.Split(got, "\n## ")[1:] {
 		name, body, _ := strings.Cut(s, "\n")
 		sections[name] = body
 	}
