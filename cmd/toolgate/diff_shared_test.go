@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -23,25 +22,14 @@ var moneyV2 = strings.Replace(moneyV1, `, "USD"`, "", 1)
 // tool that uses it and on no other, between two folders and against a
 // git revision (whose definitions files are checked out with the tools).
 func TestDiffShared(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needGit(t)
 	files := map[string]string{}
 	for name, body := range sharedTools {
 		files[name] = body
 		files["old/"+strings.TrimPrefix(name, "schemas/")] = body
 	}
 	dir := workspace(t, files)
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-qm", "v1")
+	commitAll(t, dir)
 	writeFile(t, dir, "schemas/defs/money.json", moneyV2)
 	for _, args := range [][]string{
 		{"diff", "old", "schemas"},

@@ -54,20 +54,9 @@ func TestDiffCommand(t *testing.T) {
 }
 
 func TestDiffBase(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needGit(t)
 	dir := workspace(t, map[string]string{"schemas/refund_order.json": refundV1})
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-qm", "v1")
+	commitAll(t, dir)
 	// --base HEAD compares the working tree with the commit.
 	code, out, errOut := runIn(t, dir, "diff", "--base", "HEAD")
 	if code != exitOK || !strings.Contains(out, "0 breaking (0 allowed), 0 widening, 0 compatible") {
@@ -85,5 +74,26 @@ func TestDiffBase(t *testing.T) {
 	}
 	if code, _, errOut := runIn(t, dir, "diff", "--base", "no-such-rev"); code != exitFailure || !strings.Contains(errOut, "not a commit") {
 		t.Errorf("bad revision: exit %d\n%s", code, errOut)
+	}
+}
+
+// needGit skips t when git is not installed.
+func needGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+}
+
+// commitAll makes dir a git repository whose one commit, v1, holds every
+// file in it.
+func commitAll(t *testing.T, dir string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-qm", "v1"}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
 	}
 }

@@ -19,7 +19,7 @@ func oneOfWarnings(tools []*gen.Tool, opts gen.Options, strict bool, rep *report
 				rep.locate(&p)
 				rep.report(p, fmt.Sprint(o))
 			} else {
-				rep.warn(o.File, o.Pointer, "oneOf", o.Message())
+				rep.warn(problem{File: o.File, Pointer: o.Pointer, Keyword: "oneOf", Message: o.Message()})
 			}
 		}
 	}

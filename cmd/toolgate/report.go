@@ -65,24 +65,29 @@ func (r *reporter) locate(p *problem) {
 	}
 }
 
-// warn reports a warning of kind (a lint rule ID or a keyword) about the
-// JSON at ptr in file.
-func (r *reporter) warn(file, ptr, kind, msg string) {
+// warn reports p, a warning whose Keyword is its kind (a lint rule ID or
+// a keyword), located from its pointer when it has no line.
+func (r *reporter) warn(p problem) {
 	r.warnings++
-	p := problem{File: file, Pointer: ptr, Keyword: kind, Message: msg, Severity: "warning"}
+	p.Severity = "warning"
 	r.locate(&p)
-	at := file
+	at := p.File
 	if p.Line != 0 {
-		at = fmt.Sprintf("%s:%d:%d", file, p.Line, p.Column)
+		at = fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
 	}
-	r.report(p, fmt.Sprintf("%s: warning %s: %s (at %s)", at, kind, msg, orRoot(ptr)))
+	r.report(p, fmt.Sprintf("%s: warning %s: %s (at %s)", at, p.Keyword, p.Message, orRoot(p.Pointer)))
 }
 
 // generator reports a generation warning.
-func (r *reporter) generator(w gen.Warning) { r.warn(w.File, w.Pointer, w.Kind, w.Message) }
+func (r *reporter) generator(w gen.Warning) {
+	r.warn(problem{File: w.File, Pointer: w.Pointer, Keyword: w.Kind, Message: w.Message})
+}
 
-// finding reports a lint finding as a warning.
-func (r *reporter) finding(f lint.Finding) { r.warn(f.File, f.Pointer, f.Rule, f.Message) }
+// finding reports a lint finding as a warning, at the place lint found it
+// (the file is not read again to locate it).
+func (r *reporter) finding(f lint.Finding) {
+	r.warn(problem{File: f.File, Line: f.Pos.Line, Column: f.Pos.Column, Pointer: f.Pointer, Keyword: f.Rule, Message: f.Message})
+}
 
 // refused reports a lint finding as an error.
 func (r *reporter) refused(f lint.Finding) {

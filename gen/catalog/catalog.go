@@ -49,30 +49,29 @@ func Render(set *gen.Set, path string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// sourceRef is where the JSON at ptr in file is, as the catalog at path
+// names it: file relative to the catalog's folder, with forward slashes,
+// then "#" and ptr when ptr is not the root.
+func sourceRef(path, file, ptr string) string {
+	if rel, err := filepath.Rel(filepath.Dir(path), file); err == nil {
+		file = filepath.ToSlash(rel)
+	}
+	if ptr != "" {
+		file += "#" + ptr
+	}
+	return file
+}
+
 func tool(set *gen.Set, t *gen.Tool, path string) (templates.CatalogTool, error) {
 	schema, version, err := set.Schema(t)
 	if err != nil {
 		return templates.CatalogTool{}, err
 	}
-	src := t.File
-	if rel, err := filepath.Rel(filepath.Dir(path), t.File); err == nil {
-		src = filepath.ToSlash(rel)
-	}
-	if t.Pointer != "" {
-		src += "#" + t.Pointer
-	}
-	ct := templates.CatalogTool{Name: t.Name, Description: t.Description, Version: version, Source: src,
+	ct := templates.CatalogTool{Name: t.Name, Description: t.Description, Version: version, Source: sourceRef(path, t.File, t.Pointer),
 		Roles: t.Meta.Roles, Destructive: t.Meta.Destructive, ReadOnly: t.Meta.ReadOnly, Idempotent: t.Meta.Idempotent, Timeout: t.Meta.Timeout,
 		Approval: t.Meta.Approval, Approvers: t.Meta.Approvers, SelfApproval: t.Meta.SelfApproval}
 	for _, d := range t.SharedDefinitions() {
-		file := d.File
-		if rel, err := filepath.Rel(filepath.Dir(path), d.File); err == nil {
-			file = filepath.ToSlash(rel)
-		}
-		if d.Pointer != "" {
-			file += "#" + d.Pointer
-		}
-		ct.Shared = append(ct.Shared, templates.CatalogShared{Name: d.Name, From: file})
+		ct.Shared = append(ct.Shared, templates.CatalogShared{Name: d.Name, From: sourceRef(path, d.File, d.Pointer)})
 	}
 	warnings, err := set.Warnings(t)
 	if err != nil {

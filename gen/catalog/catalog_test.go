@@ -85,14 +85,7 @@ func TestAnnotations(t *testing.T) {
 	if err := os.WriteFile(path, []byte(tool), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tools, err := gen.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Render(gen.Analyze(tools, gen.Options{}), filepath.Join(filepath.Dir(path), "CATALOG.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := renderFiles(t, filepath.Dir(path), path)
 	for _, tt := range []struct{ row, cell string }{
 		{"| `doc` |", "| json (an annotation, not enforced) |"},
 		{"| `id` |", "| uuid |"},
@@ -112,4 +105,19 @@ func TestAnnotations(t *testing.T) {
 			t.Errorf("no row %s in\n%s", tt.row, got)
 		}
 	}
+}
+
+// renderFiles renders the catalog, at dir/CATALOG.md, of the tool files
+// (or folders) at paths.
+func renderFiles(t *testing.T, dir string, paths ...string) string {
+	t.Helper()
+	tools, err := gen.Load(paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Render(gen.Analyze(tools, gen.Options{}), filepath.Join(dir, "CATALOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/toolgate/toolgate/gen"
 )
 
 // hostile holds a line break, a pipe, a backtick, an asterisk, '<', ']'
@@ -147,15 +145,7 @@ func renderWith(t *testing.T, file, tool func(string) string, s string) string {
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tools, err := gen.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Render(gen.Analyze(tools, gen.Options{}), filepath.Join(dir, "CATALOG.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
+	return renderFiles(t, dir, path)
 }
 
 var (

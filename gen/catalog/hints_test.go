@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgate/toolgate/gen"
 	"github.com/toolgate/toolgate/gen/internal/gobuild"
+	"github.com/toolgate/toolgate/gen/internal/suiteskip"
 )
 
 // TestHints: the catalog shows the behaviour hints of MCP tools, read from
@@ -15,29 +15,18 @@ import (
 // annotations say destructiveHint true) is "Destructive: yes", and a
 // read-only, idempotent tool says so.
 func TestHints(t *testing.T) {
-	file := filepath.Join(gobuild.RepoRoot(t), "..", "shared", "corpora", "mcp", "github", "delete_file.snap")
-	if _, err := os.Stat(file); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the test corpus ../shared/corpora/mcp is missing (required under CI=true): %v", err)
-		}
-		t.Skipf("the test corpus ../shared/corpora/mcp is missing; skipping: %v", err)
-	}
+	corpus := filepath.Join(gobuild.RepoRoot(t), "..", "shared", "corpora", "mcp")
+	suiteskip.Missing(t, "MCP corpus catalog hints", corpus)
+	file := filepath.Join(corpus, "github", "delete_file.snap")
 	dir := t.TempDir()
 	readOnly := filepath.Join(dir, "get.json")
 	if err := os.WriteFile(readOnly, []byte(`{"name": "get_file", "description": "d", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
 	  "annotations": {"readOnlyHint": true, "idempotentHint": true}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tools, err := gen.Load(file, readOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Render(gen.Analyze(tools, gen.Options{}), filepath.Join(dir, "CATALOG.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := renderFiles(t, dir, file, readOnly)
 	sections := map[string]string{}
-	for _, s := range strings.Split(string(got), "\n## ")[1:] {
+	for _, s := range strings.Split(got, "\n## ")[1:] {
 		name, body, _ := strings.Cut(s, "\n")
 		sections[name] = body
 	}

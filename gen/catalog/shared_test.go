@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/toolgate/toolgate/gen"
 )
 
 // TestSharedDefinitions: the catalog follows references into definitions
@@ -29,16 +27,9 @@ func TestSharedDefinitions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tools, err := gen.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Render(gen.Analyze(tools, gen.Options{}), filepath.Join(dir, "CATALOG.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := renderFiles(t, dir, dir)
 	sections := map[string]string{}
-	for _, s := range strings.Split(string(out), "\n## ")[1:] {
+	for _, s := range strings.Split(out, "\n## ")[1:] {
 		name, _, _ := strings.Cut(s, "\n")
 		sections[strings.Trim(name, "`")] = s
 	}

@@ -56,19 +56,25 @@ func TestGolden(t *testing.T) {
 		if err := f.write(&b, r); err != nil {
 			t.Fatal(err)
 		}
-		golden := filepath.Join("testdata", "diff."+f.ext+".golden")
-		if *update {
-			if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
+		checkGolden(t, filepath.Join("testdata", "diff."+f.ext+".golden"), b.Bytes())
+	}
+}
+
+// checkGolden compares got with the golden file at path, or rewrites the
+// file under -update.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s differs; run go test ./gen/schemadiff -run Golden -update and review\n%s", golden, b.String())
-		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs; run go test ./gen/schemadiff -run Golden -update and review\n%s", path, got)
 	}
 }

@@ -2,7 +2,6 @@ package schemadiff
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -56,18 +55,5 @@ func TestGoldenShared(t *testing.T) {
 	if err := WriteHuman(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "shared", "diff.txt.golden")
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("%s differs; run go test ./gen/schemadiff -run Golden -update and review\n%s", golden, b.String())
-	}
+	checkGolden(t, filepath.Join("testdata", "shared", "diff.txt.golden"), b.Bytes())
 }
