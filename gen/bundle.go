@@ -362,19 +362,28 @@ func (t *Tool) relocate(err error) error {
 	if !ok {
 		list = ErrorList{err}
 	}
+	params := t.Pointer + "/" + t.paramsKey + "/"
 	for _, e := range list.Flat() {
 		ge, ok := e.(*Error)
 		if !ok || ge.File != t.File {
 			continue
 		}
-		for key, from := range t.bundled {
-			for _, kw := range []string{"$defs", "definitions"} {
-				prefix := t.Pointer + "/" + t.paramsKey + "/" + escapePointer(kw) + "/" + escapePointer(key)
-				if ge.Pointer == prefix || strings.HasPrefix(ge.Pointer, prefix+"/") {
-					ge.File, ge.Pointer = from.file, from.ptr+ge.Pointer[len(prefix):]
-				}
-			}
+		// The pointer names a definition as params/<$defs or
+		// definitions>/<key>[/rest]: the key is looked up, not searched for.
+		rest, ok := strings.CutPrefix(ge.Pointer, params)
+		kw, rest, _ := strings.Cut(rest, "/")
+		if !ok || kw != "$defs" && kw != "definitions" {
+			continue
 		}
+		key, rest, inside := strings.Cut(rest, "/")
+		from, ok := t.bundled[unescapePointer(key)]
+		if !ok {
+			continue
+		}
+		if inside {
+			rest = "/" + rest
+		}
+		ge.File, ge.Pointer = from.file, from.ptr+rest
 	}
 	return err
 }

@@ -1,6 +1,7 @@
 package gen_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,6 +111,62 @@ func TestSharedDefinitions(t *testing.T) {
 						t.Errorf("%s declares %q", file, d)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestSharedDefinitionProblemPlaced: a problem inside a definition that
+// tool files bring in is placed in the definitions file, at its pointer
+// there, once however many tools use it; the tool's own $defs stay the
+// tool file's.
+func TestSharedDefinitionProblemPlaced(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		defs string // defs/common.json
+		ref  string // the tools' $ref
+		want string // the pointer in defs/common.json
+	}{
+		{"a definition of a container", `{"$defs": {"Address": {"type": "object", "properties": {"line1": {"type": "strin"}}}}}`, "defs/common.json#/$defs/Address", "/$defs/Address/properties/line1/type"},
+		{"a whole document", `{"type": "object", "properties": {"line1": {"type": "strin"}}}`, "defs/common.json", "/properties/line1/type"},
+		{"the document's root", `{"type": "strin"}`, "defs/common.json", "/type"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tool := func(name string) string {
+				return `{"name": "` + name + `", "description": "", "parameters": {"type": "object", "properties": {"a": {"$ref": "` + tc.ref + `"}, "own": {"$ref": "#/$defs/own"}}, "$defs": {"own": {"type": "nul"}}}}`
+			}
+			dir := writeSet(t, map[string]string{"a.json": tool("a"), "b.json": tool("b"), "defs/common.json": tc.defs})
+			tools, err := gen.LoadAll(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var list gen.ErrorList
+			if err := gen.Validate(tools, gen.Options{Package: "p"}); !errors.As(err, &list) {
+				t.Fatalf("Validate: %v, want an ErrorList", err)
+			}
+			shared, own := 0, map[string]bool{}
+			for _, e := range list.Flat() {
+				var ge *gen.Error
+				if !errors.As(e, &ge) {
+					t.Fatalf("%v is not a *gen.Error", e)
+				}
+				switch ge.File {
+				case filepath.Join(dir, "defs", "common.json"):
+					if ge.Pointer != tc.want {
+						t.Errorf("problem at %s in the definitions file, want %s", ge.Pointer, tc.want)
+					}
+					shared++
+				case filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"):
+					if ge.Pointer != "/parameters/$defs/own/type" {
+						t.Errorf("problem at %s in %s, want /parameters/$defs/own/type", ge.Pointer, ge.File)
+					}
+					own[ge.File] = true
+				default:
+					t.Errorf("problem in %s: %v", ge.File, ge)
+				}
+			}
+			if shared != 1 || len(own) != 2 {
+				t.Errorf("%d problems in the definitions file (want 1), tool files with their own %v (want both): %v", shared, own, list)
 			}
 		})
 	}
