@@ -551,10 +551,12 @@ func roleList(m jsonval.Member) ([]string, error) {
 		return nil, bad
 	}
 	var out []string
+	seen := make(map[string]bool, len(m.Value.Items))
 	for _, r := range m.Value.Items {
-		if r.Kind != jsonval.String || r.Str == "" || slices.Contains(out, r.Str) {
+		if r.Kind != jsonval.String || r.Str == "" || seen[r.Str] {
 			return nil, bad
 		}
+		seen[r.Str] = true
 		out = append(out, r.Str)
 	}
 	return out, nil
