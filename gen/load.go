@@ -489,7 +489,7 @@ func parseMeta(v *jsonval.Value) (Meta, []metaProblem) {
 		case "roles":
 			meta.Roles, err = metaRoles(m)
 		default:
-			err = fmt.Errorf("unknown x-toolgate member %q%s (want goName, version, roles, sensitive, destructive, timeout, providers, approval, approvers, selfApproval)", m.Key, didYouMean(m.Key, metaMembers))
+			err = fmt.Errorf("unknown x-toolgate member %q%s (want %s)", m.Key, didYouMean(m.Key, metaMembers), strings.Join(metaMembers, ", "))
 		}
 		if err != nil {
 			problems = append(problems, metaProblem{"/" + escapePointer(m.Key), err.Error()})
