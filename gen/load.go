@@ -153,11 +153,13 @@ func (o LoadOptions) LoadAll(paths ...string) ([]*Tool, error) {
 	var tools []*Tool
 	byName := map[string]*Tool{}
 	// Files are read and parsed in parallel; tool names are checked in file
-	// order.
+	// order. A problem of a definitions file is reported once, however many
+	// tools bring the file in.
 	loaded, loadErrs := workers.Map(len(files), func(i int) ([]*Tool, error) { return loadFile(files[i], o.Bases) })
+	seen := map[string]bool{}
 	for i, ts := range loaded {
 		if loadErrs[i] != nil {
-			errs = append(errs, loadErrs[i])
+			errs = append(errs, once(loadErrs[i], seen)...)
 		}
 		for _, t := range ts {
 			if prev, dup := byName[t.Name]; dup {

@@ -171,3 +171,32 @@ func TestSharedDefinitionProblemPlaced(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedDefinitionLoadProblemOnce: a problem LoadAll finds in a
+// definitions file (a description it refuses) is reported once, whether the
+// tools that bring the file in are in one tool file or in several.
+func TestSharedDefinitionLoadProblemOnce(t *testing.T) {
+	defs := `{"$defs": {"Address": {"type": "object", "description": "bad\u0007bell"}}}`
+	tool := func(name string) string {
+		return `{"name": "` + name + `", "description": "", "parameters": {"type": "object", "properties": {"a": {"$ref": "defs/common.json#/$defs/Address"}}}}`
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+	}{
+		{"two tool files", map[string]string{"a.json": tool("a"), "b.json": tool("b"), "defs/common.json": defs}},
+		{"a list of two tools", map[string]string{"ab.json": `[` + tool("a") + `, ` + tool("b") + `]`, "defs/common.json": defs}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeSet(t, tc.files)
+			_, err := gen.LoadAll(dir)
+			var list gen.ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("LoadAll: %v, want an ErrorList", err)
+			}
+			if n := len(list.Flat()); n != 1 || !strings.Contains(err.Error(), "common.json") || !strings.Contains(err.Error(), "/$defs/Address/description") {
+				t.Errorf("LoadAll: %d problems, want the description's in common.json once:\n%v", n, err)
+			}
+		})
+	}
+}
