@@ -362,21 +362,43 @@ func (t *Tool) relocate(err error) error {
 	if !ok {
 		list = ErrorList{err}
 	}
+	params := t.Pointer + "/" + t.paramsKey
 	for _, e := range list.Flat() {
 		ge, ok := e.(*Error)
 		if !ok || ge.File != t.File {
 			continue
 		}
-		for key, from := range t.bundled {
-			for _, kw := range []string{"$defs", "definitions"} {
-				prefix := t.Pointer + "/" + t.paramsKey + "/" + escapePointer(kw) + "/" + escapePointer(key)
-				if ge.Pointer == prefix || strings.HasPrefix(ge.Pointer, prefix+"/") {
-					ge.File, ge.Pointer = from.file, from.ptr+ge.Pointer[len(prefix):]
-				}
-			}
+		inParams, ok := strings.CutPrefix(ge.Pointer, params)
+		if !ok {
+			continue
 		}
+		from, kw, rest, ok := t.bundledDef(inParams)
+		if !ok || kw != "$defs" && kw != "definitions" {
+			continue
+		}
+		ge.File, ge.Pointer = from.file, from.ptr+rest
 	}
 	return err
+}
+
+// bundledDef finds the bundled definition that ptr, a pointer in t's
+// parameters, is at or inside ("/<kw>/<key>[/rest]"): where it comes from,
+// the definitions keyword kw it is under and the rest of ptr ("" or
+// "/..."). The key is looked up in t.bundled, not searched for.
+func (t *Tool) bundledDef(ptr string) (from bundledAt, kw, rest string, ok bool) {
+	after, ok := strings.CutPrefix(ptr, "/")
+	if !ok {
+		return bundledAt{}, "", "", false
+	}
+	if kw, after, ok = strings.Cut(after, "/"); !ok {
+		return bundledAt{}, "", "", false
+	}
+	key, rest, inside := strings.Cut(after, "/")
+	if inside {
+		rest = "/" + rest
+	}
+	from, ok = t.bundled[unescapePointer(key)]
+	return from, kw, rest, ok
 }
 
 // once is the problems of err not in seen, which it adds them to: a

@@ -27,6 +27,12 @@ func ruleKind(n *node) bool {
 	return n.kind == kindString || n.kind == kindInt || n.kind == kindNumber
 }
 
+// oneCall reports whether the value n is read with one call of the
+// runtime (scalarCall): a boolean without enum, or what ruleKind holds.
+func oneCall(n *node) bool {
+	return n.kind == kindBool && n.enum == nil || ruleKind(n)
+}
+
 // plain reports whether n is read as its type alone: not nullable,
 // composed or a tagged union.
 func plain(n *node) bool {
@@ -52,7 +58,7 @@ func (e *emitter) readScalar(n *node, set setter) []jen.Code {
 		at := map[kind]string{kindObject: "AtObject", kindArray: "AtArray"}[n.kind]
 		return []jen.Code{jen.If(d().Dot(at).Call(jen.Lit(typePtr(n)))).Block(e.decodeKind(n, set)...)}
 	}
-	if n.kind == kindBool && n.enum == nil || ruleKind(n) {
+	if oneCall(n) {
 		return e.readRule(n, set)
 	}
 	return nil
@@ -130,7 +136,7 @@ func scalarItems(n *node) bool {
 		return false
 	}
 	it := n.items
-	return plain(it) && (it.kind == kindBool && it.enum == nil || ruleKind(it))
+	return plain(it) && oneCall(it)
 }
 
 // readScalarArray reads the array n, of which scalarItems holds, into set.

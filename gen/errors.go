@@ -89,12 +89,29 @@ func (l ErrorList) Flat() []error {
 // (an *Error's, or another error's, such as the CLI's lint findings); one
 // without sorts by its message alone, before those of the files.
 func (l ErrorList) Sorted() ErrorList {
-	out := l.Flat()
-	slices.SortStableFunc(out, func(a, b error) int {
-		fa, la, ca := place(a)
-		fb, lb, cb := place(b)
-		return cmp.Or(cmp.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ca, cb), cmp.Compare(a.Error(), b.Error()))
+	// Each error's place and message are read once, not at every
+	// comparison.
+	type keyed struct {
+		err          error
+		file, msg    string
+		line, column int
+	}
+	flat := l.Flat()
+	if len(flat) == 0 {
+		return nil
+	}
+	keys := make([]keyed, len(flat))
+	for i, e := range flat {
+		keys[i].err, keys[i].msg = e, e.Error()
+		keys[i].file, keys[i].line, keys[i].column = place(e)
+	}
+	slices.SortStableFunc(keys, func(a, b keyed) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line), cmp.Compare(a.column, b.column), cmp.Compare(a.msg, b.msg))
 	})
+	out := make(ErrorList, len(keys))
+	for i, k := range keys {
+		out[i] = k.err
+	}
 	return out
 }
 

@@ -153,11 +153,13 @@ func (o LoadOptions) LoadAll(paths ...string) ([]*Tool, error) {
 	var tools []*Tool
 	byName := map[string]*Tool{}
 	// Files are read and parsed in parallel; tool names are checked in file
-	// order.
+	// order. A problem of a definitions file is reported once, however many
+	// tools bring the file in.
 	loaded, loadErrs := workers.Map(len(files), func(i int) ([]*Tool, error) { return loadFile(files[i], o.Bases) })
+	seen := map[string]bool{}
 	for i, ts := range loaded {
 		if loadErrs[i] != nil {
-			errs = append(errs, loadErrs[i])
+			errs = append(errs, once(loadErrs[i], seen)...)
 		}
 		for _, t := range ts {
 			if prev, dup := byName[t.Name]; dup {
@@ -489,7 +491,7 @@ func parseMeta(v *jsonval.Value) (Meta, []metaProblem) {
 		case "roles":
 			meta.Roles, err = metaRoles(m)
 		default:
-			err = fmt.Errorf("unknown x-toolgate member %q%s (want goName, version, roles, sensitive, destructive, timeout, providers, approval, approvers, selfApproval)", m.Key, didYouMean(m.Key, metaMembers))
+			err = fmt.Errorf("unknown x-toolgate member %q%s (want %s)", m.Key, didYouMean(m.Key, metaMembers), strings.Join(metaMembers, ", "))
 		}
 		if err != nil {
 			problems = append(problems, metaProblem{"/" + escapePointer(m.Key), err.Error()})
@@ -551,10 +553,12 @@ func roleList(m jsonval.Member) ([]string, error) {
 		return nil, bad
 	}
 	var out []string
+	seen := make(map[string]bool, len(m.Value.Items))
 	for _, r := range m.Value.Items {
-		if r.Kind != jsonval.String || r.Str == "" || slices.Contains(out, r.Str) {
+		if r.Kind != jsonval.String || r.Str == "" || seen[r.Str] {
 			return nil, bad
 		}
+		seen[r.Str] = true
 		out = append(out, r.Str)
 	}
 	return out, nil

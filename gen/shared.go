@@ -3,7 +3,6 @@ package gen
 import (
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Shared definitions: one Go type for a definition that several tools
@@ -26,11 +25,8 @@ func (b *builder) sharedKey(ptr string) string {
 	if b.result || b.tool.Meta.Sensitive {
 		return ""
 	}
-	for key, from := range b.tool.bundled {
-		prefix := "/" + escapePointer(defsKey(b.draft7)) + "/" + escapePointer(key)
-		if ptr == prefix || strings.HasPrefix(ptr, prefix+"/") {
-			return from.file + "#" + from.ptr + ptr[len(prefix):]
-		}
+	if from, kw, rest, ok := b.tool.bundledDef(ptr); ok && kw == defsKey(b.draft7) {
+		return from.file + "#" + from.ptr + rest
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package gen_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,6 +111,91 @@ func TestSharedDefinitions(t *testing.T) {
 						t.Errorf("%s declares %q", file, d)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestSharedDefinitionProblemPlaced: a problem inside a definition that
+// tool files bring in is placed in the definitions file, at its pointer
+// there, once however many tools use it; the tool's own $defs stay the
+// tool file's.
+func TestSharedDefinitionProblemPlaced(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		defs string // defs/common.json
+		ref  string // the tools' $ref
+		want string // the pointer in defs/common.json
+	}{
+		{"a definition of a container", `{"$defs": {"Address": {"type": "object", "properties": {"line1": {"type": "strin"}}}}}`, "defs/common.json#/$defs/Address", "/$defs/Address/properties/line1/type"},
+		{"a whole document", `{"type": "object", "properties": {"line1": {"type": "strin"}}}`, "defs/common.json", "/properties/line1/type"},
+		{"the document's root", `{"type": "strin"}`, "defs/common.json", "/type"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tool := func(name string) string {
+				return `{"name": "` + name + `", "description": "", "parameters": {"type": "object", "properties": {"a": {"$ref": "` + tc.ref + `"}, "own": {"$ref": "#/$defs/own"}}, "$defs": {"own": {"type": "nul"}}}}`
+			}
+			dir := writeSet(t, map[string]string{"a.json": tool("a"), "b.json": tool("b"), "defs/common.json": tc.defs})
+			tools, err := gen.LoadAll(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var list gen.ErrorList
+			if err := gen.Validate(tools, gen.Options{Package: "p"}); !errors.As(err, &list) {
+				t.Fatalf("Validate: %v, want an ErrorList", err)
+			}
+			shared, own := 0, map[string]bool{}
+			for _, e := range list.Flat() {
+				var ge *gen.Error
+				if !errors.As(e, &ge) {
+					t.Fatalf("%v is not a *gen.Error", e)
+				}
+				switch ge.File {
+				case filepath.Join(dir, "defs", "common.json"):
+					if ge.Pointer != tc.want {
+						t.Errorf("problem at %s in the definitions file, want %s", ge.Pointer, tc.want)
+					}
+					shared++
+				case filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"):
+					if ge.Pointer != "/parameters/$defs/own/type" {
+						t.Errorf("problem at %s in %s, want /parameters/$defs/own/type", ge.Pointer, ge.File)
+					}
+					own[ge.File] = true
+				default:
+					t.Errorf("problem in %s: %v", ge.File, ge)
+				}
+			}
+			if shared != 1 || len(own) != 2 {
+				t.Errorf("%d problems in the definitions file (want 1), tool files with their own %v (want both): %v", shared, own, list)
+			}
+		})
+	}
+}
+
+// TestSharedDefinitionLoadProblemOnce: a problem LoadAll finds in a
+// definitions file (a description it refuses) is reported once, whether the
+// tools that bring the file in are in one tool file or in several.
+func TestSharedDefinitionLoadProblemOnce(t *testing.T) {
+	defs := `{"$defs": {"Address": {"type": "object", "description": "bad\u0007bell"}}}`
+	tool := func(name string) string {
+		return `{"name": "` + name + `", "description": "", "parameters": {"type": "object", "properties": {"a": {"$ref": "defs/common.json#/$defs/Address"}}}}`
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+	}{
+		{"two tool files", map[string]string{"a.json": tool("a"), "b.json": tool("b"), "defs/common.json": defs}},
+		{"a list of two tools", map[string]string{"ab.json": `[` + tool("a") + `, ` + tool("b") + `]`, "defs/common.json": defs}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeSet(t, tc.files)
+			_, err := gen.LoadAll(dir)
+			var list gen.ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("LoadAll: %v, want an ErrorList", err)
+			}
+			if n := len(list.Flat()); n != 1 || !strings.Contains(err.Error(), "common.json") || !strings.Contains(err.Error(), "/$defs/Address/description") {
+				t.Errorf("LoadAll: %d problems, want the description's in common.json once:\n%v", n, err)
 			}
 		})
 	}
